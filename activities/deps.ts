@@ -1,0 +1,15 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/prisma';
+import type { Logger } from '../src/logging/logger';
+
+/** What activities may touch. Tests pass a plain object of this type. */
+export interface ActivityDeps {
+  db: Db;
+  logger: Logger;
+  config: Config;
+  /** Base URL of the sandbox (acquirer, 3DS server, outbox) that test-mode processors call. */
+  sandboxUrl: string;
+  /** Client for activities that start workflows (event dispatch); absent in unit tests. */
+  temporal?: Client;
+}

@@ -1,0 +1,12 @@
+import type { ActivityDeps } from './deps';
+
+export function createMaintenanceActivities(deps: ActivityDeps) {
+  return {
+    /** Deletes idempotency records past their retention (24 h); returns how many went. */
+    async purgeExpiredIdempotencyRecords(): Promise<number> {
+      const { count } = await deps.db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+      if (count > 0) deps.logger.info({ count }, 'purged expired idempotency records');
+      return count;
+    },
+  };
+}

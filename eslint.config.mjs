@@ -1,0 +1,71 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs',
+  'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
+  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', 'coverage/', '*.js', '*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Workflow code is replayed: it must be deterministic, so no Node builtins, no I/O, no clock
+    // or randomness outside the workflow API (which replaces Date and Math.random deterministically).
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.flatMap((name) => [
+              { name, message: 'Node builtins are not allowed in workflow code; use an activity.' },
+              { name: `node:${name}`, message: 'Node builtins are not allowed in workflow code; use an activity.' },
+            ]),
+            { name: '@temporalio/client', message: 'Workflows use @temporalio/workflow only.' },
+            { name: '@temporalio/worker', message: 'Workflows use @temporalio/workflow only.' },
+            { name: '@temporalio/activity', message: 'Workflows use @temporalio/workflow only.' },
+          ],
+          patterns: [
+            { group: ['**/src/db/**', '**/generated/**', 'pg', 'ioredis', 'pino', 'express'], message: 'No I/O in workflow code; use an activity.' },
+            { group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'Import activity types only (import type).' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'No network in workflow code; use an activity.' },
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'setInterval', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'process', message: 'No process access in workflow code.' },
+        { name: 'require', message: 'No dynamic require in workflow code.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Pass times in as inputs or read them in an activity.' },
+        { object: 'Math', property: 'random', message: 'Use deterministicFraction() from workflows/shared/random.ts.' },
+        { object: 'crypto', property: 'randomUUID', message: 'Use uuid4() from @temporalio/workflow.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() is not allowed in workflows; pass times in or use an activity.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+  setupFiles: ['<rootDir>/test/helpers/quietTemporal.ts'],
+  globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
+  testTimeout: 120000,
+  maxWorkers: 2,
+  // Workers bundle workflow code and hold native connections; give each file a clean exit.
+  forceExit: true,
+};

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { config } from '../config';
+import { provideDatabase, type DatabaseHandle } from '../db/database';
+import { applyMigrations } from '../db/migrate';
+import { createPrismaClient, type Db } from '../db/prisma';
+import { createPartnerCommand, listKeysCommand, revokeKeyCommand } from '../keys/adminCommands';
+import { redactedPaths, type Logger } from '../logging/logger';
+
+const usage = `Usage: npm run --silent admin -- <command>
+  create-partner --name NAME --mode test|live [--crm-only]   make a partner and its first partner key
+  revoke-key KEY_ID                                          revoke any API key, immediately and for good
+  list-keys [--partner PARTNER_ID]                           list keys (prefix and metadata only)
+Uses DATABASE_URL, else the embedded Postgres in DATA_DIR (started for the command unless npm start runs it).`;
+
+class UsageError extends Error {}
+class CommandError extends Error {}
+
+/**
+ * Operator commands. stdout carries exactly one JSON document (the result); logs go to stderr,
+ * so `npm run --silent admin -- create-partner … | jq` works.
+ */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', redact: { paths: redactedPaths, censor: '[redacted]' } }, pino.destination(2));
+  if (!command || command === 'help' || command === '--help') {
+    (command ? process.stdout : process.stderr).write(`${usage}\n`);
+    return command ? 0 : 2;
+  }
+  const run = commandFor(command, rest);
+  const database = await openDatabase(logger);
+  const db = createPrismaClient(database.url, 2);
+  try {
+    const result = await run(db);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await db.$disconnect();
+    await database.stop();
+  }
+}
+
+function commandFor(command: string, args: string[]): (db: Db) => Promise<unknown> {
+  switch (command) {
+    case 'create-partner': {
+      const { values } = parseArgs({ args, options: { name: { type: 'string' }, mode: { type: 'string' }, 'crm-only': { type: 'boolean', default: false } }, strict: true });
+      const name = values.name?.trim();
+      if (!name) throw new UsageError('create-partner needs --name NAME');
+      if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('create-partner needs --mode test or --mode live');
+      const mode = values.mode;
+      return (db) => createPartnerCommand(db, { name, mode, crmOnly: values['crm-only'] });
+    }
+    case 'revoke-key': {
+      const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+      const keyId = positionals[0];
+      if (!keyId || positionals.length > 1) throw new UsageError('revoke-key needs exactly one key id');
+      return async (db) => {
+        const revoked = await revokeKeyCommand(db, keyId);
+        if (!revoked) throw new CommandError(`no API key with id ${keyId}`);
+        return revoked;
+      };
+    }
+    case 'list-keys': {
+      const { values } = parseArgs({ args, options: { partner: { type: 'string' } }, strict: true });
+      return async (db) => ({ keys: await listKeysCommand(db, { partnerId: values.partner }) });
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/**
+ * The configured database with migrations applied. With no DATABASE_URL this is the embedded
+ * Postgres in DATA_DIR: when `npm start` already runs it, the command connects to it; otherwise
+ * it starts it for the command and stops it afterwards.
+ */
+async function openDatabase(logger: Logger): Promise<DatabaseHandle> {
+  const cfg = config();
+  if (!cfg.DATABASE_URL) {
+    const port = runningEmbeddedPort(path.join(cfg.DATA_DIR, 'postgres'));
+    if (port !== undefined) {
+      const url = `postgresql://postgres:postgres@127.0.0.1:${port}/payments`;
+      await applyMigrations(url);
+      return { url, embedded: true, stop: async () => undefined };
+    }
+  }
+  return provideDatabase(cfg, logger);
+}
+
+/** The port of a live embedded Postgres (from its postmaster.pid), if one runs in `dataDir`. */
+function runningEmbeddedPort(dataDir: string): number | undefined {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return undefined;
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(lines[0]), 0);
+  } catch {
+    return undefined;
+  }
+  const port = Number(lines[3]);
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const isUsage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    const message = isUsage ? `${(error as Error).message}\n\n${usage}` : error instanceof CommandError ? error.message : String((error as Error)?.stack ?? error);
+    process.stderr.write(`admin: ${message}\n`);
+    process.exitCode = isUsage ? 2 : 1;
+  },
+);

@@ -1,0 +1,32 @@
+import { config } from '../config';
+import { applyMigrations } from '../db/migrate';
+import { createPrismaClient } from '../db/prisma';
+import { logger } from '../logging/logger';
+import { startApi } from '../runtime/api';
+import { Lifecycle } from '../runtime/shutdown';
+import { temporalSettingsFrom } from '../runtime/temporal';
+import { sandboxUrlOf } from '../runtime/sandbox';
+import { createTemporalClient } from '../../temporal/connection';
+
+/** `npm run api`: only the HTTP API, against external Postgres and Temporal (production shape). */
+async function main(): Promise<void> {
+  const cfg = config();
+  if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
+    throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (use npm start for embedded defaults)');
+  }
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.exitOnSignals();
+  await applyMigrations(cfg.DATABASE_URL);
+  const db = createPrismaClient(cfg.DATABASE_URL);
+  lifecycle.add('database pool', () => db.$disconnect());
+  const client = await createTemporalClient(temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS));
+  lifecycle.add('temporal client', () => client.connection.close());
+  const api = await startApi({ db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandboxUrlOf(cfg) }, cfg.PORT, cfg.HOST);
+  lifecycle.add('api', api.stop);
+  logger.info({ url: api.url }, 'api listening');
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'api failed to start');
+  process.exit(1);
+});

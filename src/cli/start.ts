@@ -1,0 +1,59 @@
+import { config } from '../config';
+import { provideDatabase } from '../db/database';
+import { createPrismaClient } from '../db/prisma';
+import { logger } from '../logging/logger';
+import { startApi } from '../runtime/api';
+import { startSandbox } from '../sandbox/server';
+import { Lifecycle } from '../runtime/shutdown';
+import { routeTemporalLogsTo } from '../runtime/temporalLogging';
+import { provideTemporal } from '../runtime/temporal';
+import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
+import { createTemporalClient } from '../../temporal/connection';
+
+/** `npm start`: Postgres, migrations, Temporal, worker, then the HTTP API, in that order. */
+async function main(): Promise<void> {
+  const cfg = config();
+  routeTemporalLogsTo(logger);
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.exitOnSignals();
+  try {
+    const database = await provideDatabase(cfg, logger);
+    lifecycle.add('postgres', database.stop);
+    const db = createPrismaClient(database.url);
+    lifecycle.add('database pool', () => db.$disconnect());
+
+    const temporal = await provideTemporal(cfg, logger);
+    lifecycle.add('temporal', temporal.stop);
+    const client = await createTemporalClient(temporal.settings);
+    lifecycle.add('temporal client', () => client.connection.close());
+
+    const sandbox = await startSandbox(cfg.SANDBOX_PORT);
+    lifecycle.add('sandbox', sandbox.stop);
+
+    const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, { db, logger, config: cfg, sandboxUrl: sandbox.url, temporal: client });
+    lifecycle.add('worker', worker.stop);
+    await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
+
+    const api = await startApi({ db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandbox.url }, cfg.PORT, cfg.HOST);
+    lifecycle.add('api', api.stop);
+
+    process.stdout.write(
+      [
+        '',
+        `  Payment engine is up.`,
+        `  API:          ${api.url}/api/public/v1   (health: ${api.url}/api/public/v1/health)`,
+        `  OpenAPI:      ${api.url}/openapi.json`,
+        `  Sandbox:      ${sandbox.url}   (simulated acquirer, 3DS server, outbox)`,
+        `  Temporal UI:  ${temporal.uiUrl ?? `(external Temporal at ${temporal.settings.address})`}`,
+        `  Press Ctrl-C to stop.`,
+        '',
+      ].join('\n') + '\n',
+    );
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
+    await lifecycle.stopAll();
+    process.exit(1);
+  }
+}
+
+void main();

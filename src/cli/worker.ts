@@ -1,0 +1,36 @@
+import { config } from '../config';
+import { applyMigrations } from '../db/migrate';
+import { createPrismaClient } from '../db/prisma';
+import { logger } from '../logging/logger';
+import { Lifecycle } from '../runtime/shutdown';
+import { routeTemporalLogsTo } from '../runtime/temporalLogging';
+import { temporalSettingsFrom } from '../runtime/temporal';
+import { sandboxUrlOf } from '../runtime/sandbox';
+import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
+import { createTemporalClient } from '../../temporal/connection';
+
+/** `npm run worker`: only a Temporal worker, against external Postgres and Temporal. */
+async function main(): Promise<void> {
+  const cfg = config();
+  if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
+    throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS (use npm start for embedded defaults)');
+  }
+  routeTemporalLogsTo(logger);
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.exitOnSignals();
+  await applyMigrations(cfg.DATABASE_URL);
+  const db = createPrismaClient(cfg.DATABASE_URL);
+  lifecycle.add('database pool', () => db.$disconnect());
+  const settings = temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS);
+  const client = await createTemporalClient(settings);
+  lifecycle.add('temporal client', () => client.connection.close());
+  const worker = await startWorker(settings, cfg.TEMPORAL_TASK_QUEUE, { db, logger, config: cfg, sandboxUrl: sandboxUrlOf(cfg), temporal: client });
+  lifecycle.add('worker', worker.stop);
+  await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
+  logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 'worker polling');
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'worker failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,147 @@
+import { recordEvent } from '../events/recordEvent';
+import type { Db, Prisma } from '../db/prisma';
+import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
+import { newId } from '../domain/ids';
+import { badRequest, conflict, notFound } from '../http/core/errors';
+import { assertFirstTimeEligible, redeemPromotionCodes, releasePromotionCodes, resolvePromotionCodes } from './promotionRedemption';
+import type { Scope } from './scope';
+
+type Tx = Prisma.TransactionClient;
+
+export interface CreateCheckoutSessionInput {
+  storeId: string;
+  customerId?: string;
+  customer?: { email: string; firstName?: string; lastName?: string; phone?: string };
+  currency?: string;
+  lineItems: { priceId: string; quantity: number }[];
+  promotionCodes?: string[];
+  expiresInMinutes?: number;
+}
+
+export const defaultExpiryMinutes = 24 * 60;
+
+export const sessionInclude = { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] }, customer: true } satisfies Prisma.CheckoutSessionInclude;
+
+// Redeemers of one hot code queue on its row lock; give them longer than Prisma's 2 s/5 s defaults.
+const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
+
+/**
+ * Creates a checkout session: resolves store, customer and prices in the caller's scope,
+ * computes totals in minor units, and redeems promotion codes, all in one transaction
+ * (a failed redemption leaves nothing behind).
+ */
+export async function createCheckoutSession(db: Db, scope: Scope, input: CreateCheckoutSessionInput) {
+  return db.$transaction(async (tx) => {
+    const store = await tx.store.findFirst({ where: { id: input.storeId, ...scope } });
+    if (!store) throw notFound('Store');
+    const currency = input.currency ?? store.baseCurrency;
+    if (currency !== store.baseCurrency && !store.presentmentCurrencies.includes(currency)) {
+      throw badRequest(`Store does not sell in ${currency}; its currencies are ${store.presentmentCurrencies.join(', ')}`, 'CURRENCY_NOT_SUPPORTED');
+    }
+    const customer = await resolveCustomer(tx, scope, store.id, input);
+    const lines = await resolveLines(tx, scope, store.id, currency, input.lineItems);
+    const codes = await resolvePromotionCodes(tx, scope, store.id, input.promotionCodes ?? []);
+    await assertFirstTimeEligible(tx, customer.id, codes);
+    let totals;
+    try {
+      totals = computeCheckoutTotals(currency, lines, codes.map((code) => code.promotion));
+    } catch (error) {
+      if (error instanceof TotalsError) throw badRequest(error.message, 'INVALID_CHECKOUT_TOTALS');
+      throw error;
+    }
+    const id = newId('checkoutSession');
+    await tx.checkoutSession.create({
+      data: {
+        id,
+        ...scope,
+        storeId: store.id,
+        customerId: customer.id,
+        currency,
+        subtotal: totals.subtotal,
+        discountTotal: totals.discountTotal,
+        total: totals.total,
+        promotionCodeIds: codes.map((code) => code.id),
+        expiresAt: new Date(Date.now() + (input.expiresInMinutes ?? defaultExpiryMinutes) * 60_000),
+        lineItems: {
+          create: lines.map((line, index) => ({
+            id: newId('checkoutLineItem'),
+            priceId: line.priceId,
+            productId: line.productId,
+            variantId: line.variantId,
+            productName: line.productName,
+            quantity: line.quantity,
+            unitAmount: line.unitAmount,
+            amountSubtotal: totals.lineSubtotals[index]!,
+            position: index,
+          })),
+        },
+      },
+    });
+    await redeemPromotionCodes(tx, { checkoutSessionId: id, customerId: customer.id, codes });
+    return tx.checkoutSession.findUniqueOrThrow({ where: { id }, include: sessionInclude });
+  }, transactionOptions);
+}
+
+async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: CreateCheckoutSessionInput) {
+  if (input.customerId) {
+    const customer = await tx.customer.findFirst({ where: { id: input.customerId, ...scope } });
+    if (!customer) throw notFound('Customer');
+    return customer;
+  }
+  const details = input.customer!;
+  const existing = await tx.customer.findFirst({ where: { ...scope, email: details.email }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  if (existing) return existing;
+  return tx.customer.create({
+    data: {
+      id: newId('customer'),
+      ...scope,
+      storeId,
+      email: details.email,
+      firstName: details.firstName ?? null,
+      lastName: details.lastName ?? null,
+      phone: details.phone ?? null,
+    },
+  });
+}
+
+async function resolveLines(tx: Tx, scope: Scope, storeId: string, currency: string, items: { priceId: string; quantity: number }[]) {
+  const prices = await tx.price.findMany({
+    where: { ...scope, id: { in: items.map((item) => item.priceId) } },
+    include: { variant: { include: { product: true } } },
+  });
+  return items.map((item) => {
+    const price = prices.find((candidate) => candidate.id === item.priceId);
+    if (!price || price.variant.product.storeId !== storeId) throw badRequest(`Price ${item.priceId} does not exist in this store`, 'PRICE_NOT_FOUND');
+    if (!price.active || !price.variant.product.active) throw badRequest(`Price ${item.priceId} is not active`, 'PRICE_INACTIVE');
+    if (price.currency !== currency) throw badRequest(`Price ${item.priceId} is in ${price.currency}, the session in ${currency}`, 'CURRENCY_MISMATCH');
+    return {
+      priceId: price.id,
+      productId: price.variant.productId,
+      variantId: price.variantId,
+      productName: price.variant.product.name,
+      quantity: item.quantity,
+      unitAmount: price.unitAmount,
+    };
+  });
+}
+
+/** Ends an open session unpaid and gives its promotion-code redemptions back. */
+export async function expireCheckoutSession(db: Db, scope: Scope, checkoutSessionId: string) {
+  return db.$transaction(async (tx) => {
+    const session = await tx.checkoutSession.findFirst({ where: { id: checkoutSessionId, ...scope } });
+    if (!session) throw notFound('Checkout session');
+    const flipped = await tx.checkoutSession.updateMany({ where: { id: session.id, status: 'open' }, data: { status: 'expired' } });
+    if (flipped.count !== 1) throw conflict(`Checkout session is ${session.status} and cannot be expired`, 'CHECKOUT_NOT_OPEN');
+    await releasePromotionCodes(tx, session.id);
+    // Delivered by the outbox sweep (workflows/eventOutbox.ts), like any event recorded outside a workflow.
+    await recordEvent(tx, {
+      accountId: session.accountId,
+      mode: session.mode,
+      storeId: session.storeId,
+      customerId: session.customerId,
+      eventType: 's_checkout_session_expired',
+      properties: { checkoutSessionId: session.id, amount: session.total, currency: session.currency },
+    });
+    return tx.checkoutSession.findUniqueOrThrow({ where: { id: session.id }, include: sessionInclude });
+  }, transactionOptions);
+}

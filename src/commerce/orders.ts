@@ -1,0 +1,173 @@
+import type { Db, Prisma } from '../db/prisma';
+import type { Mode } from '../domain/apiKeys';
+import { maxAmount } from '../domain/checkoutTotals';
+import { newId } from '../domain/ids';
+import { assertMinorUnits, MoneyError } from '../domain/money';
+import { ApiError, conflict, notFound } from '../http/core/errors';
+
+type Tx = Prisma.TransactionClient;
+
+export interface OrderLineInput {
+  productName: string;
+  quantity: number;
+  unitAmount: number;
+  priceId?: string | null;
+  productId?: string | null;
+  variantId?: string | null;
+}
+
+export interface CreateOrderInput {
+  accountId: string;
+  mode: Mode;
+  storeId: string;
+  customerId: string;
+  currency: string;
+  /** Defaults to paid: orders are created when money has moved. */
+  status?: string;
+  items: OrderLineInput[];
+  /** Defaults to the sum of the items; pass it when discounts apply. */
+  subtotal?: number;
+  discountTotal?: number;
+  paymentId?: string | null;
+  checkoutSessionId?: string | null;
+  source?: string | null;
+}
+
+/** Creates an order and its items (product names snapshotted), e.g. for subscriptions and credits. */
+export async function createOrder(tx: Tx, input: CreateOrderInput) {
+  if (input.items.length === 0) throw new MoneyError('an order needs at least one item');
+  const itemTotals = input.items.map((item) => {
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw new MoneyError(`quantity must be a positive integer, got ${item.quantity}`);
+    return assertMinorUnits(assertMinorUnits(item.unitAmount) * item.quantity);
+  });
+  const subtotal = assertMinorUnits(input.subtotal ?? itemTotals.reduce((sum, amount) => sum + amount, 0));
+  const discountTotal = assertMinorUnits(input.discountTotal ?? 0);
+  if (discountTotal > subtotal || subtotal > maxAmount) throw new MoneyError(`order amounts out of range: subtotal ${subtotal}, discount ${discountTotal}`);
+  return tx.order.create({
+    data: {
+      id: newId('order'),
+      accountId: input.accountId,
+      mode: input.mode,
+      storeId: input.storeId,
+      customerId: input.customerId,
+      checkoutSessionId: input.checkoutSessionId ?? null,
+      status: input.status ?? 'paid',
+      subtotal,
+      discountTotal,
+      totalAmount: subtotal - discountTotal,
+      currency: input.currency,
+      paymentId: input.paymentId ?? null,
+      source: input.source ?? null,
+      items: {
+        create: input.items.map((item, index) => ({
+          id: newId('orderItem'),
+          priceId: item.priceId ?? null,
+          productId: item.productId ?? null,
+          variantId: item.variantId ?? null,
+          productName: item.productName,
+          quantity: item.quantity,
+          unitAmount: item.unitAmount,
+          totalAmount: itemTotals[index]!,
+          position: index,
+        })),
+      },
+    },
+    include: { items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
+  });
+}
+
+/** 409 over HTTP; in an activity, mark it non-retryable by this name (a retry can never succeed). */
+export class CheckoutAlreadyPaidError extends ApiError {
+  constructor(readonly checkoutSessionId: string) {
+    super(409, 'CHECKOUT_ALREADY_PAID', `Checkout session ${checkoutSessionId} is not open (already paid or expired)`);
+    this.name = 'CheckoutAlreadyPaidError';
+  }
+}
+
+/**
+ * Marks an open checkout session paid and creates its order, inside the caller's transaction.
+ * The status flip is a conditional UPDATE (`WHERE status = 'open'`), so of two concurrent payers
+ * exactly one succeeds; the other gets CheckoutAlreadyPaidError (and should roll back/refund).
+ */
+export async function createOrderForPaidCheckout(tx: Tx, input: { checkoutSessionId: string; paymentId: string; source?: string }) {
+  const flipped = await tx.checkoutSession.updateMany({
+    where: { id: input.checkoutSessionId, status: 'open' },
+    data: { status: 'paid', paymentId: input.paymentId, paidAt: new Date() },
+  });
+  if (flipped.count !== 1) throw new CheckoutAlreadyPaidError(input.checkoutSessionId);
+  const session = await tx.checkoutSession.findUniqueOrThrow({
+    where: { id: input.checkoutSessionId },
+    include: { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
+  });
+  return createOrder(tx, {
+    accountId: session.accountId,
+    mode: session.mode,
+    storeId: session.storeId,
+    customerId: session.customerId,
+    currency: session.currency,
+    status: 'paid',
+    subtotal: session.subtotal,
+    discountTotal: session.discountTotal,
+    paymentId: input.paymentId,
+    checkoutSessionId: session.id,
+    source: input.source ?? 'checkout',
+    items: session.lineItems.map((line) => ({
+      productName: line.productName,
+      quantity: line.quantity,
+      unitAmount: line.unitAmount,
+      priceId: line.priceId,
+      productId: line.productId,
+      variantId: line.variantId,
+    })),
+  });
+}
+
+export interface CheckoutForPayment {
+  checkoutSessionId: string;
+  status: 'open' | 'paid' | 'expired';
+  /** Amount to charge, minor units. */
+  amount: number;
+  currency: string;
+  subtotal: number;
+  discountTotal: number;
+  expiresAt: Date;
+  store: { id: string; name: string; baseCurrency: string; presentmentCurrencies: string[]; defaultPaymentFlowId: string | null };
+  customer: { id: string; email: string; firstName: string | null; lastName: string | null };
+}
+
+/**
+ * What a payment needs to charge a checkout session, scoped to the caller's account and mode
+ * (404 otherwise). Throws 409 when the session is already paid or expired (`requireOpen`, default).
+ */
+export async function loadCheckoutForPayment(
+  db: Db | Tx,
+  input: { accountId: string; mode: Mode; checkoutSessionId: string; requireOpen?: boolean },
+): Promise<CheckoutForPayment> {
+  const session = await db.checkoutSession.findFirst({
+    where: { id: input.checkoutSessionId, accountId: input.accountId, mode: input.mode },
+    include: { store: true, customer: true },
+  });
+  if (!session) throw notFound('Checkout session');
+  const expired = session.status === 'open' && session.expiresAt.getTime() <= Date.now();
+  const status = expired ? 'expired' : session.status;
+  if (input.requireOpen !== false && status !== 'open') {
+    throw conflict(`Checkout session is ${status} and cannot be paid`, status === 'paid' ? 'CHECKOUT_ALREADY_PAID' : 'CHECKOUT_EXPIRED');
+  }
+  return {
+    checkoutSessionId: session.id,
+    status,
+    amount: session.total,
+    currency: session.currency,
+    subtotal: session.subtotal,
+    discountTotal: session.discountTotal,
+    expiresAt: session.expiresAt,
+    store: {
+      id: session.store.id,
+      name: session.store.name,
+      baseCurrency: session.store.baseCurrency,
+      presentmentCurrencies: session.store.presentmentCurrencies,
+      defaultPaymentFlowId: session.store.defaultPaymentFlowId,
+    },
+    customer: { id: session.customer.id, email: session.customer.email, firstName: session.customer.firstName, lastName: session.customer.lastName },
+  };
+}

@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from './ids';
+
+export type KeyKind = 'partner' | 'crm' | 'processing';
+export type Mode = 'test' | 'live';
+export type Role = 'org:admin' | 'org:member';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const tokenPattern = /^(tp_sk|sk_crm)_(test|live)_[0-9A-Za-z]{20,64}$/;
+
+/** Mints a token in its family's format: `sk_crm_<mode>_…` for CRM, `tp_sk_<mode>_…` otherwise. */
+export function mintToken(kind: KeyKind, mode: Mode): string {
+  const family = kind === 'crm' ? 'sk_crm' : 'tp_sk';
+  return `${family}_${mode}_${randomBase62(40)}`;
+}
+
+/** Whether a bearer value is shaped like any key this API issues (new formats or legacy UUID). */
+export function isWellFormedToken(token: string): boolean {
+  return tokenPattern.test(token) || uuidPattern.test(token);
+}
+
+/** SHA-256 is right for high-entropy tokens: a slow hash adds nothing against 238-bit secrets. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** What is shown after creation instead of the token: its first 12 characters. */
+export function tokenPrefix(token: string): string {
+  return token.slice(0, 12);
+}
+
+/** Constant-time comparison of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Whether a partner key of `partnerMode` may mint or create things in `requested` mode: a test
+ * key stays in test, a live key may also make test keys (spec part 5.8).
+ */
+export function canActInMode(partnerMode: Mode, requested: Mode): boolean {
+  return requested === 'test' || partnerMode === 'live';
+}
+
+/** The modes a partner key sees in provisioning lists: its own, and test too for live keys. */
+export function visibleModes(partnerMode: Mode): Mode[] {
+  return partnerMode === 'live' ? ['test', 'live'] : ['test'];
+}
+
+/** Processing key labels: partner name plus the external reference, else the account id (part 5.6). */
+export function processingKeyLabel(partnerName: string, externalRef: string | null | undefined, accountId: string): string {
+  const reference = externalRef?.trim() ? externalRef.trim() : accountId;
+  return `${partnerName} ${reference}`;
+}

@@ -1,0 +1,90 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Db } from '../db/prisma';
+import { searchAttributes } from '../../temporal/searchAttributes';
+import { webhookTypeOf } from '../webhooks/catalogue';
+
+export interface DispatchDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+}
+
+/** Input of `webhookDeliveryWorkflow` (workflows/webhookDelivery.ts). */
+export interface WebhookDeliveryInput {
+  eventId: string;
+  endpointId: string;
+}
+
+/** One delivery workflow per (event, endpoint): the id makes any re-dispatch a no-op. */
+export function deliveryWorkflowId(eventId: string, endpointId: string): string {
+  return `whd_${eventId}_${endpointId}`;
+}
+
+/** Starts a delivery workflow; false when one with this id already ran or runs. */
+export async function startDeliveryWorkflow(
+  deps: DispatchDeps,
+  target: { eventId: string; endpointId: string; accountId: string; storeId: string | null },
+  workflowId = deliveryWorkflowId(target.eventId, target.endpointId),
+): Promise<boolean> {
+  try {
+    await deps.temporal.workflow.start('webhookDeliveryWorkflow', {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      args: [{ eventId: target.eventId, endpointId: target.endpointId } satisfies WebhookDeliveryInput],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: searchAttributes.EventId, value: target.eventId },
+        { key: searchAttributes.AccountId, value: target.accountId },
+        ...(target.storeId ? [{ key: searchAttributes.StoreId, value: target.storeId }] : []),
+      ],
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Fans committed events out to every enabled endpoint subscribed to their webhook type (the
+ * event's store's endpoints; an event without a store goes to every endpoint of its account and
+ * mode), then marks them processed. Safe to repeat: workflow ids are deterministic.
+ */
+export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]): Promise<{ started: number; workflowIds: string[] }> {
+  const workflowIds: string[] = [];
+  for (const eventId of new Set(eventIds)) {
+    const event = await deps.db.event.findUnique({ where: { id: eventId } });
+    if (!event) continue;
+    const webhookType = webhookTypeOf(event.eventType);
+    if (webhookType && !event.draft) {
+      const endpoints = await deps.db.webhookEndpoint.findMany({
+        where: {
+          accountId: event.accountId,
+          mode: event.mode,
+          enabled: true,
+          eventTypes: { has: webhookType },
+          ...(event.storeId ? { storeId: event.storeId } : {}),
+        },
+        select: { id: true },
+      });
+      for (const endpoint of endpoints) {
+        const target = { eventId, endpointId: endpoint.id, accountId: event.accountId, storeId: event.storeId };
+        if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(eventId, endpoint.id));
+      }
+    }
+    await deps.db.event.updateMany({ where: { id: eventId, processedAt: null }, data: { processedAt: new Date() } });
+  }
+  return { started: workflowIds.length, workflowIds };
+}
+
+/** Events committed but never dispatched (a crash between commit and dispatch), oldest first. */
+export async function undispatchedEventIds(db: Db, olderThanMs: number, limit: number, accountId?: string): Promise<string[]> {
+  const rows = await db.event.findMany({
+    where: { processedAt: null, createdAt: { lt: new Date(Date.now() - olderThanMs) }, ...(accountId ? { accountId } : {}) },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { AppDeps } from './core/context';
+import { ApiError, toApiError } from './core/errors';
+import { generateOpenApiDocument } from './core/openapi';
+import { mountRoutes } from './routes';
+
+export const maxBodyBytes = '1mb';
+
+/** The Express application: JSON in, JSON out, every error in the spec's error shape. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : `req_${randomUUID()}`;
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+    }),
+  );
+  app.use(express.json({ limit: maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+
+  app.get('/openapi.json', (_req, res) => {
+    res.json(generateOpenApiDocument());
+  });
+  mountRoutes(app, deps);
+
+  app.use((req: Request) => {
+    throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
+    for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
+    res.status(apiError.status).json(apiError.body());
+  });
+  return app;
+}

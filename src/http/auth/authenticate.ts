@@ -1,0 +1,78 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Db } from '../../db/prisma';
+import { digestsEqual, hashToken, isWellFormedToken, type KeyKind, type Role } from '../../domain/apiKeys';
+import type { AuthContext } from '../core/context';
+import { forbidden, notAuthorized } from '../core/errors';
+
+/**
+ * Resolves `Authorization: Bearer <key>` to an AuthContext. Every call reads the key row, so a
+ * revocation made by any process is seen by the next request everywhere.
+ */
+export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    // A request that falls through from one mount to the next is authenticated once.
+    if (req.auth) return next();
+    const token = bearerToken(req.headers.authorization);
+    const tokenHash = hashToken(token);
+    const key = await db.apiKey.findUnique({
+      where: { tokenHash },
+      include: { account: true, processingAccount: { include: { account: true } } },
+    });
+    if (!key || !digestsEqual(key.tokenHash, tokenHash)) throw notAuthorized('API key is not valid');
+    if (key.status !== 'active') throw notAuthorized('API key has been revoked');
+    const account = key.account ?? key.processingAccount?.account ?? null;
+    const auth: AuthContext = {
+      keyId: key.id,
+      kind: key.kind,
+      mode: key.mode,
+      role: key.role as Role,
+      partnerId: key.partnerId,
+      accountId: account?.id,
+      tpaId: key.tpaId ?? undefined,
+      storeIds: key.processingAccount?.storeIds,
+      plan: account?.plan ?? 'standard',
+    };
+    req.auth = auth;
+    req.requireAdmin = () => {
+      if (auth.role !== 'org:admin') throw forbidden('This operation requires the org:admin role', 'ROLE_REQUIRED');
+    };
+    onAuthenticated?.(key.id);
+    next();
+  };
+}
+
+function bearerToken(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') {
+    throw notAuthorized('Missing Authorization header: send "Authorization: Bearer <API key>"');
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw notAuthorized('Malformed Authorization header: expected "Bearer <API key>"');
+  const token = match[1]!;
+  if (!isWellFormedToken(token)) throw notAuthorized('Malformed API key');
+  return token;
+}
+
+const domainNames: Record<KeyKind, string> = {
+  crm: 'the public API (/api/public/v1)',
+  processing: 'the processing API (/api/processing/v1)',
+  partner: 'partner provisioning routes',
+};
+
+/** Lets only the given key kinds through; any other valid key is in the wrong domain (403). */
+export function requireKeyKind(...allowed: KeyKind[]) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const kind = req.auth?.kind;
+    if (!kind) throw notAuthorized('Authentication required');
+    if (!allowed.includes(kind)) {
+      const hint = kind === 'partner' ? 'partner keys are for provisioning only, not for runtime calls' : `a ${kind} key belongs to ${domainNames[kind]}`;
+      throw forbidden(`This key cannot be used here: ${hint}`, 'WRONG_DOMAIN');
+    }
+    next();
+  };
+}
+
+/** The authenticated caller; only valid behind `authenticate`. */
+export function authOf(req: Request): AuthContext {
+  if (!req.auth) throw notAuthorized('Authentication required');
+  return req.auth;
+}

@@ -1,0 +1,58 @@
+import { loadCheckoutForPayment } from '../../commerce/orders';
+import { scopeOf } from '../../commerce/scope';
+import { businessId, runPayment } from '../../payments/startPayment';
+import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
+import type { AppDeps } from '../core/context';
+import { badRequest } from '../core/errors';
+import { defineRoute } from '../core/route';
+import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
+import { answerPayment } from '../payments/answer';
+import type { Routers } from '../routes';
+import { payV2ResponseSchema, payV2Schema } from './validators';
+
+const basePath = '/api/public/v1';
+
+export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDeps): void {
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'post',
+      path: '/checkout/pay-v2',
+      summary: 'Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)',
+      tags: ['checkout'],
+      body: payV2Schema,
+      response: payV2ResponseSchema,
+      errors: [402, 404, 409],
+    },
+    async ({ body, req, res }) => {
+      const scope = scopeOf(req);
+      // 404 / 409 (paid, expired) fast; the workflow checks again under its claim.
+      const checkout = await loadCheckoutForPayment(deps.db, { ...scope, checkoutSessionId: body.checkoutSessionId });
+      const paymentFlowId = body.paymentFlowId ?? checkout.store.defaultPaymentFlowId;
+      if (!paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+      await assertThreeDsSessionFits(deps.db, scope, body);
+      const outcome = await runPayment(
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+        {
+          paymentId: businessId('payment', `${idempotencyScope(req.auth)}:pay-v2`, idempotencyKeyOf(req)),
+          ...scope,
+          storeId: checkout.store.id,
+          customerId: checkout.customer.id,
+          paymentInstrumentId: body.paymentInstrumentId,
+          amount: checkout.amount,
+          currency: checkout.currency,
+          intent: 'purchase',
+          initiatedBy: body.initiatedBy,
+          source: body.source,
+          paymentFlowId,
+          threedsSessionId: body.threedsSessionId ?? null,
+          checkoutSessionId: checkout.checkoutSessionId,
+          clientIp: req.ip ?? null,
+          blikCode: body.blikCode ?? null,
+        },
+      );
+      return answerPayment(res, outcome);
+    },
+  );
+}

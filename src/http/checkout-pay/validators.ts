@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { idOf } from '../../commerce/schemas';
+import { initiatedBySchema, processPaymentResponseSchema } from '../payments/validators';
+import '../core/openapi';
+
+/** `POST /checkout/pay-v2` (spec part 4). `blikCode` is the spec's unnamed 6-character field. */
+export const payV2Schema = z
+  .object({
+    checkoutSessionId: idOf('ch'),
+    paymentInstrumentId: idOf('pi'),
+    initiatedBy: initiatedBySchema.default('customer'),
+    source: z.enum(['upsell', 'checkout', 'offer', 'missing_club', 'forced']).default('checkout'),
+    paymentFlowId: idOf('flow').optional().openapi({ description: "Overrides the store's default payment flow" }),
+    threedsSessionId: idOf('3ds').optional(),
+    blikCode: z.string().length(6).optional().openapi({ description: 'A 6-character payment code (the spec leaves its name unshown)' }),
+  })
+  .strict()
+  .openapi('PayV2Request');
+
+export const payV2ResponseSchema = processPaymentResponseSchema;

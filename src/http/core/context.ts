@@ -1,0 +1,41 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../config';
+import type { Db } from '../../db/prisma';
+import type { KeyKind, Mode, Role } from '../../domain/apiKeys';
+import type { Logger } from '../../logging/logger';
+
+/** Who is calling, resolved from the API key by the auth middleware. */
+export interface AuthContext {
+  keyId: string;
+  kind: KeyKind;
+  mode: Mode;
+  role: Role;
+  partnerId: string;
+  /** Set for CRM keys, and for processing keys (the account their processing account serves). */
+  accountId?: string;
+  /** Set for processing keys. */
+  tpaId?: string;
+  /** Stores a processing key may act on. */
+  storeIds?: string[];
+  plan: 'standard' | 'premium';
+}
+
+/** Everything route handlers need, injected once at start-up. */
+export interface AppDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  logger: Logger;
+  taskQueue: string;
+  /** Base URL of the sandbox (acquirer, 3DS server, outbox). */
+  sandboxUrl: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id: string;
+    auth?: AuthContext;
+    /** Throws 403 unless the caller's role is org:admin. Set by the auth middleware. */
+    requireAdmin?: () => void;
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** The spec's error body (part 7): `{message, code, issues?}`. */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  issues: z.array(z.object({ message: z.string(), path: z.string().optional() })).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** An error the API answers with as is: status, stable code, human message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: ErrorBody['issues'],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  body(): ErrorBody {
+    return { message: this.message, code: this.code, ...(this.issues ? { issues: this.issues } : {}) };
+  }
+}
+
+export const badRequest = (message: string, code = 'BAD_REQUEST', issues?: ErrorBody['issues']) =>
+  new ApiError(400, code, message, issues);
+export const notAuthorized = (message: string) => new ApiError(401, 'NOT_AUTHORIZED', message);
+export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
+export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
+
+/** Turns a zod error into the 400 every validator produces. */
+export function validationError(error: z.ZodError, where: string): ApiError {
+  const issues = error.issues.map((issue) => ({
+    message: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    path: issue.path.join('.'),
+  }));
+  return new ApiError(400, 'VALIDATION_ERROR', `Invalid ${where}: ${issues[0]?.message ?? 'bad input'}`, issues);
+}
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  code?: string;
+}
+
+/** The one place any thrown value becomes an HTTP status and error body. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof z.ZodError) return validationError(error, 'request');
+  const httpish = (error ?? {}) as HttpishError;
+  // body-parser errors carry a `type`; they are the client's fault, never a 500.
+  switch (httpish.type) {
+    case 'entity.parse.failed':
+      return new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported request encoding');
+    default:
+      break;
+  }
+  if (httpish.code === 'P2025') return new ApiError(404, 'NOT_FOUND', 'Resource not found');
+  if (httpish.code === 'P2002') return new ApiError(409, 'CONFLICT', 'A resource with these values already exists');
+  return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
+}

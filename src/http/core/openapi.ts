@@ -1,0 +1,30 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+/** Every route registers here when it is defined; /openapi.json is generated from it. */
+export const openApiRegistry = new OpenAPIRegistry();
+
+openApiRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'API key: sk_crm_(test|live)_… (public API), tp_sk_(test|live)_… (partner/processing)',
+});
+openApiRegistry.registerComponent('securitySchemes', 'cmsToken', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'x-cms-token',
+});
+
+export function generateOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+  return new OpenApiGeneratorV31(openApiRegistry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Payment and Commerce API',
+      version: '1.0.0',
+      description: 'Workflow-orchestrated payment engine. Errors use {message, code, issues?}.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

@@ -1,0 +1,59 @@
+import type { Router } from 'express';
+import type { AppDeps } from '../core/context';
+import { defineRoute } from '../core/route';
+import { healthResponseSchema, type HealthResponse } from './validators';
+
+const basePath = '/api/public/v1';
+
+async function timed<T>(probe: () => Promise<T>): Promise<{ value?: T; latencyMs: number; error?: string }> {
+  const started = performance.now();
+  try {
+    const value = await probe();
+    return { value, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
+  }
+}
+
+export function registerHealthRoutes(router: Router, deps: AppDeps): void {
+  defineRoute(
+    router,
+    basePath,
+    {
+      method: 'get',
+      path: '/health',
+      summary: 'Reports whether Postgres and Temporal (with a polling worker) are reachable',
+      tags: ['health'],
+      security: 'none',
+      response: healthResponseSchema,
+      errors: [503],
+    },
+    async ({ res }) => {
+      const [database, temporal] = await Promise.all([
+        timed(() => deps.db.$queryRaw`SELECT 1`),
+        timed(async () => {
+          const answer = await deps.temporal.workflowService.describeTaskQueue({
+            namespace: deps.config.TEMPORAL_NAMESPACE,
+            taskQueue: { name: deps.taskQueue },
+            taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+          });
+          return (answer.pollers?.length ?? 0) > 0;
+        }),
+      ]);
+      const body: HealthResponse = {
+        status: !database.error && !temporal.error && temporal.value ? 'ok' : 'degraded',
+        database: { status: database.error ? 'down' : 'up', latencyMs: database.latencyMs, ...(database.error ? { error: database.error } : {}) },
+        temporal: {
+          status: temporal.error ? 'down' : 'up',
+          latencyMs: temporal.latencyMs,
+          namespace: deps.config.TEMPORAL_NAMESPACE,
+          taskQueue: deps.taskQueue,
+          workerPolling: temporal.value === true,
+          ...(temporal.error ? { error: temporal.error } : {}),
+        },
+      };
+      res.status(body.status === 'ok' ? 200 : 503);
+      return body;
+    },
+  );
+}

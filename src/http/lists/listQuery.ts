@@ -1,0 +1,131 @@
+import { badRequest } from '../core/errors';
+import { defaultPageSize, type FilterCondition, type FilterValue, type ListRequest } from './validators';
+
+/** What a resource allows in its lists. Keys are public names; `path` is the Prisma field path. */
+export type FilterKind = 'string' | 'enum' | 'number' | 'boolean' | 'date' | 'id';
+export interface ListDefinition {
+  sortFields: Record<string, string>;
+  defaultSort: { field: string; direction: 'asc' | 'desc' };
+  filters: Record<string, { kind: FilterKind; path?: string[]; values?: readonly string[] }>;
+}
+
+export interface ListQuery {
+  where: Record<string, unknown>[];
+  orderBy: Record<string, 'asc' | 'desc'>[];
+  skip: number;
+  take: number;
+  page: number;
+  pageSize: number;
+}
+
+const conditionsByKind: Record<FilterKind, FilterCondition[]> = {
+  string: ['equals', 'not-equals', 'in', 'contains', 'starts-with'],
+  id: ['equals', 'not-equals', 'in'],
+  enum: ['equals', 'not-equals', 'in'],
+  number: ['equals', 'not-equals', 'in', 'greater-than', 'less-than'],
+  boolean: ['equals'],
+  date: ['is-equal-date', 'is-between-date', 'is-after-date', 'is-before-date'],
+};
+
+const dayMs = 86_400_000;
+
+/**
+ * Turns a list request into Prisma `where` clauses, a stable `orderBy` (the sort field, then id
+ * in the same direction) and offset paging. Unknown sort fields, filters or conditions are a 400.
+ */
+export function buildListQuery(request: ListRequest, definition: ListDefinition): ListQuery {
+  const page = request.pagination?.page ?? 1;
+  const pageSize = request.pagination?.pageSize ?? defaultPageSize;
+  const sortName = request.sortBy?.field ?? definition.defaultSort.field;
+  const direction = request.sortBy?.direction ?? definition.defaultSort.direction;
+  const sortField = definition.sortFields[sortName];
+  if (!sortField) {
+    throw badRequest(`Unknown sort field "${sortName}"; sortable fields: ${Object.keys(definition.sortFields).join(', ')}`, 'INVALID_SORT_FIELD');
+  }
+  const where = Object.entries(request.filters ?? {}).map(([name, value]) => filterClause(name, value, definition));
+  const orderBy = sortField === 'id' ? [{ id: direction }] : [{ [sortField]: direction }, { id: direction }];
+  return { where, orderBy, skip: (page - 1) * pageSize, take: pageSize, page, pageSize };
+}
+
+export function pageInfo(query: ListQuery, totalCount: number) {
+  return { page: query.page, pageSize: query.pageSize, totalCount, totalPages: Math.ceil(totalCount / query.pageSize) };
+}
+
+function filterClause(name: string, raw: FilterValue, definition: ListDefinition): Record<string, unknown> {
+  const filter = definition.filters[name];
+  if (!filter) throw badRequest(`Unknown filter "${name}"; filters: ${Object.keys(definition.filters).join(', ') || 'none'}`, 'INVALID_FILTER');
+  const { condition, value } = normalise(raw, filter.kind);
+  if (!conditionsByKind[filter.kind].includes(condition)) {
+    throw badRequest(`Filter "${name}" does not support "${condition}"; use one of ${conditionsByKind[filter.kind].join(', ')}`, 'INVALID_FILTER');
+  }
+  const predicate = predicateFor(name, filter.kind, condition, value, filter.values);
+  return nest(filter.path ?? [name], predicate);
+}
+
+function normalise(raw: FilterValue, kind: FilterKind): { condition: FilterCondition; value: unknown } {
+  if (Array.isArray(raw)) return { condition: 'in', value: raw };
+  if (typeof raw === 'object') return raw;
+  return { condition: kind === 'date' ? 'is-equal-date' : 'equals', value: raw };
+}
+
+function predicateFor(name: string, kind: FilterKind, condition: FilterCondition, value: unknown, allowed?: readonly string[]): unknown {
+  const bad = (why: string) => badRequest(`Filter "${name}": ${why}`, 'INVALID_FILTER');
+  const scalarOf = (v: unknown) => {
+    if (kind === 'number') {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad('expects integers');
+      return v;
+    }
+    if (kind === 'boolean') {
+      if (typeof v !== 'boolean') throw bad('expects true or false');
+      return v;
+    }
+    if (typeof v !== 'string') throw bad('expects strings');
+    if (allowed && !allowed.includes(v)) throw bad(`"${v}" is not one of ${allowed.join(', ')}`);
+    return v;
+  };
+  switch (condition) {
+    case 'equals':
+      return scalarOf(value);
+    case 'not-equals':
+      return { not: scalarOf(value) };
+    case 'in':
+      return { in: (Array.isArray(value) ? value : [value]).map(scalarOf) };
+    case 'contains':
+      return { contains: scalarOf(value), mode: 'insensitive' };
+    case 'starts-with':
+      return { startsWith: scalarOf(value), mode: 'insensitive' };
+    case 'greater-than':
+      return { gt: scalarOf(value) };
+    case 'less-than':
+      return { lt: scalarOf(value) };
+    case 'is-equal-date': {
+      const day = dayStart(name, value);
+      return { gte: day, lt: new Date(day.getTime() + dayMs) };
+    }
+    case 'is-after-date':
+      return { gte: new Date(dayStart(name, value).getTime() + dayMs) };
+    case 'is-before-date':
+      return { lt: dayStart(name, value) };
+    case 'is-between-date': {
+      const [from, to] = Array.isArray(value) ? value : value && typeof value === 'object' ? [(value as { from: unknown }).from, (value as { to: unknown }).to] : [];
+      if (from === undefined || to === undefined || (Array.isArray(value) && value.length !== 2)) throw bad('is-between-date expects [from, to] or {from, to}');
+      const start = dayStart(name, from);
+      const end = new Date(dayStart(name, to).getTime() + dayMs);
+      if (end <= start) throw bad('is-between-date: "to" is before "from"');
+      return { gte: start, lt: end };
+    }
+  }
+}
+
+/** Date conditions compare whole UTC days; the value is a date (YYYY-MM-DD) or an ISO timestamp. */
+function dayStart(name: string, value: unknown): Date {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw badRequest(`Filter "${name}": expects a date (YYYY-MM-DD or ISO 8601)`, 'INVALID_FILTER');
+  }
+  const date = new Date(value);
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+}
+
+function nest(path: string[], predicate: unknown): Record<string, unknown> {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), predicate) as Record<string, unknown>;
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import '../core/openapi';
+
+/** The largest page any list answers; bigger requests are a 400, not silently clipped. */
+export const maxPageSize = 100;
+export const defaultPageSize = 20;
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const filterConditions = [
+  'equals',
+  'not-equals',
+  'in',
+  'contains',
+  'starts-with',
+  'greater-than',
+  'less-than',
+  'is-equal-date',
+  'is-between-date',
+  'is-after-date',
+  'is-before-date',
+] as const;
+export type FilterCondition = (typeof filterConditions)[number];
+
+/** One filter: a value, an array of values (any of), or `{condition, value}`. */
+export const filterValueSchema = z.union([
+  scalar,
+  z.array(scalar).min(1).max(100),
+  z
+    .object({
+      condition: z.enum(filterConditions),
+      value: z.union([scalar, z.array(scalar).min(1).max(100), z.object({ from: z.string(), to: z.string() }).strict()]),
+    })
+    .strict(),
+]);
+export type FilterValue = z.infer<typeof filterValueSchema>;
+
+export const paginationSchema = z
+  .object({
+    page: z.number().int().min(1).default(1),
+    pageSize: z.number().int().min(1).max(maxPageSize).default(defaultPageSize),
+  })
+  .strict();
+
+export const sortBySchema = z
+  .object({
+    field: z.string().min(1),
+    direction: z.enum(['asc', 'desc']).default('desc'),
+  })
+  .strict();
+
+/** Body of every `POST /<resource>/list` (spec part 4, offset pagination). */
+export const listRequestSchema = z
+  .object({
+    pagination: paginationSchema.optional(),
+    sortBy: sortBySchema.optional(),
+    filters: z.record(z.string(), filterValueSchema).optional(),
+  })
+  .strict()
+  .openapi('ListRequest');
+export type ListRequest = z.infer<typeof listRequestSchema>;
+
+export const pageInfoSchema = z
+  .object({
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalCount: z.number().int(),
+    totalPages: z.number().int(),
+  })
+  .openapi('PageInfo');
+
+/** `{data: T[], pagination}`: the shape every list answers with. */
+export function listResponseSchema<T extends z.ZodType>(item: T, name: string) {
+  return z.object({ data: z.array(item), pagination: pageInfoSchema }).openapi(name);
+}

@@ -1,0 +1,47 @@
+import type { Response } from 'express';
+import type { PaymentOutcome } from '../../payments/workflowTypes';
+import { ApiError } from '../core/errors';
+
+/**
+ * A declined payment: HTTP 402 in the spec's second error shape `{code, message, data}`. `code` is
+ * the stable decline code (`card_declined`, `blocked_by_rule`, …); `data` names the payment, which
+ * stays recorded with its attempts.
+ */
+export class PaymentDeclinedError extends ApiError {
+  constructor(
+    message: string,
+    code: string,
+    readonly data: Record<string, unknown>,
+  ) {
+    super(402, code, message);
+    this.name = 'PaymentDeclinedError';
+  }
+
+  override body() {
+    return { ...super.body(), data: this.data };
+  }
+}
+
+/**
+ * Turns a payment workflow's answer into the HTTP answer: refusals are their 4xx, a decline is
+ * 402, `processing` at the deadline is 202 (poll GET /payments/{id}), anything else is 200.
+ */
+export function answerPayment(res: Response, outcome: PaymentOutcome) {
+  if (outcome.kind === 'rejected') throw new ApiError(outcome.httpStatus, outcome.code, outcome.message);
+  if (outcome.status === 'failed') {
+    const code = outcome.declineCode ?? 'payment_declined';
+    throw new PaymentDeclinedError(outcome.declineMessage ?? 'The payment was declined', code, {
+      paymentId: outcome.paymentId,
+      status: outcome.status,
+      declineCode: code,
+      amount: outcome.amount,
+      currency: outcome.currency,
+    });
+  }
+  if (outcome.status === 'processing') res.status(202);
+  return {
+    order: outcome.order,
+    payment: { id: outcome.paymentId, status: outcome.status, amount: outcome.amount, currency: outcome.currency },
+    redirectUrl: outcome.redirectUrl,
+  };
+}

@@ -1,0 +1,125 @@
+import type { Request, Response } from 'express';
+import type { Prisma } from '../../db/prisma';
+import { scopeOf } from '../../commerce/scope';
+import { businessId, runPayment } from '../../payments/startPayment';
+import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
+import { authOf } from '../auth/authenticate';
+import type { AppDeps } from '../core/context';
+import { badRequest, forbidden, notFound } from '../core/errors';
+import { defineRoute } from '../core/route';
+import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
+import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import type { Routers } from '../routes';
+import { answerPayment } from './answer';
+import { registerPaymentFollowUpRoutes, runCaptureRequest } from './followUpRoutes';
+import { paymentDetailSchema, paymentParams, paymentSchema, processPaymentResponseSchema, processPaymentSchema, toPublicDispute, toPublicPayment, type ProcessPaymentBody } from './validators';
+
+const publicBase = '/api/public/v1';
+const processingBase = '/api/processing/v1';
+const tags = ['payments'];
+
+const paymentList: ListDefinition = {
+  sortFields: { createdAt: 'createdAt', amount: 'amount', id: 'id' },
+  defaultSort: { field: 'createdAt', direction: 'desc' },
+  filters: {
+    status: { kind: 'enum', values: ['processing', 'requires_action', 'authorized', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded'] },
+    currency: { kind: 'string' },
+    amount: { kind: 'number' },
+    storeId: { kind: 'id' },
+    customerId: { kind: 'id' },
+    orderId: { kind: 'id' },
+    checkoutSessionId: { kind: 'id' },
+    processorId: { kind: 'id' },
+    paymentFlowId: { kind: 'id' },
+    intent: { kind: 'enum', values: ['purchase', 'auth'] },
+    declineCode: { kind: 'string' },
+    createdAt: { kind: 'date' },
+  },
+};
+
+export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
+  const { publicRouter, processingRouter } = routers;
+  const { db } = deps;
+  const processSpec = {
+    method: 'post' as const,
+    path: '/payments/process',
+    summary: 'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
+    tags,
+    body: processPaymentSchema,
+    response: processPaymentResponseSchema,
+    errors: [402, 404, 409],
+  };
+  defineRoute(publicRouter, publicBase, processSpec, ({ body, req, res }) => processPayment(deps, body, req, res));
+  defineRoute(processingRouter, processingBase, processSpec, ({ body, req, res }) => processPayment(deps, body, req, res));
+
+  defineRoute(
+    publicRouter,
+    publicBase,
+    { method: 'post', path: '/payments/list', summary: 'Lists payments (offset pagination, filters)', tags, body: listRequestSchema, response: listResponseSchema(paymentSchema, 'PaymentList') },
+    async ({ body, req }) => {
+      const query = buildListQuery(body, paymentList);
+      const where = { ...scopeOf(req), AND: query.where } as Prisma.PaymentWhereInput;
+      const [rows, total] = await Promise.all([
+        db.payment.findMany({ where, orderBy: query.orderBy as Prisma.PaymentOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.payment.count({ where }),
+      ]);
+      return { data: rows.map(toPublicPayment), pagination: pageInfo(query, total) };
+    },
+  );
+
+  const getSpec = { method: 'get' as const, path: '/payments/:paymentId', summary: 'Retrieves a payment with its attempts, refunds and disputes', tags, params: paymentParams, response: paymentDetailSchema };
+  const getPayment = async (paymentId: string, req: Request) => {
+    const auth = authOf(req);
+    const payment = await db.payment.findFirst({
+      where: { id: paymentId, ...scopeOf(req), ...(auth.kind === 'processing' ? { storeId: { in: auth.storeIds ?? [] } } : {}) },
+      include: { attempts: { orderBy: { attemptNumber: 'asc' } }, refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }, disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+    });
+    if (!payment) throw notFound('Payment');
+    return {
+      ...toPublicPayment(payment),
+      attempts: payment.attempts.map((a) => ({ ...a, createdAt: a.createdAt.toISOString(), paymentId: undefined })),
+      refunds: payment.refunds.map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, status: r.status, reason: r.reason, failureCode: r.failureCode, createdAt: r.createdAt.toISOString() })),
+      disputes: payment.disputes.map(toPublicDispute),
+    };
+  };
+  defineRoute(publicRouter, publicBase, getSpec, ({ params, req }) => getPayment(params.paymentId, req));
+  defineRoute(processingRouter, processingBase, getSpec, ({ params, req }) => getPayment(params.paymentId, req));
+
+  registerPaymentFollowUpRoutes(routers, deps);
+}
+
+async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Request, res: Response) {
+  const auth = authOf(req);
+  const scope = scopeOf(req);
+  // A processing key acts only on the stores of its processing account (spec part 5.7).
+  if (auth.kind === 'processing' && !(auth.storeIds ?? []).includes(body.storeId)) {
+    throw forbidden('This processing key may not process payments for this store', 'STORE_NOT_ALLOWED');
+  }
+  const store = await deps.db.store.findFirst({ where: { id: body.storeId, ...scope } });
+  if (!store) throw notFound('Store');
+  if (body.mode === 'capture') return runCaptureRequest(deps, req, { storeId: store.id, paymentId: body.paymentId, orderId: body.orderId, amount: body.amount });
+
+  const paymentFlowId = body.paymentFlowId ?? store.defaultPaymentFlowId;
+  if (!paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+  await assertThreeDsSessionFits(deps.db, scope, body);
+  const outcome = await runPayment(
+    { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+    {
+      paymentId: businessId('payment', `${idempotencyScope(auth)}:process`, idempotencyKeyOf(req)),
+      ...scope,
+      storeId: store.id,
+      customerId: body.customerId!,
+      paymentInstrumentId: body.paymentInstrumentId!,
+      amount: body.amount!,
+      currency: body.currency!,
+      intent: body.mode,
+      initiatedBy: body.initiatedBy,
+      source: null,
+      paymentFlowId,
+      threedsSessionId: body.threedsSessionId ?? null,
+      orderId: body.orderId ?? null,
+      clientIp: req.ip ?? null,
+    },
+  );
+  return answerPayment(res, outcome);
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { currencySchema, idOf, idParam, iso } from '../../commerce/schemas';
+import '../core/openapi';
+
+export const initiatedBySchema = z.enum(['customer', 'merchant']);
+
+/** `POST /payments/process`. mode `capture` captures the authorized payment named by paymentId (or the order's). */
+export const processPaymentSchema = z
+  .object({
+    storeId: idOf('store'),
+    amount: z.number().int().min(1).optional().openapi({ description: 'Minor units. Required for purchase/auth; for capture, defaults to the whole authorization' }),
+    currency: currencySchema.optional(),
+    paymentInstrumentId: idOf('pi').optional(),
+    customerId: idOf('cus').optional(),
+    orderId: idOf('ord').optional(),
+    paymentId: idOf('pay').optional().openapi({ description: 'mode capture: the authorized payment to capture' }),
+    mode: z.enum(['purchase', 'auth', 'capture']).default('purchase'),
+    initiatedBy: initiatedBySchema.default('customer'),
+    paymentFlowId: idOf('flow').optional(),
+    threedsSessionId: idOf('3ds').optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.mode === 'capture') {
+      if (!body.paymentId && !body.orderId) ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'mode capture needs paymentId or orderId' });
+      return;
+    }
+    for (const field of ['amount', 'currency', 'paymentInstrumentId', 'customerId'] as const) {
+      if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for mode ${body.mode}` });
+    }
+  })
+  .openapi('ProcessPaymentRequest');
+export type ProcessPaymentBody = z.infer<typeof processPaymentSchema>;
+
+export const paymentSummarySchema = z.object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string() });
+
+const attemptSchema = z.object({
+  id: z.string(),
+  attemptNumber: z.number().int(),
+  processorId: z.string(),
+  outcome: z.string(),
+  errorCode: z.string().nullable(),
+  category: z.string().nullable(),
+  message: z.string().nullable(),
+  processorReference: z.string().nullable(),
+  createdAt: z.string(),
+});
+const refundSchema = z.object({ id: z.string(), amount: z.number().int(), currency: z.string(), status: z.string(), reason: z.string().nullable(), failureCode: z.string().nullable(), createdAt: z.string() });
+export const disputeSchema = z
+  .object({ id: z.string(), paymentId: z.string(), amount: z.number().int(), currency: z.string(), status: z.string(), reason: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() })
+  .openapi('Dispute');
+
+export const paymentSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    intent: z.string(),
+    amountCaptured: z.number().int(),
+    amountRefunded: z.number().int(),
+    storeId: z.string(),
+    customerId: z.string().nullable(),
+    orderId: z.string().nullable(),
+    checkoutSessionId: z.string().nullable(),
+    paymentInstrumentId: z.string().nullable(),
+    paymentFlowId: z.string().nullable(),
+    processorId: z.string().nullable(),
+    initiatedBy: z.string(),
+    source: z.string().nullable(),
+    declineCode: z.string().nullable(),
+    declineCategory: z.string().nullable(),
+    declineMessage: z.string().nullable(),
+    redirectUrl: z.string().nullable(),
+    mode: z.enum(['test', 'live']),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Payment');
+
+export const paymentDetailSchema = paymentSchema
+  .extend({ attempts: z.array(attemptSchema), refunds: z.array(refundSchema), disputes: z.array(disputeSchema) })
+  .openapi('PaymentDetail');
+
+export const processPaymentResponseSchema = z
+  .object({ payment: paymentSummarySchema, order: z.object({ id: z.string(), status: z.string(), totalAmount: z.number().int(), currency: z.string() }).nullable(), redirectUrl: z.string().nullable() })
+  .openapi('PaymentResult');
+
+export const paymentParams = idParam('paymentId', 'pay');
+
+export const captureSchema = z.object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional() }).strict().openapi('CapturePaymentRequest');
+export const voidSchema = z.object({ paymentId: idOf('pay') }).strict().openapi('VoidPaymentRequest');
+export const refundRequestSchema = z
+  .object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional().openapi({ description: 'Minor units; defaults to what is left to refund' }), reason: z.string().min(1).max(500).optional() })
+  .strict()
+  .openapi('RefundPaymentRequest');
+export const refundResultSchema = refundSchema.extend({ paymentId: z.string(), payment: paymentSummarySchema }).openapi('RefundResult');
+
+export const disputeStatusSchema = z.enum(['needs_response', 'under_review', 'won', 'lost']);
+export const createDisputeSchema = z
+  .object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional(), reason: z.string().min(1).max(500).optional(), status: disputeStatusSchema.default('needs_response') })
+  .strict()
+  .openapi('CreateDisputeRequest');
+export const updateDisputeSchema = z.object({ disputeId: idOf('dp'), status: disputeStatusSchema }).strict().openapi('UpdateDisputeRequest');
+
+type PaymentRow = {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  intent: string;
+  amountCaptured: number;
+  amountRefunded: number;
+  storeId: string;
+  customerId: string | null;
+  orderId: string | null;
+  checkoutSessionId: string | null;
+  paymentInstrumentId: string | null;
+  paymentFlowId: string | null;
+  processorId: string | null;
+  initiatedBy: string;
+  source: string | null;
+  declineCode: string | null;
+  declineCategory: string | null;
+  declineMessage: string | null;
+  redirectUrl: string | null;
+  mode: 'test' | 'live';
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The public view of a payment: drops processor references, client IP and metadata. */
+export function toPublicPayment(row: PaymentRow): z.infer<typeof paymentSchema> {
+  return {
+    id: row.id,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    intent: row.intent,
+    amountCaptured: row.amountCaptured,
+    amountRefunded: row.amountRefunded,
+    storeId: row.storeId,
+    customerId: row.customerId,
+    orderId: row.orderId,
+    checkoutSessionId: row.checkoutSessionId,
+    paymentInstrumentId: row.paymentInstrumentId,
+    paymentFlowId: row.paymentFlowId,
+    processorId: row.processorId,
+    initiatedBy: row.initiatedBy,
+    source: row.source,
+    declineCode: row.declineCode,
+    declineCategory: row.declineCategory,
+    declineMessage: row.declineMessage,
+    redirectUrl: row.redirectUrl,
+    mode: row.mode,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export function toPublicDispute(row: { id: string; paymentId: string; amount: number; currency: string; status: string; reason: string | null; createdAt: Date; updatedAt: Date }) {
+  return { ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}

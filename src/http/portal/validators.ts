@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { membershipSchema, subscriptionSchema } from '../subscriptions/validators';
+
+const id = z.string().min(1).max(64);
+
+export const switchRequestSchema = z
+  .object({
+    target: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('subscription'), subscriptionId: id }).strict(),
+      z.object({ type: z.literal('membership'), membershipId: id }).strict(),
+    ]),
+    /** The recurring price (price_) to move to; for a membership, the price of another program. */
+    optionId: id,
+  })
+  .strict()
+  .openapi('PortalSwitchRequest');
+export type SwitchRequestBody = z.infer<typeof switchRequestSchema>;
+
+export const portalOperationStatuses = ['paid', 'requires_action', 'declined'] as const;
+
+export const switchResponseSchema = z
+  .object({
+    subscription: subscriptionSchema.nullable(),
+    membership: membershipSchema.nullable(),
+    orderId: z.string().nullable(),
+    status: z.enum(portalOperationStatuses),
+    redirectUrl: z.string().nullable(),
+    /** Integer minor units charged now (new price less the unused share of the old one). */
+    amountCharged: z.number().int(),
+    declineCode: z.string().nullable(),
+  })
+  .openapi('PortalSwitchResponse');
+
+export const redeemRequestSchema = z
+  .object({ productId: id, variantId: id, quantity: z.number().int().min(1).max(1000) })
+  .strict()
+  .openapi('PortalRedeemCreditsRequest');
+
+export const redeemResponseSchema = z
+  .object({ orderId: z.string(), balance: z.number().int(), status: z.enum(portalOperationStatuses), redirectUrl: z.string().nullable() })
+  .openapi('PortalRedeemCreditsResponse');
+
+export const defaultPaymentMethodRequestSchema = z
+  .object({ paymentMethodId: z.string().min(1).max(64) })
+  .strict()
+  .openapi('PortalDefaultPaymentMethodRequest');
+
+export const okResponseSchema = z.object({ ok: z.literal(true) });

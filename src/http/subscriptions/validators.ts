@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { subscriptionStatuses } from '../../domain/billing';
+
+const id = z.string().min(1).max(64);
+const isoDate = z.string().nullable();
+
+export const subscriptionParams = z.object({ subscriptionId: id });
+export const membershipParams = z.object({ membershipId: id });
+
+/** Part 2's subscription fields; `price` is the per-period amount in integer minor units, `optionId` the billed price id. */
+export const subscriptionSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    storeId: z.string(),
+    status: z.enum(subscriptionStatuses),
+    productId: z.string(),
+    variantId: z.string(),
+    optionId: z.string(),
+    currency: z.string(),
+    quantity: z.number().int(),
+    price: z.number().int(),
+    interval: z.string(),
+    intervalCount: z.number().int(),
+    startedAt: z.string(),
+    nextBillingAt: isoDate,
+    trialEndsAt: isoDate,
+    pausedUntil: isoDate,
+    canceledAt: isoDate,
+    cancelAtPeriodEnd: z.boolean(),
+    cancelReasonId: z.string().nullable(),
+    skippedDates: z.array(z.string()),
+    lastPaymentFailedAt: isoDate,
+    paymentMethodId: z.string(),
+    shippingAddressId: z.string().nullable(),
+    paidOrdersCount: z.number().int(),
+    nextOrderAddOns: z.array(z.object({ productId: z.string(), variantId: z.string(), quantity: z.number().int(), unitPrice: z.number().int() })),
+    createdAt: z.string(),
+  })
+  .openapi('Subscription');
+export type PublicSubscription = z.infer<typeof subscriptionSchema>;
+
+export const membershipSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    storeId: z.string(),
+    programId: z.string(),
+    subscriptionId: z.string(),
+    status: z.enum(subscriptionStatuses),
+    billing: z.string(),
+    startedAt: z.string(),
+    renewsAt: isoDate,
+    trialEndsAt: isoDate,
+    graceEndsAt: isoDate,
+    canceledAt: isoDate,
+    creditsBalance: z.number().int(),
+    /** Integer minor units. */
+    savedToDate: z.number().int(),
+    paymentMethodId: z.string(),
+  })
+  .openapi('Membership');
+export type PublicMembership = z.infer<typeof membershipSchema>;
+
+export const createSubscriptionSchema = z
+  .object({
+    storeId: id,
+    customerId: id,
+    /** A recurring price (price_) of a product of the store. */
+    priceId: id,
+    /** A stored card (pi_) of the customer. */
+    paymentMethodId: id,
+    quantity: z.number().int().min(1).max(1000).default(1),
+    trialDays: z.number().int().min(0).max(730).default(0),
+    shippingAddressId: id.optional(),
+  })
+  .strict()
+  .openapi('CreateSubscriptionRequest');
+export type CreateSubscriptionRequest = z.infer<typeof createSubscriptionSchema>;
+
+export const subscriptionSortFields = ['createdAt', 'nextBillingAt', 'startedAt', 'status', 'price'] as const;
+
+/** The spec's simple pagination (subscriptions): {page, per_page, sort, sort_order}. */
+export const listSubscriptionsSchema = z
+  .object({
+    page: z.number().int().min(1).default(1),
+    per_page: z.number().int().min(1).max(100).default(20),
+    sort: z.enum(subscriptionSortFields).default('createdAt'),
+    sort_order: z.enum(['asc', 'desc']).default('desc'),
+    filters: z
+      .object({
+        status: z.array(z.enum(subscriptionStatuses)).min(1).optional(),
+        customerId: id.optional(),
+        storeId: id.optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('ListSubscriptionsRequest');
+export type ListSubscriptionsRequest = z.infer<typeof listSubscriptionsSchema>;
+
+export const subscriptionListSchema = z
+  .object({ data: z.array(subscriptionSchema), page: z.number().int(), per_page: z.number().int(), total: z.number().int(), total_pages: z.number().int() })
+  .openapi('SubscriptionList');
+
+export const cancelSubscriptionSchema = z
+  .object({ atPeriodEnd: z.boolean().default(false), cancelReasonId: z.string().min(1).max(64).optional() })
+  .strict();
+export const pauseSubscriptionSchema = z.object({ until: z.iso.datetime({ offset: true }) }).strict();
+export const emptyBodySchema = z.object({}).strict();
+
+export const createMembershipProgramSchema = z
+  .object({ storeId: id, name: z.string().min(1).max(200), optionId: id, creditsPerRenewal: z.number().int().min(0).max(1_000_000) })
+  .strict()
+  .openapi('CreateMembershipProgramRequest');
+export const membershipProgramSchema = z
+  .object({ id: z.string(), storeId: z.string(), name: z.string(), optionId: z.string(), creditsPerRenewal: z.number().int(), createdAt: z.string() })
+  .openapi('MembershipProgram');
+
+export const createMembershipSchema = z
+  .object({ programId: id, customerId: id, paymentMethodId: id, trialDays: z.number().int().min(0).max(730).default(0) })
+  .strict()
+  .openapi('CreateMembershipRequest');

@@ -1,0 +1,43 @@
+import { dispatchEventsNow } from '../../events/dispatch';
+import { recordEvent } from '../../events/recordEvent';
+import { recordTypeOf } from '../../webhooks/catalogue';
+import type { AppDeps } from '../core/context';
+import { ApiError } from '../core/errors';
+import { defineRoute } from '../core/route';
+import { tenantOf } from '../events/tenant';
+import type { Routers } from '../routes';
+import { assertStoreOfTenant } from '../webhooks/lookup';
+import { sampleProperties } from './sampleEvents';
+import { triggerWebhookResponseSchema, triggerWebhookSchema } from './validators';
+
+const basePath = '/api/public/v1';
+
+export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDeps): void {
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'post',
+      path: '/test/webhooks/trigger',
+      summary: "Test mode only: records a sample event of a type and sends it to the store's subscribed endpoints",
+      tags: ['test'],
+      body: triggerWebhookSchema,
+      response: triggerWebhookResponseSchema,
+      status: 202,
+    },
+    async ({ body, req }) => {
+      const tenant = tenantOf(req);
+      // Live keys must not learn this route exists.
+      if (tenant.mode !== 'test') throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
+      await assertStoreOfTenant(deps.db, tenant, body.storeId);
+      const event = await recordEvent(deps.db, {
+        ...tenant,
+        storeId: body.storeId,
+        eventType: recordTypeOf(body.eventType)!,
+        properties: sampleProperties(body.eventType),
+      });
+      const { workflowIds } = await dispatchEventsNow({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [event.id]);
+      return { eventId: event.id, eventType: body.eventType, workflowIds };
+    },
+  );
+}

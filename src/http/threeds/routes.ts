@@ -1,0 +1,65 @@
+import { scopeOf } from '../../commerce/scope';
+import { createSession, findSession } from '../../threeds/sessions';
+import { statusForTransStatus } from '../../threeds/rules';
+import type { AppDeps } from '../core/context';
+import { notFound } from '../core/errors';
+import { defineRoute } from '../core/route';
+import type { Routers } from '../routes';
+import { registerThreeDsAuthenticationRoutes } from './authRoutes';
+import { toPublicThreeDsSession } from './present';
+import { registerThreeDsReturnRoutes } from './returnRoutes';
+import { createFromValuesSchema, sessionParams, threeDsSessionSchema } from './validators';
+
+const basePath = '/api/public/v1';
+const tags = ['3ds'];
+
+/** The 3DS resource group: create-from-values, authenticate, create-merchant-session, get, and the challenge return. */
+export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
+  const { publicRouter } = routers;
+  const { db } = deps;
+  registerThreeDsAuthenticationRoutes(routers, deps);
+  registerThreeDsReturnRoutes(routers, deps);
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'post',
+      path: '/threeds/create-from-values',
+      summary: 'Registers externally produced 3DS values as a session (Y/A: authenticated; N/U/R/I: stored as failed)',
+      tags,
+      adminOnly: true,
+      body: createFromValuesSchema,
+      response: threeDsSessionSchema,
+    },
+    async ({ body, req }) => {
+      const status = statusForTransStatus(body.transStatus);
+      const session = await createSession(db, {
+        ...scopeOf(req),
+        type: body.type,
+        status,
+        source: 'values',
+        eci: body.eci,
+        authenticationValue: body.authenticationValue,
+        transStatus: body.transStatus,
+        dsTransID: body.dsTransID ?? null,
+        acsTransID: body.acsTransID ?? null,
+        threeDSServerTransID: body.threeDSServerTransID ?? null,
+        messageVersion: body.messageVersion,
+        cardBrand: body.cardBrand ?? null,
+        failureReason: status === 'failed' ? `transStatus ${body.transStatus}` : null,
+      });
+      return toPublicThreeDsSession(session);
+    },
+  );
+
+  defineRoute(
+    publicRouter,
+    basePath,
+    { method: 'get', path: '/threeds/:id', summary: 'Retrieves a 3DS session', tags, params: sessionParams, response: threeDsSessionSchema },
+    async ({ params, req }) => {
+      const session = await findSession(db, scopeOf(req), params.id);
+      if (!session) throw notFound('3DS session');
+      return toPublicThreeDsSession(session);
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import type { Db } from '../../db/prisma';
+import { notFound } from '../core/errors';
+import type { Tenant } from '../events/tenant';
+
+/** A store of the caller's account and mode, or 404. */
+export async function assertStoreOfTenant(db: Db, tenant: Tenant, storeId: string): Promise<void> {
+  const store = await db.store.findFirst({ where: { id: storeId, ...tenant }, select: { id: true } });
+  if (!store) throw notFound('Store');
+}
+
+/** An endpoint of the caller's account and mode, or 404. */
+export async function findEndpoint(db: Db, tenant: Tenant, endpointId: string) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, ...tenant } });
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+}

@@ -1,0 +1,41 @@
+/** Data of the money follow-ups (capture, void, refund) shared by workflows and activities. Pure types. */
+export type SettlementOperation = 'capture' | 'void';
+
+export interface SettlementInput {
+  operation: SettlementOperation;
+  paymentId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  /** capture only: minor units, at most the authorized amount; default all of it. */
+  amount?: number | null;
+}
+
+export interface RefundInput {
+  refundId: string;
+  paymentId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  /** Minor units; default what is left to refund. */
+  amount?: number | null;
+  reason?: string | null;
+}
+
+export type FollowUpRefusal = { kind: 'rejected'; httpStatus: number; code: string; message: string };
+
+/** The processor's answer to a capture, void or refund; technical failures whose retries ran out become `failed`. */
+export type ProcessorFollowUp =
+  | { outcome: 'succeeded'; processorReference: string; dispute: { amount: number; reason: string | null } | null }
+  | { outcome: 'failed'; code: string; message: string };
+
+export type FollowUpOutcome =
+  | FollowUpRefusal
+  | { kind: 'done'; paymentId: string; paymentStatus: string; succeeded: boolean; code: string | null; message: string | null; refundId?: string; eventIds: string[] };
+
+/** What a begun follow-up needs to call the processor. */
+export interface FollowUpCall {
+  processorId: string;
+  processorReference: string;
+  amount: number;
+  currency: string;
+  idempotencyKey: string;
+}

@@ -1,0 +1,40 @@
+import type { Config } from '../config';
+import type { Db } from '../db/prisma';
+import { openProcessorCredentials } from '../processors/credentials';
+import { capabilityNames as namesOf, getProcessorAdapter, isProcessorType } from '../processors/registry';
+import type { ProcessorAdapter } from '../processors/types';
+
+/** Capability names routing filters by, for a processor type (none for an unknown type). */
+export function capabilityNames(type: string): string[] {
+  if (!isProcessorType(type)) return [];
+  return namesOf(getProcessorAdapter(type, { sandboxUrl: 'http://unused.invalid', timeoutMs: 1 }).capabilities);
+}
+
+export interface ProcessorAccess {
+  adapter: ProcessorAdapter;
+  credentials: Record<string, string>;
+  /** The merchant turned 3DS on for this processor (external values are only sent when on). */
+  enable3DS: boolean;
+}
+
+/** A processor of the account + mode, its adapter and its opened credentials (never logged). */
+export async function processorAccess(
+  deps: { db: Db; config: Config; sandboxUrl: string },
+  scope: { accountId: string; mode: 'test' | 'live' },
+  processorId: string,
+): Promise<ProcessorAccess> {
+  const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
+  if (!processor) throw new ProcessorMissingError(processorId);
+  return {
+    adapter: getProcessorAdapter(processor.type, { sandboxUrl: deps.sandboxUrl, timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS }),
+    credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
+    enable3DS: processor.enable3DS,
+  };
+}
+
+export class ProcessorMissingError extends Error {
+  constructor(processorId: string) {
+    super(`Processor ${processorId} does not exist in this account`);
+    this.name = 'ProcessorMissingError';
+  }
+}

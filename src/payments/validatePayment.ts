@@ -1,0 +1,66 @@
+import type { Db } from '../db/prisma';
+import { maxAmount } from '../domain/checkoutTotals';
+import { isSupportedCurrency } from '../domain/money';
+import type { PaymentWorkflowInput } from './workflowTypes';
+
+export interface Refusal {
+  httpStatus: number;
+  code: string;
+  message: string;
+}
+
+const refuse = (httpStatus: number, code: string, message: string): Refusal => ({ httpStatus, code, message });
+const missing = (what: string) => refuse(404, 'NOT_FOUND', `${what} not found`);
+
+/**
+ * Everything a payment must satisfy before anything is written: amount and currency, and that
+ * store, customer, card, flow, checkout session and order exist in the caller's account and mode
+ * and belong together. Returns the refusal, or null when the payment may go ahead.
+ */
+export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<Refusal | null> {
+  if (!Number.isSafeInteger(input.amount) || input.amount < 1 || input.amount > maxAmount) {
+    return refuse(400, 'INVALID_AMOUNT', `amount must be a positive integer of minor units up to ${maxAmount}`);
+  }
+  if (!isSupportedCurrency(input.currency)) return refuse(400, 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
+  const scope = { accountId: input.accountId, mode: input.mode };
+  const [store, customer, instrument, flow] = await Promise.all([
+    db.store.findFirst({ where: { id: input.storeId, ...scope } }),
+    db.customer.findFirst({ where: { id: input.customerId, ...scope } }),
+    db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } }),
+    db.paymentFlow.findFirst({ where: { id: input.paymentFlowId, ...scope } }),
+  ]);
+  if (!store) return missing('Store');
+  if (!customer) return missing('Customer');
+  if (!instrument) return missing('Payment instrument');
+  if (!flow) return missing('Payment flow');
+  if (instrument.customerId !== customer.id) {
+    return refuse(400, 'PAYMENT_INSTRUMENT_MISMATCH', 'The payment instrument belongs to another customer');
+  }
+  if (customer.storeId && customer.storeId !== store.id) {
+    return refuse(400, 'CUSTOMER_STORE_MISMATCH', 'The customer belongs to another store');
+  }
+  if (input.currency !== store.baseCurrency && !store.presentmentCurrencies.includes(input.currency)) {
+    return refuse(400, 'CURRENCY_NOT_SUPPORTED', `Store does not sell in ${input.currency}`);
+  }
+  if (input.checkoutSessionId) {
+    const session = await db.checkoutSession.findFirst({ where: { id: input.checkoutSessionId, ...scope } });
+    if (!session) return missing('Checkout session');
+    if (session.status === 'paid') return refuse(409, 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
+    if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
+      return refuse(409, 'CHECKOUT_EXPIRED', 'Checkout session is expired and cannot be paid');
+    }
+    if (session.storeId !== store.id || session.customerId !== customer.id || session.total !== input.amount || session.currency !== input.currency) {
+      return refuse(400, 'CHECKOUT_MISMATCH', 'Payment does not match the checkout session (store, customer, amount or currency)');
+    }
+  }
+  if (input.orderId) {
+    const order = await db.order.findFirst({ where: { id: input.orderId, ...scope } });
+    if (!order) return missing('Order');
+    if (order.storeId !== store.id || order.customerId !== customer.id) {
+      return refuse(400, 'ORDER_MISMATCH', 'The order belongs to another store or customer');
+    }
+    if (order.currency !== input.currency) return refuse(400, 'ORDER_MISMATCH', `The order is in ${order.currency}`);
+    if (order.status !== 'pending') return refuse(409, 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
+  }
+  return null;
+}

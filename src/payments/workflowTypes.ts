@@ -1,0 +1,142 @@
+import type { RoutingFlow, RoutingProcessor } from '../domain/routing';
+import type { DeclineCategory, ThreeDsValues } from '../processors/types';
+
+/**
+ * The data the payment workflow and its activities exchange. Pure types only: workflow code
+ * imports this file, so nothing here may do I/O.
+ */
+export type PaymentIntent = 'purchase' | 'auth';
+export type InitiatedBy = 'customer' | 'merchant';
+export type PaymentSource = 'upsell' | 'checkout' | 'offer' | 'missing_club' | 'forced';
+
+/** Status of a payment row; `processing` until the workflow decides. */
+export type PaymentStatus =
+  | 'processing'
+  | 'requires_action'
+  | 'authorized'
+  | 'succeeded'
+  | 'failed'
+  | 'canceled'
+  | 'refunded'
+  | 'partially_refunded';
+
+export interface PaymentWorkflowInput {
+  paymentId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string;
+  customerId: string;
+  paymentInstrumentId: string;
+  amount: number;
+  currency: string;
+  intent: PaymentIntent;
+  initiatedBy: InitiatedBy;
+  source?: PaymentSource | null;
+  paymentFlowId: string;
+  threedsSessionId?: string | null;
+  /** Set by pay-v2: the session is claimed, then marked paid with its order on success. */
+  checkoutSessionId?: string | null;
+  /** Set by /payments/process: an existing order this payment pays. */
+  orderId?: string | null;
+  clientIp?: string | null;
+  /** BLIK-style 6-character code; carried in metadata, card processors ignore it. */
+  blikCode?: string | null;
+}
+
+/** What preparePayment loaded and checked before anything was written. */
+export interface PaymentContext {
+  flow: RoutingFlow & { id: string; threeDsEnabled: boolean };
+  processors: (RoutingProcessor & { type: string; enable3DS: boolean })[];
+  /** The customer's last succeeded payment's processor in this flow (sticky routing). */
+  stickyProcessorId: string | null;
+}
+
+export type PrepareResult =
+  | { kind: 'ready'; context: PaymentContext }
+  /** Refused before any side effect (no payment row): HTTP status + stable code. */
+  | { kind: 'rejected'; httpStatus: number; code: string; message: string };
+
+export interface AttemptRecord {
+  attemptNumber: number;
+  processorId: string;
+  outcome: 'approved' | 'declined' | 'error' | 'requires_3ds';
+  errorCode: string | null;
+  category: DeclineCategory | null;
+  message: string | null;
+  processorReference: string | null;
+}
+
+export interface AuthorizeAttemptInput {
+  paymentId: string;
+  attemptNumber: number;
+  processorId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  paymentInstrumentId: string;
+  amount: number;
+  currency: string;
+  capture: boolean;
+  initiatedBy: InitiatedBy;
+  threeDs?: ThreeDsValues;
+}
+
+export type AuthorizeAttemptResult = AttemptRecord & {
+  captured: boolean;
+  /** The acquirer opened a dispute on this approval (sandbox dispute card). */
+  dispute: { amount: number; reason: string | null } | null;
+};
+
+export type FinalStatus = 'succeeded' | 'authorized' | 'failed';
+
+export interface FinalizeInput {
+  paymentId: string;
+  status: FinalStatus;
+  processorId: string | null;
+  processorReference: string | null;
+  captured: boolean;
+  declineCode: string | null;
+  declineCategory: DeclineCategory | null;
+  declineMessage: string | null;
+  /** The payment was stopped by a block rule (event s_payment_blocked). */
+  blockedByRuleId?: string | null;
+  dispute?: { amount: number; reason: string | null } | null;
+}
+
+export interface OrderSummary {
+  id: string;
+  status: string;
+  totalAmount: number;
+  currency: string;
+}
+
+export interface FinalizeResult {
+  eventIds: string[];
+  order: OrderSummary | null;
+}
+
+/** What the API answers with: terminal, requires_action, or still processing at the deadline. */
+export type PaymentOutcome =
+  | { kind: 'rejected'; httpStatus: number; code: string; message: string }
+  | {
+      kind: 'payment';
+      paymentId: string;
+      status: PaymentStatus;
+      amount: number;
+      currency: string;
+      declineCode: string | null;
+      declineMessage: string | null;
+      redirectUrl: string | null;
+      order: OrderSummary | null;
+    };
+
+export type PaymentStep = 'validating' | 'block_rules' | 'three_ds' | 'routing' | 'authorizing' | 'recording' | 'done';
+
+export interface PaymentStateView {
+  step: PaymentStep;
+  status: PaymentStatus;
+  attempts: AttemptRecord[];
+  routeOrder: string[];
+}
+
+export const blockedByRuleCode = 'blocked_by_rule';
+export const noProcessorCode = 'no_eligible_processor';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { declineCategoryOf } from '../declineCodes';
+import { ProcessorTechnicalError, type AuthorizeRequest, type AuthorizeResult, type FollowUpResult } from '../types';
+
+/**
+ * Pure mapping between the engine's processor interface and the sandbox acquirer's wire format
+ * (`src/sandbox/acquirer/`). No I/O here.
+ */
+export interface SandboxCredentials {
+  merchantId: string;
+  apiKey?: string;
+  /** How long the acquirer holds its answer for the timeout card (ms); default 10 000. */
+  timeoutDelayMs?: string;
+}
+
+export function parseCredentials(credentials: Record<string, string>): SandboxCredentials {
+  const merchantId = credentials.merchantId?.trim();
+  if (!merchantId) throw new ProcessorTechnicalError('sandbox processor credentials lack merchantId', 'invalid_credentials');
+  return { merchantId, apiKey: credentials.apiKey, timeoutDelayMs: credentials.timeoutDelayMs };
+}
+
+export function requestHeaders(idempotencyKey: string, credentials: SandboxCredentials): Record<string, string> {
+  return {
+    'idempotency-key': idempotencyKey,
+    ...(credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {}),
+    ...(credentials.timeoutDelayMs ? { 'x-sandbox-delay-ms': credentials.timeoutDelayMs } : {}),
+  };
+}
+
+export function authorizeBody(request: AuthorizeRequest, credentials: SandboxCredentials, forwardThreeDs: boolean) {
+  return {
+    merchantId: credentials.merchantId,
+    reference: request.paymentId,
+    amount: request.amount,
+    currency: request.currency,
+    capture: request.capture,
+    initiatedBy: request.initiatedBy,
+    card: {
+      number: request.card.number,
+      expMonth: request.card.expMonth,
+      expYear: request.card.expYear,
+      ...(request.card.holderName ? { holderName: request.card.holderName } : {}),
+    },
+    // Forwarded unchanged: the acquirer validates the authentication value byte for byte.
+    ...(forwardThreeDs && request.threeDs ? { threeDs: request.threeDs } : {}),
+  };
+}
+
+const disputeSchema = z.object({ reason: z.string(), amount: z.number().int() });
+const failureSchema = z.object({ status: z.enum(['declined', 'failed']), code: z.string().min(1), message: z.string().optional(), id: z.string().optional() });
+const authorizeAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('approved'), id: z.string().min(1), captured: z.boolean(), disputeOpened: disputeSchema.optional() }),
+  z.object({ status: z.literal('declined'), id: z.string().optional(), code: z.string().min(1), message: z.string().optional() }),
+  z.object({ status: z.literal('requires_3ds'), code: z.string().optional(), message: z.string().optional() }),
+]);
+const followUpAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('succeeded'), id: z.string().min(1), disputeOpened: disputeSchema.optional() }),
+  z.object({ status: z.literal('failed'), code: z.string().min(1), message: z.string().optional() }),
+]);
+
+/** Acquirer HTTP status + body → result; 4xx answers with a code are failures as data, others technical. */
+export function toAuthorizeResult(status: number, body: unknown): AuthorizeResult {
+  const answer = parseAnswer(status, body, authorizeAnswerSchema, 'declined');
+  switch (answer.status) {
+    case 'approved':
+      return { outcome: 'approved', processorReference: answer.id, captured: answer.captured, ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}) };
+    case 'declined':
+      return { outcome: 'declined', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code, ...(answer.id ? { processorReference: answer.id } : {}) };
+    case 'requires_3ds':
+      return { outcome: 'requires_3ds', code: answer.code ?? 'authentication_required', message: answer.message ?? '3-D Secure authentication required' };
+  }
+}
+
+export function toFollowUpResult(status: number, body: unknown): FollowUpResult {
+  const answer = parseAnswer(status, body, followUpAnswerSchema, 'failed');
+  switch (answer.status) {
+    case 'succeeded':
+      return { outcome: 'succeeded', processorReference: answer.id, ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}) };
+    case 'failed':
+      return { outcome: 'failed', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code };
+  }
+}
+
+function parseAnswer<T>(status: number, body: unknown, schema: z.ZodType<T>, refusal: 'declined' | 'failed'): T {
+  if (status === 401 || status === 403) throw new ProcessorTechnicalError('sandbox acquirer rejected the credentials', 'invalid_credentials');
+  if (status === 409) throw new ProcessorTechnicalError('idempotency key reused with a different request', 'idempotency_conflict');
+  if (status === 429) throw new ProcessorTechnicalError('sandbox acquirer rate limited the call', 'rate_limited');
+  if (status >= 200 && status < 300) {
+    const parsed = schema.safeParse(body);
+    if (parsed.success) return parsed.data;
+    throw new ProcessorTechnicalError('sandbox acquirer answered in an unknown shape', 'invalid_response');
+  }
+  // A business refusal the acquirer sent as 4xx with a code (e.g. 404 transaction_not_found).
+  const failure = failureSchema.safeParse(body);
+  const refused = failure.success ? schema.safeParse({ ...failure.data, status: refusal }) : undefined;
+  if (refused?.success) return refused.data;
+  throw new ProcessorTechnicalError(`sandbox acquirer answered HTTP ${status}`, 'invalid_request');
+}

@@ -1,0 +1,30 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from '../http/core/context';
+import { createApp } from '../http/app';
+
+export interface RunningApi {
+  url: string;
+  server: http.Server;
+  stop(): Promise<void>;
+}
+
+/** Serves the HTTP API; `stop` lets in-flight requests finish. */
+export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
+  const server = http.createServer(createApp(deps));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`,
+    server,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,43 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
+import { createWorker } from '../../temporal/worker';
+import { eventOutboxWorkflowId } from '../../workflows/eventOutbox';
+import { maintenanceWorkflowId } from '../../workflows/maintenance';
+
+export interface RunningWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** Starts a worker polling the task queue with every workflow and activity. */
+export async function startWorker(settings: TemporalSettings, taskQueue: string, deps: ActivityDeps): Promise<RunningWorker> {
+  const connection = await createWorkerConnection(settings);
+  const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities: createActivities(deps) });
+  const running = worker.run();
+  return {
+    worker,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+/** Starts the singleton maintenance workflows (idempotency sweep, event outbox) unless they run. */
+export async function ensureMaintenanceWorkflow(client: Client, taskQueue: string): Promise<void> {
+  const singletons = [
+    { type: 'maintenanceWorkflow', workflowId: maintenanceWorkflowId, args: [0] },
+    { type: 'eventOutboxWorkflow', workflowId: eventOutboxWorkflowId, args: [] },
+  ];
+  for (const { type, workflowId, args } of singletons) {
+    try {
+      await client.workflow.start(type, { workflowId, taskQueue, args });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { isExpiryInFuture, passesLuhn } from '../../domain/luhn';
+import { defaultTimeoutDelayMs, testCards, type CardBehaviour } from './cards';
+import { acquirerId, type AcquirerState, type Operation, type StoredAnswer, type Transaction } from './state';
+
+/** What the acquirer does for each call, once per idempotency key (the router dedupes). */
+export interface AuthorizeCall {
+  merchantId: string;
+  idempotencyKey: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  capture: boolean;
+  card: { number: string; expMonth: number; expYear: number };
+  threeDs?: Record<string, unknown>;
+  delayMs?: number;
+}
+
+export interface FollowUpCall {
+  merchantId: string;
+  idempotencyKey: string;
+  transactionId: string;
+  amount: number;
+  currency: string;
+}
+
+const ok = (body: unknown): StoredAnswer => ({ status: 200, body });
+
+export async function authorize(state: AcquirerState, call: AuthorizeCall): Promise<StoredAnswer> {
+  const behaviour: CardBehaviour = testCards[call.card.number] ?? { kind: 'approve' };
+  const entry = {
+    merchantId: call.merchantId,
+    idempotencyKey: call.idempotencyKey,
+    operation: 'authorize' as const,
+    amount: call.amount,
+    currency: call.currency,
+    reference: call.reference,
+    cardLast4: call.card.number.slice(-4),
+    threeDs: call.threeDs === undefined ? null : JSON.stringify(call.threeDs),
+  };
+  const decline = (code: string, message: string) => {
+    const id = acquirerId('acq');
+    state.record({ ...entry, outcome: 'declined', code, transactionId: id, disputeOpened: null });
+    return ok({ id, status: 'declined', code, message });
+  };
+
+  if (!passesLuhn(call.card.number)) return decline('incorrect_number', 'The card number is not valid');
+  if (!isExpiryInFuture(call.card.expMonth, call.card.expYear, new Date())) return decline('expired_card', 'The card has expired');
+
+  const threeDs = judgeThreeDs(call.threeDs);
+  if (threeDs === 'invalid') return decline('invalid_authentication_data', 'A Y or A 3DS 2.x result must carry dsTransID');
+  if (threeDs === 'failed') return decline('authentication_failed', '3-D Secure authentication failed');
+  if (behaviour.kind === 'requires_3ds' && threeDs !== 'authenticated') {
+    state.record({ ...entry, outcome: 'requires_3ds', code: 'authentication_required', transactionId: null, disputeOpened: null });
+    return ok({ status: 'requires_3ds', code: 'authentication_required', message: 'This card requires 3-D Secure authentication' });
+  }
+  if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
+  if (behaviour.kind === 'timeout') await delay(call.delayMs ?? defaultTimeoutDelayMs, undefined, { ref: false });
+
+  const transaction: Transaction = {
+    id: acquirerId('acq'),
+    merchantId: call.merchantId,
+    reference: call.reference,
+    currency: call.currency,
+    cardNumber: call.card.number,
+    authorizedAmount: call.amount,
+    capturedAmount: call.capture ? call.amount : 0,
+    refundedAmount: 0,
+    status: call.capture ? 'captured' : 'authorized',
+  };
+  if (call.capture && behaviour.kind === 'dispute') transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
+  state.transactions.set(transaction.id, transaction);
+  state.record({ ...entry, outcome: 'approved', code: null, transactionId: transaction.id, disputeOpened: transaction.disputeOpened ?? null });
+  return ok({
+    id: transaction.id,
+    status: 'approved',
+    captured: call.capture,
+    ...(transaction.disputeOpened ? { disputeOpened: transaction.disputeOpened } : {}),
+  });
+}
+
+/** authenticated (Y/A with what 2.x needs), failed (N/R), invalid (Y/A 2.x without dsTransID), or none. */
+function judgeThreeDs(values: Record<string, unknown> | undefined): 'authenticated' | 'failed' | 'invalid' | 'none' {
+  if (!values) return 'none';
+  const status = values.transStatus;
+  if (status === 'N' || status === 'R') return 'failed';
+  if (status !== 'Y' && status !== 'A') return 'none';
+  const version = typeof values.messageVersion === 'string' ? values.messageVersion : '';
+  if (version.startsWith('2') && (typeof values.dsTransID !== 'string' || values.dsTransID.length === 0)) return 'invalid';
+  return 'authenticated';
+}
+
+export function followUp(state: AcquirerState, operation: Exclude<Operation, 'authorize'>, call: FollowUpCall): StoredAnswer {
+  const transaction = state.transactions.get(call.transactionId);
+  const entry = {
+    merchantId: call.merchantId,
+    idempotencyKey: call.idempotencyKey,
+    operation,
+    amount: call.amount,
+    currency: call.currency,
+    reference: transaction?.reference ?? '',
+    transactionId: transaction?.id ?? null,
+    cardLast4: transaction?.cardNumber.slice(-4) ?? null,
+    threeDs: null,
+  };
+  const fail = (status: number, code: string, message: string) => {
+    if (transaction) state.record({ ...entry, outcome: 'failed', code, disputeOpened: null });
+    return { status, body: { status: 'failed', code, message } };
+  };
+  if (!transaction || transaction.merchantId !== call.merchantId) return fail(404, 'transaction_not_found', 'No such authorization for this merchant');
+  if (call.currency !== transaction.currency) return fail(200, 'currency_mismatch', `The authorization is in ${transaction.currency}`);
+  if (operation !== 'void' && call.amount <= 0) return fail(200, 'invalid_amount', 'The amount must be positive');
+
+  switch (operation) {
+    case 'capture': {
+      if (transaction.status === 'voided') return fail(200, 'already_voided', 'The authorization was voided');
+      if (transaction.status === 'captured') return fail(200, 'already_captured', 'The authorization was already captured');
+      if (call.amount > transaction.authorizedAmount) return fail(200, 'amount_exceeds_authorization', 'Capture above the authorized amount');
+      transaction.status = 'captured';
+      transaction.capturedAmount = call.amount;
+      if (testCards[transaction.cardNumber]?.kind === 'dispute') transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
+      break;
+    }
+    case 'void': {
+      if (transaction.status === 'voided') return fail(200, 'already_voided', 'The authorization was already voided');
+      if (transaction.status === 'captured') return fail(200, 'already_captured', 'A captured charge cannot be voided; refund it');
+      transaction.status = 'voided';
+      break;
+    }
+    case 'refund': {
+      if (transaction.status !== 'captured') return fail(200, 'not_captured', 'Only a captured charge can be refunded');
+      if (transaction.refundedAmount + call.amount > transaction.capturedAmount) return fail(200, 'refund_exceeds_capture', 'Refunds would exceed the captured amount');
+      transaction.refundedAmount += call.amount;
+      const refundId = acquirerId('acqre');
+      state.record({ ...entry, outcome: 'succeeded', code: null, disputeOpened: null });
+      return ok({ id: refundId, status: 'succeeded' });
+    }
+  }
+  const disputeOpened = operation === 'capture' ? transaction.disputeOpened : undefined;
+  state.record({ ...entry, outcome: 'succeeded', code: null, disputeOpened: disputeOpened ?? null });
+  return ok({ id: transaction.id, status: 'succeeded', ...(disputeOpened ? { disputeOpened } : {}) });
+}

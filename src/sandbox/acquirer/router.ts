@@ -1,0 +1,112 @@
+import express, { type Request, type Response } from 'express';
+import { z } from 'zod';
+import { maxTimeoutDelayMs } from './cards';
+import { authorize, followUp } from './operations';
+import { AcquirerState, type StoredAnswer } from './state';
+
+/**
+ * The sandbox card acquirer, over real HTTP (mounted at /acquirer):
+ * - POST /v1/authorizations, /v1/authorizations/:id/{capture,void,refunds}: every call needs an
+ *   Idempotency-Key header; the same key (per merchant) returns the same stored answer, even while
+ *   the first call is still running, and never adds a second ledger entry; the same key with a
+ *   different request answers 409;
+ * - GET /ledger?merchantId&reference&idempotencyKey&operation&transactionId: what was processed;
+ * - POST /outage {merchantId, enabled}: while on, every call for that merchant answers 503.
+ */
+const authorizeSchema = z.object({
+  merchantId: z.string().min(1),
+  reference: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  capture: z.boolean(),
+  initiatedBy: z.enum(['customer', 'merchant']).optional(),
+  card: z.object({ number: z.string().regex(/^\d{12,19}$/), expMonth: z.number().int().min(1).max(12), expYear: z.number().int().min(2000).max(2100), holderName: z.string().optional() }),
+  threeDs: z.record(z.string(), z.unknown()).optional(),
+});
+const followUpSchema = z.object({
+  merchantId: z.string().min(1),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const outageSchema = z.object({ merchantId: z.string().min(1), enabled: z.boolean() });
+const ledgerQuerySchema = z.object({
+  merchantId: z.string().optional(),
+  reference: z.string().optional(),
+  idempotencyKey: z.string().optional(),
+  operation: z.enum(['authorize', 'capture', 'void', 'refund']).optional(),
+  transactionId: z.string().optional(),
+});
+
+export function createAcquirerRouter(state = new AcquirerState()): express.Router {
+  const router = express.Router();
+
+  router.post('/v1/authorizations', (req, res) =>
+    handle(req, res, authorizeSchema, (body, key) =>
+      authorize(state, { ...body, idempotencyKey: key, delayMs: delayHeader(req) }),
+    ),
+  );
+  for (const [action, operation] of [['capture', 'capture'], ['void', 'void'], ['refunds', 'refund']] as const) {
+    router.post(`/v1/authorizations/:transactionId/${action}`, (req, res) =>
+      handle(req, res, followUpSchema, async (body, key) =>
+        followUp(state, operation, { ...body, idempotencyKey: key, transactionId: String(req.params.transactionId) }),
+      ),
+    );
+  }
+
+  router.get('/ledger', (req, res) => {
+    const query = ledgerQuerySchema.safeParse(req.query);
+    if (!query.success) return void res.status(400).json({ message: 'bad ledger query', code: 'invalid_request' });
+    const entries = state.ledger.filter((entry) =>
+      Object.entries(query.data).every(([field, wanted]) => wanted === undefined || entry[field as keyof typeof entry] === wanted),
+    );
+    res.json({ entries });
+  });
+
+  router.post('/outage', (req, res) => {
+    const body = outageSchema.safeParse(req.body);
+    if (!body.success) return void res.status(400).json({ message: 'merchantId (string) and enabled (boolean) are required', code: 'invalid_request' });
+    state.setOutage(body.data.merchantId, body.data.enabled);
+    res.json({ merchantId: body.data.merchantId, outage: body.data.enabled });
+  });
+
+  return router;
+
+  async function handle<S extends z.ZodType<{ merchantId: string }>>(
+    req: Request,
+    res: Response,
+    schema: S,
+    run: (body: z.infer<S>, key: string) => Promise<StoredAnswer>,
+  ): Promise<void> {
+    const parsed = schema.safeParse(req.body);
+    const key = req.header('idempotency-key');
+    if (!parsed.success || !key) {
+      res.status(400).json({ status: 'failed', code: 'invalid_request', message: key ? parsed.error?.issues[0]?.message : 'Idempotency-Key header is required' });
+      return;
+    }
+    const merchantId = parsed.data.merchantId;
+    if (state.inOutage(merchantId)) {
+      res.status(503).json({ code: 'processor_unavailable', message: 'The acquirer is in outage for this merchant' });
+      return;
+    }
+    if (req.header('authorization')?.startsWith('Bearer invalid')) {
+      res.status(401).json({ code: 'invalid_credentials', message: 'Unknown API key' });
+      return;
+    }
+    const fingerprint = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
+    const answer = state.answerOnce(merchantId, key, fingerprint, () => run(parsed.data, key));
+    if (!answer) {
+      res.status(409).json({ code: 'idempotency_conflict', message: 'This Idempotency-Key was used for a different request' });
+      return;
+    }
+    const stored = await answer;
+    res.status(stored.status).json(stored.body);
+  }
+}
+
+/** How long the timeout card is held (x-sandbox-delay-ms), so tests can pick something above their engine timeout. */
+function delayHeader(req: Request): number | undefined {
+  const raw = req.header('x-sandbox-delay-ms');
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 0 ? Math.min(value, maxTimeoutDelayMs) : undefined;
+}

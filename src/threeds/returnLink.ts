@@ -1,0 +1,48 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config';
+import { vaultKey } from '../vault/cardVault';
+
+/**
+ * The challenge return link. The ACS sends the cardholder's browser to
+ * `/api/public/v1/threeds/{id}/return?token=…`; a browser carries no API key, so the link is
+ * authenticated by an HMAC of the session id under a key derived from the engine's encryption
+ * key: unguessable, bound to one session, and checkable by any API process with the same key.
+ */
+function returnKey(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
+  return createHmac('sha256', vaultKey(config)).update('threeds-return-link-v1').digest();
+}
+
+export function returnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>, sessionId: string): string {
+  return createHmac('sha256', returnKey(config)).update(sessionId).digest('base64url');
+}
+
+export function isValidReturnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>, sessionId: string, token: unknown): boolean {
+  if (typeof token !== 'string' || token.length === 0 || token.length > 128) return false;
+  const expected = Buffer.from(returnToken(config, sessionId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Where the engine's public API is reachable by a browser: PUBLIC_BASE_URL when set, else the base
+ * URL the HTTP layer saw the call arrive on (passed along by the caller), else HOST:PORT.
+ */
+export function engineBaseUrl(config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>, seenByApi?: string | null): string {
+  const base = config.PUBLIC_BASE_URL ?? seenByApi ?? `http://${config.HOST}:${config.PORT}`;
+  return base.replace(/\/+$/, '');
+}
+
+export function returnUrlOf(config: Config, sessionId: string, seenByApi?: string | null): string {
+  const url = new URL(`${engineBaseUrl(config, seenByApi)}/api/public/v1/threeds/${sessionId}/return`);
+  url.searchParams.set('token', returnToken(config, sessionId));
+  return url.toString();
+}
+
+/** The 3DS session a payment's own 3DS step creates: derived from the payment id, so a retried activity finds it. */
+export function paymentSessionId(paymentId: string): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const digest = createHash('sha256').update(`threeds-session\n${paymentId}`).digest();
+  let out = '';
+  for (let i = 0; out.length < 20; i++) out += alphabet[digest[i % digest.length]! % 62];
+  return `3ds_${out}`;
+}

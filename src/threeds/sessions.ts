@@ -1,0 +1,131 @@
+import type { Db, Prisma } from '../db/prisma';
+import { newId } from '../domain/ids';
+import { recordEvent } from '../events/recordEvent';
+import type { ThreeDsValues } from '../processors/types';
+import type { ThreeDsSessionSource, ThreeDsSessionStatus, ThreeDsSessionType } from './rules';
+
+type Client = Db | Prisma.TransactionClient;
+export type ThreeDsSessionRow = NonNullable<Awaited<ReturnType<Db['threeDsSession']['findUnique']>>>;
+
+/** The 3DS values a decision carries (everything the acquirer may receive). */
+export interface ThreeDsResultValues {
+  transStatus: string;
+  eci?: string | null;
+  authenticationValue?: string | null;
+  dsTransID?: string | null;
+  acsTransID?: string | null;
+  threeDSServerTransID?: string | null;
+  messageVersion?: string | null;
+  cardBrand?: string | null;
+}
+
+export interface NewSession extends Partial<ThreeDsResultValues> {
+  accountId: string;
+  mode: 'test' | 'live';
+  type: ThreeDsSessionType;
+  status: ThreeDsSessionStatus;
+  source: ThreeDsSessionSource;
+  storeId?: string | null;
+  customerId?: string | null;
+  paymentInstrumentId?: string | null;
+  paymentId?: string | null;
+  authenticationType?: string | null;
+  recurringInfo?: Prisma.InputJsonObject | null;
+  tokenId?: string | null;
+  returnUrl?: string | null;
+  workflowId?: string | null;
+  failureReason?: string | null;
+}
+
+const eventTypeOfStatus: Record<ThreeDsSessionStatus, string | null> = {
+  pending: null,
+  challenge_required: 's_threeds_session_challenge_required',
+  authenticated: 's_threeds_session_succeeded',
+  failed: 's_threeds_session_failed',
+};
+
+async function emit(tx: Prisma.TransactionClient, row: ThreeDsSessionRow, eventType: string): Promise<void> {
+  await recordEvent(tx, {
+    accountId: row.accountId,
+    mode: row.mode,
+    storeId: row.storeId,
+    customerId: row.customerId,
+    eventType,
+    properties: {
+      threedsSessionId: row.id,
+      status: row.status,
+      type: row.type,
+      transStatus: row.transStatus,
+      eci: row.eci,
+      paymentId: row.paymentId,
+      ...(row.failureReason ? { failureReason: row.failureReason } : {}),
+    },
+  });
+}
+
+/** Creates a session and its events (created, plus the status's own) in one transaction. */
+export async function createSession(db: Db, input: NewSession, id = newId('threeDsSession')): Promise<ThreeDsSessionRow> {
+  return db.$transaction(async (tx) => {
+    const row = await tx.threeDsSession.create({
+      data: { ...input, id, recurringInfo: input.recurringInfo ?? undefined },
+    });
+    await emit(tx, row, 's_threeds_session_created');
+    const statusEvent = eventTypeOfStatus[row.status as ThreeDsSessionStatus];
+    if (statusEvent) await emit(tx, row, statusEvent);
+    return row;
+  });
+}
+
+export interface SessionTransition extends Partial<ThreeDsResultValues> {
+  status: 'challenge_required' | 'authenticated' | 'failed';
+  challengeUrl?: string | null;
+  expiresAt?: Date | null;
+  failureReason?: string | null;
+  workflowId?: string | null;
+}
+
+const allowedFrom: Record<SessionTransition['status'], ThreeDsSessionStatus[]> = {
+  challenge_required: ['pending'],
+  authenticated: ['pending', 'challenge_required'],
+  failed: ['pending', 'challenge_required'],
+};
+
+/**
+ * Moves a session to its next state with its event, in one transaction. A session already in the
+ * target state is left as is (a retried activity), and any other move is refused, so a finished
+ * session is never rewritten.
+ */
+export async function transitionSession(db: Db, sessionId: string, change: SessionTransition): Promise<ThreeDsSessionRow> {
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM threeds_sessions WHERE id = ${sessionId} FOR UPDATE`;
+    if (!locked) throw new Error(`3DS session ${sessionId} does not exist`);
+    const current = await tx.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
+    if (current.status === change.status) return current;
+    if (!allowedFrom[change.status].includes(current.status as ThreeDsSessionStatus)) {
+      throw new Error(`3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`);
+    }
+    const row = await tx.threeDsSession.update({ where: { id: sessionId }, data: change });
+    await emit(tx, row, eventTypeOfStatus[change.status]!);
+    return row;
+  });
+}
+
+/** A session of the caller's account and mode, or null (other accounts' sessions do not exist). */
+export function findSession(db: Client, scope: { accountId: string; mode: 'test' | 'live' }, id: string) {
+  return db.threeDsSession.findFirst({ where: { id, accountId: scope.accountId, mode: scope.mode } });
+}
+
+/** The values forwarded to an acquirer, exactly as stored (never re-encoded). */
+export function valuesOf(row: ThreeDsSessionRow): ThreeDsValues | null {
+  if (row.status !== 'authenticated' || !row.eci || !row.authenticationValue || !row.transStatus) return null;
+  return {
+    eci: row.eci,
+    authenticationValue: row.authenticationValue,
+    transStatus: row.transStatus,
+    ...(row.dsTransID ? { dsTransID: row.dsTransID } : {}),
+    ...(row.acsTransID ? { acsTransID: row.acsTransID } : {}),
+    ...(row.threeDSServerTransID ? { threeDSServerTransID: row.threeDSServerTransID } : {}),
+    messageVersion: row.messageVersion ?? '2.2.0',
+    type: row.type as ThreeDsSessionType,
+  };
+}

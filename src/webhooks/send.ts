@@ -1,0 +1,49 @@
+import http from 'node:http';
+import https from 'node:https';
+import { guardedLookup, type UrlPolicy } from './urlGuard';
+
+export interface SendResult {
+  /** HTTP status, or undefined when no response came (timeout, refused, blocked address). */
+  status?: number;
+  latencyMs: number;
+  /** First 1 000 characters of the response body. */
+  snippet?: string;
+  error?: string;
+}
+
+const snippetLimit = 1000;
+
+/**
+ * POSTs one webhook request. Never follows redirects (a 3xx is a failed attempt) and connects
+ * only to addresses the URL policy allows, checked on the address actually dialled.
+ */
+export function sendWebhookRequest(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, timeoutMs: number): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    const request = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'payment-engine-webhooks/1', ...headers, 'content-length': Buffer.byteLength(body) },
+        lookup: guardedLookup(policy) as unknown as typeof import('node:dns').lookup,
+        timeout: timeoutMs,
+      },
+      (response) => {
+        let snippet = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (snippet.length < snippetLimit) snippet += chunk.slice(0, snippetLimit - snippet.length);
+        });
+        response.on('end', () => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet }));
+        response.on('error', (error) => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet, error: error.message }));
+      },
+    );
+    const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    request.on('timeout', () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    request.on('error', (error) => resolve({ latencyMs: elapsed(), error: error.message }));
+    request.on('close', () => clearTimeout(deadline));
+    request.end(body);
+  });
+}

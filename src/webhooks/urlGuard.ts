@@ -1,0 +1,126 @@
+import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { promisify } from 'node:util';
+
+const lookupAll = promisify(dnsLookup);
+
+export interface UrlPolicy {
+  /** Plain http and loopback addresses are allowed (test mode, or WEBHOOK_ALLOW_INSECURE_URLS). */
+  allowInsecure: boolean;
+}
+
+export class WebhookUrlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookUrlError';
+  }
+}
+
+// Never reachable: private, link-local (cloud metadata 169.254.169.254 and fd00:ec2::254 fall in
+// these), carrier-grade NAT, benchmarking, multicast, reserved and unspecified ranges.
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+] as const) blocked.addSubnet(network, prefix, 'ipv6');
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+const blockedHostnames = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+
+/** The IPv4 address an IPv6 address embeds (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::), if any. */
+function embeddedIpv4(address: string): string | undefined {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (!hex) return undefined;
+  const high = parseInt(hex[1]!, 16);
+  const low = parseInt(hex[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** Why an IP address may not receive webhooks under the policy, or undefined when it may. */
+export function blockedAddressReason(address: string, policy: UrlPolicy): string | undefined {
+  const family = isIP(address);
+  if (family === 0) return 'not an IP address';
+  const v4 = family === 6 ? embeddedIpv4(address) : address;
+  const type = v4 ? 'ipv4' : 'ipv6';
+  const candidate = v4 ?? address;
+  if (loopback.check(candidate, type)) return policy.allowInsecure ? undefined : 'loopback addresses are only allowed in test mode';
+  if (blocked.check(candidate, type)) return 'private, link-local, metadata or reserved addresses are not allowed';
+  return undefined;
+}
+
+/** Parses a webhook URL and checks its scheme and form; DNS is checked by `assertWebhookUrlAllowed`. */
+export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebhookUrlError('url is not a valid absolute URL');
+  }
+  if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:')) {
+    throw new WebhookUrlError(policy.allowInsecure ? 'url must use http or https' : 'url must use https');
+  }
+  if (url.username || url.password) throw new WebhookUrlError('url must not carry credentials');
+  const host = hostOf(url);
+  if (!host) throw new WebhookUrlError('url has no host');
+  if (blockedHostnames.has(host.toLowerCase().replace(/\.$/, ''))) throw new WebhookUrlError('metadata hosts are not allowed');
+  if (isIP(host)) {
+    const reason = blockedAddressReason(host, policy);
+    if (reason) throw new WebhookUrlError(`url host ${host}: ${reason}`);
+  }
+  return url;
+}
+
+/** The URL's host without IPv6 brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** Checks scheme, form and every address the host resolves to (at create/update and before each delivery). */
+export async function assertWebhookUrlAllowed(raw: string, policy: UrlPolicy): Promise<URL> {
+  const url = parseWebhookUrl(raw, policy);
+  const host = hostOf(url);
+  if (isIP(host)) return url;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await lookupAll(host, { all: true, verbatim: true });
+  } catch {
+    throw new WebhookUrlError(`url host ${host} does not resolve`);
+  }
+  if (addresses.length === 0) throw new WebhookUrlError(`url host ${host} does not resolve`);
+  for (const { address } of addresses) {
+    const reason = blockedAddressReason(address, policy);
+    if (reason) throw new WebhookUrlError(`url host ${host} resolves to ${address}: ${reason}`);
+  }
+  return url;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that refuses blocked addresses at connection time, so a DNS
+ * answer that changes between the check and the connection (rebinding) cannot reach them.
+ */
+export function guardedLookup(policy: UrlPolicy) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      for (const { address } of addresses) {
+        const reason = blockedAddressReason(address, policy);
+        if (reason) return callback(Object.assign(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`), { code: 'EBLOCKED' }), '');
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}

@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporalCliPath } from './binaries';
+import { searchAttributeFlags } from './searchAttributes';
+
+export interface DevServerOptions {
+  port: number;
+  uiPort: number;
+  namespace: string;
+  /** SQLite file so workflow history survives restarts; omit for an in-memory server (tests). */
+  dbFilename?: string;
+  logFile?: string;
+  headless?: boolean;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev` and waits until its frontend answers. */
+export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  await assertPortFree(options.port);
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(options.port),
+    '--namespace', options.namespace,
+    '--log-level', 'warn',
+    // Update-with-start needs multi-operations enabled on servers that default it off.
+    '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
+    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    ...searchAttributeFlags.flatMap((flag) => ['--search-attribute', flag]),
+  ];
+  if (options.headless) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort));
+  if (options.dbFilename) {
+    fs.mkdirSync(path.dirname(options.dbFilename), { recursive: true });
+    args.push('--db-filename', options.dbFilename);
+    // WAL with synchronous=NORMAL survives a crash of the server process (not of the OS) and
+    // stops every history write from waiting on an fsync: the dev server's largest cost per payment.
+    args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+  }
+  const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
+  const child = spawn(temporalCliPath(), args, { stdio: ['ignore', out, out] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const address = `127.0.0.1:${options.port}`;
+  await waitUntilReady(address, options.namespace, exited);
+  return {
+    address,
+    uiUrl: `http://localhost:${options.uiPort}`,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitUntilReady(address: string, namespace: string, exited: Promise<number | null>): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error('temporal dev server exited during start-up (see its log file)');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`temporal dev server did not become ready on ${address}`);
+}
+
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', () => reject(new Error(`port ${port} is in use: is another engine or Temporal server running?`)));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+/** A free TCP port on loopback (for tests that run several servers side by side). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { createMerchant } from '../helpers/fixtures';
+import { call, startHarness, type Harness } from '../helpers/harness';
+
+describe('HTTP foundations against real Postgres and the Temporal dev server', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('reports Postgres and Temporal up, with a worker polling, without auth', async () => {
+    const answer = await call(harness, 'GET', '/api/public/v1/health');
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('ok');
+    expect(answer.body.database.status).toBe('up');
+    expect(answer.body.temporal.status).toBe('up');
+    expect(answer.body.temporal.workerPolling).toBe(true);
+    expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('answers an unknown route with 404 in the error shape', async () => {
+    const answer = await call(harness, 'GET', '/no-such-thing');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ code: 'NOT_FOUND', message: expect.stringContaining('/no-such-thing') });
+  });
+
+  it('answers an unknown public API route with 404 for a valid key, and 401 without one', async () => {
+    const merchant = await createMerchant(harness.db);
+    const known = await call(harness, 'GET', '/api/public/v1/no-such-thing', { token: merchant.token });
+    expect(known.status).toBe(404);
+    expect(known.body.code).toBe('NOT_FOUND');
+    // Authentication comes before routing, so the API's paths are not probed anonymously.
+    const anonymous = await call(harness, 'GET', '/api/public/v1/no-such-thing');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe('NOT_AUTHORIZED');
+  });
+
+  it('answers malformed JSON with 400, never 500', async () => {
+    const answer = await call(harness, 'POST', '/api/public/v1/health', { raw: '{"broken": ' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('INVALID_JSON');
+    expect(typeof answer.body.message).toBe('string');
+  });
+
+  it('answers an oversized body with 413 in the error shape', async () => {
+    const answer = await call(harness, 'POST', '/api/public/v1/health', { raw: JSON.stringify({ blob: 'x'.repeat(1_100_000) }) });
+    expect(answer.status).toBe(413);
+    expect(answer.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the validators', async () => {
+    const answer = await call(harness, 'GET', '/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(answer.body.info.version).toBe('1.0.0');
+    const health = answer.body.paths['/api/public/v1/health'].get;
+    expect(health.responses['200'].content['application/json'].schema).toBeDefined();
+    expect(health.security).toBeUndefined();
+  });
+
+  it('keeps a caller-supplied request id', async () => {
+    const answer = await call(harness, 'GET', '/api/public/v1/health', { headers: { 'x-request-id': 'trace-123' } });
+    expect(answer.headers.get('x-request-id')).toBe('trace-123');
+  });
+});

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { projectRoot } from '../../src/config';
+import { call, startHarness, type Harness } from '../helpers/harness';
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent admin -- …` as an operator runs it, against the test database. */
+function admin(...args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('admin CLI (a separate process on the same database)', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('create-partner prints one JSON object whose partner key works; list-keys shows its prefix only; revoke-key ends it at once', async () => {
+    const created = await admin('create-partner', '--name', 'CLI Partner', '--mode', 'test');
+    expect(created.code).toBe(0);
+    const output = JSON.parse(created.stdout);
+    expect(output).toEqual({
+      partnerId: expect.stringMatching(/^par_/),
+      partnerKey: expect.stringMatching(/^tp_sk_test_[0-9A-Za-z]{40}$/),
+      keyId: expect.stringMatching(/^key_/),
+      name: 'CLI Partner',
+      mode: 'test',
+      kind: 'payfac',
+    });
+    expect(created.stderr).not.toContain(output.partnerKey);
+
+    const merchant = await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: output.partnerKey, body: { name: 'Via CLI partner' } });
+    expect(merchant.status).toBe(201);
+
+    const listed = await admin('list-keys', '--partner', output.partnerId);
+    expect(listed.code).toBe(0);
+    const { keys } = JSON.parse(listed.stdout);
+    expect(keys).toEqual([expect.objectContaining({ id: output.keyId, kind: 'partner', prefix: output.partnerKey.slice(0, 12), status: 'active' })]);
+    expect(listed.stdout).not.toContain(output.partnerKey);
+
+    const revoked = await admin('revoke-key', output.keyId);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: output.keyId, status: 'revoked' });
+    // Revoked by another process: this API process refuses the key on the very next call.
+    const after = await call(harness, 'GET', '/api/public/v1/partner/merchants', { token: output.partnerKey });
+    expect(after.status).toBe(401);
+  });
+
+  it('create-partner --crm-only makes a partner that cannot create processing accounts', async () => {
+    const created = await admin('create-partner', '--name', 'CRM Only', '--mode', 'live', '--crm-only');
+    expect(created.code).toBe(0);
+    const output = JSON.parse(created.stdout);
+    expect(output).toMatchObject({ mode: 'live', kind: 'crm_only', partnerKey: expect.stringMatching(/^tp_sk_live_/) });
+    const tpa = await call(harness, 'POST', '/api/processing/v1/partner/tpas', { token: output.partnerKey, body: { accountId: 'acc_x', storeId: 'store_x' } });
+    expect(tpa.status).toBe(403);
+    expect(tpa.body.code).toBe('payfac_required');
+  });
+
+  it('refuses bad usage with exit code 2 and nothing on stdout; an unknown key id exits 1', async () => {
+    const badMode = await admin('create-partner', '--name', 'X', '--mode', 'production');
+    expect(badMode.code).toBe(2);
+    expect(badMode.stdout).toBe('');
+    expect(badMode.stderr).toMatch(/--mode test or --mode live/);
+    const unknown = await admin('revoke-key', 'key_doesnotexist');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no API key with id key_doesnotexist/);
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { call, type Harness } from '../helpers/harness';
+import { createMerchant, type Merchant } from '../helpers/fixtures';
+import { api, createCustomer, createProduct, ok } from './commerceHelpers';
+
+export const cards = {
+  approve: '4242424242424242',
+  hardDecline: '4000000000000002',
+  softDecline: '4000000000000101',
+  technical: '4000000000000119',
+  timeout: '4000000000000077',
+  dispute: '4000000000000259',
+};
+
+export interface PaymentTenant {
+  merchant: Merchant;
+  token: string;
+  storeId: string;
+  priceId: string;
+  customerId: string;
+  customerEmail: string;
+  /** Acquirer merchant ids of the processors, by processor id (the ledger is filtered by them). */
+  acquirerMerchant: Record<string, string>;
+  processorIds: string[];
+  flowId: string;
+  instrument(card: string, customerId?: string): Promise<string>;
+  checkout(customerId?: string): Promise<{ id: string; total: number; currency: string }>;
+  ledger(processorId: string, query?: Record<string, string>): Promise<any[]>;
+  outage(processorId: string, enabled: boolean): Promise<void>;
+}
+
+/**
+ * A merchant with a store (default flow set), one 19.99 EUR product, a customer, `processors`
+ * sandbox processors (each its own acquirer merchant id) and a cascade flow over them in order.
+ */
+export async function createPaymentTenant(harness: Harness, options: { processors?: number; credentials?: Record<string, string>; flow?: Record<string, unknown> } = {}): Promise<PaymentTenant> {
+  const merchant = await createMerchant(harness.db, { mode: 'test', plan: 'premium' });
+  const token = merchant.token;
+  const acquirerMerchant: Record<string, string> = {};
+  const processorIds: string[] = [];
+  for (let i = 0; i < (options.processors ?? 1); i++) {
+    const merchantId = `m_${randomUUID()}`;
+    const processor = await ok(harness, 'POST', '/processors', token, {
+      name: `P${i}`,
+      type: 'sandbox',
+      credentials: { merchantId, ...options.credentials },
+      supportedCurrencies: ['EUR', 'USD'],
+      baseCurrency: 'EUR',
+    });
+    acquirerMerchant[processor.id] = merchantId;
+    processorIds.push(processor.id);
+  }
+  const flow = await ok(harness, 'POST', '/payment-flows', token, {
+    name: 'Cascade',
+    strategy: 'cascade',
+    threeDsEnabled: false,
+    stickyProcessorEnabled: false,
+    pickProcessorStrategy: 'ordered',
+    fallbackMode: true,
+    maxFallbackRetries: Math.max(0, processorIds.length - 1),
+    processorConfigs: processorIds.map((processorId, i) => ({ processorId, weight: i === 0 ? 100 : 0 })),
+    fallbackProcessorConfigs: processorIds.slice(1).map((processorId, orderIndex) => ({ processorId, orderIndex })),
+    ...options.flow,
+  });
+  const store = await ok(harness, 'POST', '/stores', token, { name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['USD'], defaultPaymentFlowId: flow.id });
+  const product = await createProduct(harness, token, store.id, [{ unitAmount: 1999, currency: 'EUR' }]);
+  const customerEmail = `buyer-${randomUUID()}@example.com`;
+  const customer = await createCustomer(harness, token, customerEmail);
+  const nextYear = new Date().getUTCFullYear() + 1;
+  return {
+    merchant,
+    token,
+    storeId: store.id,
+    priceId: product.variants[0].prices[0].id,
+    customerId: customer.id,
+    customerEmail,
+    acquirerMerchant,
+    processorIds,
+    flowId: flow.id,
+    async instrument(card, customerId = customer.id) {
+      const created = await ok(harness, 'POST', '/payment-instruments', token, { customerId, card: { number: card, expMonth: 12, expYear: nextYear, cvc: '123' } });
+      return created.id as string;
+    },
+    async checkout(customerId = customer.id) {
+      const session = await ok(harness, 'POST', '/checkout-sessions', token, { storeId: store.id, customerId, lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }] });
+      return { id: session.id, total: session.total, currency: session.currency };
+    },
+    async ledger(processorId, query = {}) {
+      const params = new URLSearchParams({ merchantId: acquirerMerchant[processorId]!, ...query });
+      const answer = await fetch(`${harness.sandboxUrl}/acquirer/ledger?${params.toString()}`);
+      return ((await answer.json()) as { entries: any[] }).entries;
+    },
+    async outage(processorId, enabled) {
+      await fetch(`${harness.sandboxUrl}/acquirer/outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ merchantId: acquirerMerchant[processorId], enabled }) });
+    },
+  };
+}
+
+export function payV2(harness: Harness, token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return call(harness, 'POST', `${api}/checkout/pay-v2`, { token, body, headers });
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import {
+  canActInMode,
+  digestsEqual,
+  hashToken,
+  isWellFormedToken,
+  mintToken,
+  processingKeyLabel,
+  tokenPrefix,
+  visibleModes,
+} from '../../src/domain/apiKeys';
+
+describe('API key tokens', () => {
+  it('mints each family in its format with 40 random base62 characters', () => {
+    expect(mintToken('crm', 'test')).toMatch(/^sk_crm_test_[0-9A-Za-z]{40}$/);
+    expect(mintToken('crm', 'live')).toMatch(/^sk_crm_live_[0-9A-Za-z]{40}$/);
+    expect(mintToken('partner', 'live')).toMatch(/^tp_sk_live_[0-9A-Za-z]{40}$/);
+    expect(mintToken('processing', 'test')).toMatch(/^tp_sk_test_[0-9A-Za-z]{40}$/);
+  });
+
+  it('never mints the same token twice', () => {
+    const tokens = new Set(Array.from({ length: 500 }, () => mintToken('crm', 'test')));
+    expect(tokens.size).toBe(500);
+  });
+
+  it('accepts the issued formats and older UUID tokens, and nothing else', () => {
+    expect(isWellFormedToken(mintToken('crm', 'live'))).toBe(true);
+    expect(isWellFormedToken(mintToken('partner', 'test'))).toBe(true);
+    expect(isWellFormedToken(randomUUID())).toBe(true);
+    expect(isWellFormedToken(randomUUID().toUpperCase())).toBe(true);
+    for (const bad of ['', 'sk_crm_prod_abcdefghijklmnopqrstuvwx', 'sk_crm_test_short', 'tp_sk_test_has-dash-abcdefghijklmnop', 'Bearer x', '1234', `${randomUUID()}x`]) {
+      expect(isWellFormedToken(bad)).toBe(false);
+    }
+  });
+
+  it('hashes with SHA-256 (hex) and shows only the first 12 characters', () => {
+    const token = 'sk_crm_test_abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+    expect(hashToken(token)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashToken(token)).toBe(hashToken(token));
+    expect(hashToken(token)).not.toBe(hashToken(`${token}E`));
+    expect(tokenPrefix(token)).toBe('sk_crm_test_');
+    expect(tokenPrefix('tp_sk_live_Zabc')).toBe('tp_sk_live_Z');
+  });
+
+  it('compares digests: equal, different, different length', () => {
+    const a = hashToken('one');
+    expect(digestsEqual(a, hashToken('one'))).toBe(true);
+    expect(digestsEqual(a, hashToken('two'))).toBe(false);
+    expect(digestsEqual(a, a.slice(0, 32))).toBe(false);
+  });
+});
+
+describe('key modes and labels', () => {
+  it('lets a test partner key act in test only, a live one in both', () => {
+    expect(canActInMode('test', 'test')).toBe(true);
+    expect(canActInMode('test', 'live')).toBe(false);
+    expect(canActInMode('live', 'live')).toBe(true);
+    expect(canActInMode('live', 'test')).toBe(true);
+    expect(visibleModes('test')).toEqual(['test']);
+    expect(visibleModes('live')).toEqual(['test', 'live']);
+  });
+
+  it('labels processing keys with the partner name and the external reference, else the account id', () => {
+    expect(processingKeyLabel('Acme Payments', 'shop-42', 'acc_1')).toBe('Acme Payments shop-42');
+    expect(processingKeyLabel('Acme Payments', null, 'acc_1')).toBe('Acme Payments acc_1');
+    expect(processingKeyLabel('Acme Payments', '  ', 'acc_1')).toBe('Acme Payments acc_1');
+  });
+});

@@ -1,0 +1,108 @@
+import {
+  addMonthsClamped,
+  billingDateAt,
+  canTransition,
+  firstCycleAtOrAfter,
+  nextStatus,
+  subscriptionEvents,
+  subscriptionStatuses,
+  subscriptionTransitions,
+  SubscriptionTransitionError,
+  switchCharge,
+} from '../../src/domain/billing';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const at = (s: string) => Date.parse(s);
+
+describe('billing dates', () => {
+  it('clamps Jan 31 to Feb 28 and returns to the anchor day afterwards', () => {
+    const anchor = at('2027-01-31T10:00:00.000Z');
+    const dates = Array.from({ length: 5 }, (_, n) => iso(billingDateAt(anchor, 'month', 1, n)));
+    expect(dates).toEqual([
+      '2027-01-31T10:00:00.000Z',
+      '2027-02-28T10:00:00.000Z',
+      '2027-03-31T10:00:00.000Z',
+      '2027-04-30T10:00:00.000Z',
+      '2027-05-31T10:00:00.000Z',
+    ]);
+  });
+
+  it('uses Feb 29 in a leap year', () => {
+    expect(iso(billingDateAt(at('2028-01-31T00:00:00.000Z'), 'month', 1, 1))).toBe('2028-02-29T00:00:00.000Z');
+    expect(iso(addMonthsClamped(at('2028-02-29T00:00:00.000Z'), 12))).toBe('2029-02-28T00:00:00.000Z');
+  });
+
+  it('handles days, weeks, quarterly months and years, crossing year ends', () => {
+    const anchor = at('2026-11-30T08:00:00.000Z');
+    expect(iso(billingDateAt(anchor, 'day', 10, 1))).toBe('2026-12-10T08:00:00.000Z');
+    expect(iso(billingDateAt(anchor, 'week', 2, 2))).toBe('2026-12-28T08:00:00.000Z');
+    expect(iso(billingDateAt(anchor, 'month', 3, 1))).toBe('2027-02-28T08:00:00.000Z');
+    expect(iso(billingDateAt(anchor, 'month', 3, 2))).toBe('2027-05-30T08:00:00.000Z');
+    expect(iso(billingDateAt(anchor, 'year', 1, 2))).toBe('2028-11-30T08:00:00.000Z');
+  });
+
+  it('rejects bad interval counts and cycle indexes', () => {
+    expect(() => billingDateAt(0, 'month', 0, 1)).toThrow(RangeError);
+    expect(() => billingDateAt(0, 'month', 1, -1)).toThrow(RangeError);
+  });
+
+  it('finds the first cycle on or after a date (resume after a pause)', () => {
+    const anchor = at('2027-01-15T00:00:00.000Z');
+    expect(firstCycleAtOrAfter(anchor, 'month', 1, at('2027-03-20T00:00:00.000Z'))).toBe(3);
+    expect(firstCycleAtOrAfter(anchor, 'month', 1, at('2027-03-15T00:00:00.000Z'))).toBe(2);
+  });
+});
+
+describe('switch proration', () => {
+  it('credits the unused share of the old price against the new price', () => {
+    const start = at('2027-04-01T00:00:00.000Z');
+    const end = at('2027-05-01T00:00:00.000Z');
+    const mid = at('2027-04-16T00:00:00.000Z');
+    expect(switchCharge({ oldPeriodPrice: 1000, newPeriodPrice: 3000, periodStartMs: start, periodEndMs: end, switchAtMs: mid })).toEqual({
+      credit: 500,
+      amountDue: 2500,
+    });
+  });
+
+  it('never charges a negative amount and gives no credit after the period', () => {
+    const start = 0;
+    const end = 1000;
+    expect(switchCharge({ oldPeriodPrice: 5000, newPeriodPrice: 100, periodStartMs: start, periodEndMs: end, switchAtMs: 0 }).amountDue).toBe(0);
+    expect(switchCharge({ oldPeriodPrice: 5000, newPeriodPrice: 100, periodStartMs: start, periodEndMs: end, switchAtMs: 2000 })).toEqual({
+      credit: 0,
+      amountDue: 100,
+    });
+  });
+});
+
+describe('subscription status transitions', () => {
+  const expected: Record<string, Record<string, string>> = {
+    trialing: { trial_converted: 'active', renewal_failed: 'past_due', paused: 'paused', canceled: 'canceled', switched: 'active' },
+    active: { renewal_paid: 'active', renewal_failed: 'past_due', paused: 'paused', canceled: 'canceled', switched: 'active' },
+    past_due: {
+      dunning_retry_failed: 'past_due',
+      dunning_recovered: 'active',
+      dunning_exhausted: 'canceled',
+      canceled: 'canceled',
+      switched: 'active',
+    },
+    paused: { resumed: 'active', canceled: 'canceled' },
+    canceled: {},
+  };
+
+  it('allows exactly the documented moves and refuses every other pair', () => {
+    for (const from of subscriptionStatuses) {
+      for (const event of subscriptionEvents) {
+        const to = expected[from]![event];
+        expect(canTransition(from, event)).toBe(to !== undefined);
+        if (to) expect(nextStatus(from, event)).toBe(to);
+        else expect(() => nextStatus(from, event)).toThrow(SubscriptionTransitionError);
+      }
+    }
+    expect(subscriptionTransitions).toEqual(expected);
+  });
+
+  it('says why a move is refused', () => {
+    expect(() => nextStatus('canceled', 'resumed')).toThrow('a canceled subscription cannot be resumed');
+  });
+});

@@ -1,0 +1,32 @@
+import { ConfigError, parseConfig } from '../../src/config';
+
+describe('configuration from the environment', () => {
+  it('has embedded defaults when nothing is set', () => {
+    const cfg = parseConfig({});
+    expect(cfg.PORT).toBe(3000);
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(cfg.TEMPORAL_ADDRESS).toBeUndefined();
+    expect(cfg.TEMPORAL_NAMESPACE).toBe('default');
+    expect(cfg.TEMPORAL_UI_PORT).toBe(8233);
+  });
+
+  it('names every bad variable in one readable error', () => {
+    let error: unknown;
+    try {
+      parseConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', ENCRYPTION_KEY: 'short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('PORT');
+    expect(message).toContain('DATABASE_URL');
+    expect(message).toContain('ENCRYPTION_KEY');
+  });
+
+  it('parses booleans strictly', () => {
+    expect(parseConfig({ TEMPORAL_TLS: 'true' }).TEMPORAL_TLS).toBe(true);
+    expect(parseConfig({ TEMPORAL_TLS: '0' }).TEMPORAL_TLS).toBe(false);
+    expect(() => parseConfig({ TEMPORAL_TLS: 'yes' })).toThrow(ConfigError);
+  });
+});

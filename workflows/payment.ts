@@ -1,0 +1,174 @@
+import { allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { planRoute } from '../src/domain/routing';
+import {
+  blockedByRuleCode,
+  noProcessorCode,
+  type AttemptRecord,
+  type FinalizeInput,
+  type PaymentOutcome,
+  type PaymentStateView,
+  type PaymentStatus,
+  type PaymentWorkflowInput,
+} from '../src/payments/workflowTypes';
+import { searchAttributes } from '../temporal/searchAttributes';
+import { runAttempts } from './payment/attempts';
+import { awaitOutcomeUpdate, paymentStateQuery } from './payment/messages';
+import { runThreeDsStep } from './paymentThreeDs';
+import { deterministicFraction } from './shared/random';
+
+export { awaitOutcomeUpdate, paymentStateQuery } from './payment/messages';
+
+// Short, idempotent database steps run as local activities: no round trip through the server per
+// step (the payment answers faster); their results are still recorded in the history.
+const { preparePayment, checkBlockRules, finalizePayment, markRequiresAction } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+});
+const { dispatchEvents } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10, initialInterval: '1 second' },
+});
+
+/**
+ * One payment (workflow id = payment id): validate → block rules → 3-D Secure → route →
+ * one attempt per processor → record payment, order and events in one transaction → dispatch.
+ * The API waits on `awaitOutcome` (update-with-start) for the answer.
+ */
+export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
+  const state: PaymentStateView = { step: 'validating', status: 'processing', attempts: [], routeOrder: [] };
+  let outcome: PaymentOutcome | undefined;
+
+  setHandler(paymentStateQuery, () => state);
+  setHandler(awaitOutcomeUpdate, async ({ waitMs }) => {
+    await condition(() => outcome !== undefined, Math.max(0, waitMs));
+    return outcome ?? paymentOutcome(input, 'processing');
+  });
+  const tracksStatus = workflowInfo().typedSearchAttributes.get(searchAttributes.PaymentStatus) !== undefined;
+  const setStatus = (status: PaymentStatus) => {
+    state.status = status;
+    if (tracksStatus) upsertSearchAttributes([{ key: searchAttributes.PaymentStatus, value: status }]);
+  };
+
+  const prepared = await preparePayment(input);
+  if (prepared.kind === 'rejected') {
+    outcome = prepared;
+    state.step = 'done';
+    await condition(allHandlersFinished);
+    return outcome;
+  }
+  const { context } = prepared;
+
+  async function finish(final: Omit<FinalizeInput, 'paymentId'>): Promise<PaymentOutcome> {
+    state.step = 'recording';
+    const recorded = await finalizePayment({ paymentId: input.paymentId, ...final });
+    setStatus(final.status);
+    outcome = {
+      ...paymentOutcome(input, final.status),
+      declineCode: final.declineCode,
+      declineMessage: final.declineMessage,
+      order: recorded.order,
+    };
+    state.step = 'done';
+    if (recorded.eventIds.length > 0) await dispatchEvents(recorded.eventIds);
+    await condition(allHandlersFinished);
+    return outcome;
+  }
+  const failed = (code: string, message: string, category: FinalizeInput['declineCategory'] = null, processorId: string | null = null) =>
+    finish({ status: 'failed', processorId, processorReference: null, captured: false, declineCode: code, declineCategory: category, declineMessage: message });
+
+  state.step = 'block_rules';
+  const block = await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
+  if (block.blocked) {
+    return finish({
+      status: 'failed',
+      processorId: null,
+      processorReference: null,
+      captured: false,
+      declineCode: blockedByRuleCode,
+      declineCategory: 'hard_decline',
+      declineMessage: `Blocked by rule ${block.ruleName}`,
+      blockedByRuleId: block.ruleId,
+    });
+  }
+
+  state.step = 'three_ds';
+  const pendingWrites: Promise<void>[] = [];
+  const threeDs = await runThreeDsStep(
+    {
+      paymentId: input.paymentId,
+      accountId: input.accountId,
+      mode: input.mode,
+      storeId: input.storeId,
+      customerId: input.customerId,
+      paymentInstrumentId: input.paymentInstrumentId,
+      threedsSessionId: input.threedsSessionId,
+      initiatedBy: input.initiatedBy,
+      flowThreeDsEnabled: context.flow.threeDsEnabled,
+      processors: context.processors.map(({ id, enable3DS, type }) => ({ id, enable3DS, type })),
+      amount: input.amount,
+      currency: input.currency,
+    },
+    {
+      requiresAction(redirectUrl) {
+        outcome = { ...paymentOutcome(input, 'requires_action'), redirectUrl };
+        setStatus('requires_action');
+        pendingWrites.push(markRequiresAction({ paymentId: input.paymentId, redirectUrl }));
+      },
+    },
+  );
+  await Promise.all(pendingWrites);
+  if (threeDs.kind === 'declined') return failed(threeDs.code, threeDs.message, 'hard_decline');
+  if (state.status === 'requires_action') {
+    // Later polls wait for the real result again rather than the challenge answer.
+    outcome = undefined;
+    setStatus('processing');
+  }
+
+  state.step = 'routing';
+  const plan = planRoute({
+    flow: context.flow,
+    processors: context.processors,
+    currency: input.currency,
+    stickyProcessorId: context.stickyProcessorId,
+    random: deterministicFraction(),
+  });
+  state.routeOrder = plan.order;
+  if (plan.order.length === 0) return failed(noProcessorCode, `No processor of the flow can take ${input.currency} payments`, 'hard_decline');
+
+  state.step = 'authorizing';
+  const attempts = await runAttempts(input, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
+    state.attempts.push(attempt);
+  });
+  if (attempts.approved) {
+    const approved = attempts.approved;
+    return finish({
+      status: input.intent === 'auth' ? 'authorized' : 'succeeded',
+      processorId: approved.processorId,
+      processorReference: approved.processorReference,
+      captured: approved.captured,
+      declineCode: null,
+      declineCategory: null,
+      declineMessage: null,
+      dispute: approved.dispute,
+    });
+  }
+  const last = attempts.lastFailure!;
+  const code = last.outcome === 'requires_3ds' ? 'authentication_required' : (last.errorCode ?? 'declined');
+  return failed(code, last.message ?? 'The payment was declined', last.category, last.processorId);
+}
+
+function paymentOutcome(input: PaymentWorkflowInput, status: PaymentStatus): Extract<PaymentOutcome, { kind: 'payment' }> {
+  return {
+    kind: 'payment',
+    paymentId: input.paymentId,
+    status,
+    amount: input.amount,
+    currency: input.currency,
+    declineCode: null,
+    declineMessage: null,
+    redirectUrl: null,
+    order: null,
+  };
+}
