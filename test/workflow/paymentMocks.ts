@@ -66,6 +66,8 @@ export function mockPaymentActivities(options: {
   stickyProcessorId?: string | null;
   blocked?: boolean;
   rejected?: boolean;
+  /** Processors ask for 3DS (enable3DS); the 3DS step only runs when the flow and a processor ask. */
+  processorsEnable3DS?: boolean;
 }) {
   const authorizeCalls: AuthorizeAttemptInput[] = [];
   const attempts = new Map<string, AttemptRecord>();
@@ -82,7 +84,7 @@ export function mockPaymentActivities(options: {
         kind: 'ready',
         context: {
           flow: options.flow,
-          processors: ids.map((id) => ({ id, type: 'sandbox', enabled: true, enable3DS: false, supportedCurrencies: ['USD', 'EUR'], capabilities: ['externalThreeDs'] })),
+          processors: ids.map((id) => ({ id, type: 'sandbox', enabled: true, enable3DS: options.processorsEnable3DS ?? false, supportedCurrencies: ['USD', 'EUR'], capabilities: ['externalThreeDs'] })),
           stickyProcessorId: options.stickyProcessorId ?? null,
         },
       };

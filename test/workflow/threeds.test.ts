@@ -63,7 +63,7 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
   });
 
   function setUp(first: 'challenge' | 'frictionless', answers: Record<string, MockAnswer>, afterReturn: 'Y' | 'N' = 'Y') {
-    const payment = mockPaymentActivities({ flow: { ...cascadeFlow(Object.keys(answers)), threeDsEnabled: true }, answers });
+    const payment = mockPaymentActivities({ flow: { ...cascadeFlow(Object.keys(answers)), threeDsEnabled: true }, answers, processorsEnable3DS: true });
     const threeDs = mockThreeDs(first, afterReturn);
     return { payment, threeDs, activities: { ...payment.activities, ...threeDs.activities } };
   }
