@@ -49,33 +49,45 @@ export async function startDeliveryWorkflow(
 /**
  * Fans committed events out to every enabled endpoint subscribed to their webhook type (the
  * event's store's endpoints; an event without a store goes to every endpoint of its account and
- * mode), then marks them processed. Safe to repeat: workflow ids are deterministic.
+ * mode), then marks them processed. Safe to repeat: workflow ids are deterministic. Reads the
+ * events and the candidate endpoints in one query each, whatever the batch size.
  */
 export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]): Promise<{ started: number; workflowIds: string[] }> {
+  const ids = [...new Set(eventIds)];
+  const events = await deps.db.event.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== null);
+  const endpoints =
+    deliverable.length === 0
+      ? []
+      : await deps.db.webhookEndpoint.findMany({
+          where: { enabled: true, OR: distinctScopes(deliverable).map(({ accountId, mode }) => ({ accountId, mode })) },
+          select: { id: true, accountId: true, mode: true, storeId: true, eventTypes: true },
+        });
   const workflowIds: string[] = [];
-  for (const eventId of new Set(eventIds)) {
-    const event = await deps.db.event.findUnique({ where: { id: eventId } });
-    if (!event) continue;
-    const webhookType = webhookTypeOf(event.eventType);
-    if (webhookType && !event.draft) {
-      const endpoints = await deps.db.webhookEndpoint.findMany({
-        where: {
-          accountId: event.accountId,
-          mode: event.mode,
-          enabled: true,
-          eventTypes: { has: webhookType },
-          ...(event.storeId ? { storeId: event.storeId } : {}),
-        },
-        select: { id: true },
-      });
-      for (const endpoint of endpoints) {
-        const target = { eventId, endpointId: endpoint.id, accountId: event.accountId, storeId: event.storeId };
-        if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(eventId, endpoint.id));
-      }
+  for (const event of deliverable) {
+    const webhookType = webhookTypeOf(event.eventType)!;
+    const subscribed = endpoints.filter(
+      (endpoint) =>
+        endpoint.accountId === event.accountId &&
+        endpoint.mode === event.mode &&
+        endpoint.eventTypes.includes(webhookType) &&
+        (event.storeId === null || endpoint.storeId === event.storeId),
+    );
+    for (const endpoint of subscribed) {
+      const target = { eventId: event.id, endpointId: endpoint.id, accountId: event.accountId, storeId: event.storeId };
+      if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpoint.id));
     }
-    await deps.db.event.updateMany({ where: { id: eventId, processedAt: null }, data: { processedAt: new Date() } });
+  }
+  if (events.length > 0) {
+    await deps.db.event.updateMany({ where: { id: { in: events.map((event) => event.id) }, processedAt: null }, data: { processedAt: new Date() } });
   }
   return { started: workflowIds.length, workflowIds };
+}
+
+function distinctScopes<Scope extends { accountId: string; mode: string }>(events: Scope[]): Pick<Scope, 'accountId' | 'mode'>[] {
+  const seen = new Map<string, Pick<Scope, 'accountId' | 'mode'>>();
+  for (const { accountId, mode } of events) seen.set(`${accountId}:${mode}`, { accountId, mode });
+  return [...seen.values()];
 }
 
 /** Events committed but never dispatched (a crash between commit and dispatch), oldest first. */

@@ -14,23 +14,19 @@ export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) 
     if (req.auth) return next();
     const token = bearerToken(req.headers.authorization);
     const tokenHash = hashToken(token);
-    const key = await db.apiKey.findUnique({
-      where: { tokenHash },
-      include: { account: true, processingAccount: { include: { account: true } } },
-    });
+    const key = await findKey(db, tokenHash);
     if (!key || !digestsEqual(key.tokenHash, tokenHash)) throw notAuthorized('API key is not valid');
     if (key.status !== 'active') throw notAuthorized('API key has been revoked');
-    const account = key.account ?? key.processingAccount?.account ?? null;
     const auth: AuthContext = {
       keyId: key.id,
       kind: key.kind,
       mode: key.mode,
       role: key.role as Role,
       partnerId: key.partnerId,
-      accountId: account?.id,
+      accountId: key.accountId ?? undefined,
       tpaId: key.tpaId ?? undefined,
-      storeIds: key.processingAccount?.storeIds,
-      plan: account?.plan ?? 'standard',
+      storeIds: key.storeIds ?? undefined,
+      plan: key.plan ?? 'standard',
     };
     req.auth = auth;
     req.requireAdmin = () => {
@@ -39,6 +35,33 @@ export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) 
     onAuthenticated?.(key.id);
     next();
   };
+}
+
+interface KeyRow {
+  id: string;
+  kind: KeyKind;
+  mode: 'test' | 'live';
+  role: string;
+  status: string;
+  tokenHash: string;
+  partnerId: string;
+  tpaId: string | null;
+  /** The key's own account (CRM key) or its processing account's account. */
+  accountId: string | null;
+  plan: 'standard' | 'premium' | null;
+  storeIds: string[] | null;
+}
+
+/** The key with its account and processing account in one round trip: this runs on every request. */
+async function findKey(db: Db, tokenHash: string): Promise<KeyRow | undefined> {
+  const rows = await db.$queryRaw<KeyRow[]>`
+    SELECT k.id, k.kind::text AS kind, k.mode::text AS mode, k.role, k.status::text AS status, k.token_hash AS "tokenHash",
+           k.partner_id AS "partnerId", k.tpa_id AS "tpaId", a.id AS "accountId", a.plan::text AS plan, t.store_ids AS "storeIds"
+      FROM api_keys k
+      LEFT JOIN processing_accounts t ON t.id = k.tpa_id
+      LEFT JOIN accounts a ON a.id = COALESCE(k.account_id, t.account_id)
+     WHERE k.token_hash = ${tokenHash}`;
+  return rows[0];
 }
 
 function bearerToken(header: string | undefined): string {
