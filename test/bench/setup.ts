@@ -43,21 +43,25 @@ export async function createBenchTenant(db: Db, apiUrl: string) {
       }
       return sessions;
     },
-    async payV2(checkoutSessionId: string): Promise<{ status: number; paymentId: string | undefined }> {
+    async payV2(checkoutSessionId: string): Promise<{ status: number; paymentId: string | undefined; paymentStatus: string | undefined }> {
       const answer = await fetch(`${apiUrl}/api/public/v1/checkout/pay-v2`, {
         method: 'POST',
         headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ checkoutSessionId, paymentInstrumentId: instrument.id }),
       });
-      const body = (await answer.json()) as { payment?: { id: string } };
-      return { status: answer.status, paymentId: body.payment?.id };
+      const body = (await answer.json()) as { payment?: { id: string; status: string } };
+      return { status: answer.status, paymentId: body.payment?.id, paymentStatus: body.payment?.status };
     },
   };
 }
 
-/** Runs `jobs` with `concurrency` workers; returns each job's latency in ms and the wall time. */
-export async function drive<T>(jobs: T[], concurrency: number, run: (job: T) => Promise<void>) {
+/**
+ * Runs `jobs` with `concurrency` workers; returns the latency in ms of each job that succeeded
+ * (`run` answers true), how many ran, and the wall time.
+ */
+export async function drive<T>(jobs: T[], concurrency: number, run: (job: T) => Promise<boolean>) {
   const latencies: number[] = [];
+  let ran = 0;
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -65,16 +69,17 @@ export async function drive<T>(jobs: T[], concurrency: number, run: (job: T) => 
       while (next < jobs.length) {
         const job = jobs[next++]!;
         const t0 = performance.now();
-        await run(job);
-        latencies.push(performance.now() - t0);
+        const succeeded = await run(job);
+        ran++;
+        if (succeeded) latencies.push(performance.now() - t0);
       }
     }),
   );
-  return { latencies, wallMs: performance.now() - started };
+  return { latencies, ran, wallMs: performance.now() - started };
 }
 
-export function summary(label: string, result: { latencies: number[]; wallMs: number }) {
+export function summary(label: string, result: { latencies: number[]; ran: number; wallMs: number }) {
   const sorted = [...result.latencies].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  return { label, count: sorted.length, p50: at(50), p95: at(95), p99: at(99), perSecond: (sorted.length / result.wallMs) * 1000 };
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+  return { label, count: result.ran, succeeded: sorted.length, p50: at(50), p95: at(95), p99: at(99), perSecond: (sorted.length / result.wallMs) * 1000 };
 }
