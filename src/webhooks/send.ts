@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, type UrlPolicy } from './urlGuard';
+import { guardedLookup, systemResolve, type ResolveHost, type UrlPolicy } from './urlGuard';
 
 export interface SendResult {
   /** HTTP status, or undefined when no response came (timeout, refused, blocked address). */
@@ -17,7 +17,14 @@ const snippetLimit = 1000;
  * POSTs one webhook request. Never follows redirects (a 3xx is a failed attempt) and connects
  * only to addresses the URL policy allows, checked on the address actually dialled.
  */
-export function sendWebhookRequest(url: URL, body: string, headers: Record<string, string>, policy: UrlPolicy, timeoutMs: number): Promise<SendResult> {
+export function sendWebhookRequest(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  policy: UrlPolicy,
+  timeoutMs: number,
+  resolveHost: ResolveHost = systemResolve,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const transport = url.protocol === 'https:' ? https : http;
@@ -27,7 +34,7 @@ export function sendWebhookRequest(url: URL, body: string, headers: Record<strin
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'payment-engine-webhooks/1', ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup: guardedLookup(policy) as unknown as typeof import('node:dns').lookup,
+        lookup: guardedLookup(policy, resolveHost) as unknown as typeof import('node:dns').lookup,
         timeout: timeoutMs,
       },
       (response) => {

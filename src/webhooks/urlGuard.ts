@@ -4,6 +4,11 @@ import { promisify } from 'node:util';
 
 const lookupAll = promisify(dnsLookup);
 
+/** Every address a host name resolves to; injectable so tests can play DNS answers. */
+export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolve: ResolveHost = (hostname) => lookupAll(hostname, { all: true, verbatim: true });
+
 export interface UrlPolicy {
   /** Plain http and loopback addresses are allowed (test mode, or WEBHOOK_ALLOW_INSECURE_URLS). */
   allowInsecure: boolean;
@@ -86,13 +91,13 @@ export function hostOf(url: URL): string {
 }
 
 /** Checks scheme, form and every address the host resolves to (at create/update and before each delivery). */
-export async function assertWebhookUrlAllowed(raw: string, policy: UrlPolicy): Promise<URL> {
+export async function assertWebhookUrlAllowed(raw: string, policy: UrlPolicy, resolve: ResolveHost = systemResolve): Promise<URL> {
   const url = parseWebhookUrl(raw, policy);
   const host = hostOf(url);
   if (isIP(host)) return url;
   let addresses: LookupAddress[];
   try {
-    addresses = await lookupAll(host, { all: true, verbatim: true });
+    addresses = await resolve(host);
   } catch {
     throw new WebhookUrlError(`url host ${host} does not resolve`);
   }
@@ -110,17 +115,18 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A `lookup` for http(s).request that refuses blocked addresses at connection time, so a DNS
  * answer that changes between the check and the connection (rebinding) cannot reach them.
  */
-export function guardedLookup(policy: UrlPolicy) {
+export function guardedLookup(policy: UrlPolicy, resolve: ResolveHost = systemResolve) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
-      if (error) return callback(error, '');
+    const answer = (addresses: LookupAddress[]) => {
       for (const { address } of addresses) {
         const reason = blockedAddressReason(address, policy);
         if (reason) return callback(Object.assign(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`), { code: 'EBLOCKED' }), '');
       }
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, addresses);
-      const first = addresses[0]!;
       callback(null, first.address, first.family);
-    });
+    };
+    void resolve(hostname).then(answer, (error: NodeJS.ErrnoException) => callback(error, ''));
   };
 }

@@ -1,8 +1,28 @@
 import { deliveryPolicy } from '../../src/webhooks/delivery';
-import { assertWebhookUrlAllowed, blockedAddressReason, parseWebhookUrl } from '../../src/webhooks/urlGuard';
+import type { LookupAddress } from 'node:dns';
+import { assertWebhookUrlAllowed, blockedAddressReason, guardedLookup, parseWebhookUrl, type ResolveHost } from '../../src/webhooks/urlGuard';
 
 const live = { allowInsecure: false };
 const test = { allowInsecure: true };
+
+/** A DNS that answers from a table, counting questions. */
+function fakeDns(answers: Record<string, string[]>) {
+  const asked: string[] = [];
+  const resolve: ResolveHost = async (hostname) => {
+    asked.push(hostname);
+    const addresses = answers[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { resolve, asked };
+}
+
+/** Runs a guarded lookup the way http.request does, as a promise. */
+function lookUp(lookup: ReturnType<typeof guardedLookup>, hostname: string, all: boolean) {
+  return new Promise<{ address: string | LookupAddress[]; family?: number }>((resolve, reject) =>
+    lookup(hostname, { all }, (error, address, family) => (error ? reject(error) : resolve({ address, family }))),
+  );
+}
 
 describe('webhook URL guard', () => {
   it.each([
@@ -53,5 +73,46 @@ describe('webhook URL guard', () => {
     await expect(assertWebhookUrlAllowed('https://localhost/hook', live)).rejects.toThrow(/resolves to/);
     await expect(assertWebhookUrlAllowed('http://localhost:9/hook', test)).resolves.toBeInstanceOf(URL);
     await expect(assertWebhookUrlAllowed('https://no-such-host.invalid/hook', live)).rejects.toThrow(/does not resolve/);
+  });
+
+  it.each([
+    ['a private address', ['10.0.0.5'], /resolves to 10\.0\.0\.5: private/],
+    ['public and private addresses', ['93.184.216.34', '192.168.1.20'], /resolves to 192\.168\.1\.20: private/],
+    ['the cloud metadata address', ['169.254.169.254'], /resolves to 169\.254\.169\.254: private, link-local, metadata/],
+    ['an IPv6 unique local address', ['2606:2800:220:1::1', 'fd12::5'], /resolves to fd12::5: private/],
+    ['an IPv4-mapped private address', ['::ffff:10.1.2.3'], /resolves to ::ffff:10\.1\.2\.3: private/],
+    ['loopback in live mode', ['127.0.0.1'], /resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/],
+  ])('refuses a host name resolving to %s', async (_label, addresses, message) => {
+    const dns = fakeDns({ 'hooks.shop.example': addresses });
+    await expect(assertWebhookUrlAllowed('https://hooks.shop.example/in', live, dns.resolve)).rejects.toThrow(message);
+    expect(dns.asked).toEqual(['hooks.shop.example']);
+  });
+
+  it('accepts a host name whose every address is public, and says so when a name does not resolve', async () => {
+    const dns = fakeDns({ 'hooks.shop.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
+    const url = await assertWebhookUrlAllowed('https://hooks.shop.example/in', live, dns.resolve);
+    expect(url.hostname).toBe('hooks.shop.example');
+    await expect(assertWebhookUrlAllowed('https://gone.shop.example/in', live, dns.resolve)).rejects.toThrow(/gone\.shop\.example does not resolve/);
+    await expect(assertWebhookUrlAllowed('https://empty.shop.example/in', live, fakeDns({ 'empty.shop.example': [] }).resolve)).rejects.toThrow(/does not resolve/);
+  });
+
+  it('checks the dialled address again, so a DNS answer that changes after the check (rebinding) is refused', async () => {
+    let calls = 0;
+    const rebinding: ResolveHost = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '10.0.0.5', family: 4 }];
+    await expect(assertWebhookUrlAllowed('https://rebind.example/in', live, rebinding)).resolves.toBeInstanceOf(URL);
+    const lookup = guardedLookup(live, rebinding);
+    await expect(lookUp(lookup, 'rebind.example', false)).rejects.toMatchObject({ code: 'EBLOCKED', message: expect.stringMatching(/rebind\.example resolves to 10\.0\.0\.5/) });
+    expect(calls).toBe(2);
+  });
+
+  it('the guarded lookup answers like dns.lookup: one address, or all of them when asked', async () => {
+    const dns = fakeDns({ 'hooks.shop.example': ['93.184.216.34', '2606:2800:220:1::1'] });
+    const lookup = guardedLookup(live, dns.resolve);
+    expect(await lookUp(lookup, 'hooks.shop.example', false)).toEqual({ address: '93.184.216.34', family: 4 });
+    expect((await lookUp(lookup, 'hooks.shop.example', true)).address).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ]);
+    await expect(lookUp(lookup, 'nowhere.example', false)).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
 });
