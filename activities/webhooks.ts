@@ -18,7 +18,8 @@ export const webhookErrorTypes = {
   failed: 'WebhookDeliveryFailed',
 } as const;
 
-const attemptTimeoutMs = 10_000;
+/** How long one HTTP attempt may take before it counts as failed (the issue: 10 s). */
+export const attemptTimeoutMs = 10_000;
 const failingWindowMs = 3 * 24 * 3600 * 1000;
 
 export function createWebhookActivities(deps: ActivityDeps) {
