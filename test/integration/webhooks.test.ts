@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createActivities } from '../../activities';
 import { newId } from '../../src/domain/ids';
 import { recordEvent } from '../../src/events/recordEvent';
@@ -7,37 +5,7 @@ import { verifyWebhookSignature } from '../../src/webhooks/signing';
 import { searchAttributes } from '../../temporal/searchAttributes';
 import { addCrmKey, createMerchant, type Merchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
-
-interface Received {
-  body: string;
-  headers: http.IncomingHttpHeaders;
-}
-
-/** A real HTTP receiver on loopback that keeps the raw body of every request. */
-async function startReceiver(status = 200) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      received.push({ body, headers: req.headers });
-      res.writeHead(status).end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { startReceiver, until } from './webhookReceiver';
 
 describe('webhook endpoints and signed delivery (real receiver on loopback)', () => {
   let harness: Harness;
@@ -221,18 +189,21 @@ describe('webhook URL rules (SSRF)', () => {
     await harness?.stop();
   });
 
+  // The message is part of each row: a DNS failure ("does not resolve") must not pass for a refusal.
+  // Host names resolving to private addresses are unit rows (test/unit/ssrfGuard.test.ts, injected DNS).
   it.each([
-    ['loopback in live mode', 'https://127.0.0.1/hook'],
-    ['cloud metadata', 'https://169.254.169.254/latest/meta-data'],
-    ['private 10.x', 'https://10.0.0.8/hook'],
-    ['IPv6 loopback', 'https://[::1]/hook'],
-    ['IPv4-mapped IPv6 loopback', 'https://[::ffff:127.0.0.1]/hook'],
-    ['a hostname resolving to loopback', 'https://localhost/hook'],
-    ['plain http in live mode', 'http://example.com/hook'],
-  ])('refuses %s with 400', async (_label, url) => {
+    ['loopback in live mode', 'https://127.0.0.1/hook', /^url host 127\.0\.0\.1: loopback addresses are only allowed in test mode$/],
+    ['cloud metadata', 'https://169.254.169.254/latest/meta-data', /^url host 169\.254\.169\.254: private, link-local, metadata or reserved addresses are not allowed$/],
+    ['private 10.x', 'https://10.0.0.8/hook', /^url host 10\.0\.0\.8: private, link-local/],
+    ['IPv6 loopback', 'https://[::1]/hook', /^url host ::1: loopback addresses/],
+    ['IPv4-mapped IPv6 loopback', 'https://[::ffff:127.0.0.1]/hook', /^url host ::ffff:7f00:1: loopback addresses/],
+    ['a hostname resolving to loopback', 'https://localhost/hook', /^url host localhost resolves to (127\.0\.0\.1|::1): loopback addresses are only allowed in test mode$/],
+    ['plain http in live mode', 'http://example.com/hook', /^url must use https$/],
+  ])('refuses %s with 400', async (_label, url, message) => {
     const answer = await call(harness, 'POST', '/api/public/v1/webhooks', { token: live.token, body: { storeId: liveStoreId, url, eventTypes: ['order/paid'] } });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('INVALID_WEBHOOK_URL');
+    expect(answer.body.message).toMatch(message);
     expect(await harness.db.webhookEndpoint.count({ where: { accountId: live.accountId } })).toBe(0);
   });
 });

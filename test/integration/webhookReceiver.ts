@@ -1,0 +1,36 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A real HTTP receiver on loopback that keeps the raw body of every request. */
+export async function startReceiver(status = 200) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      received.push({ body, headers: req.headers });
+      res.writeHead(status).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Polls `probe` every 100 ms until it gives a value. */
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
