@@ -184,6 +184,15 @@ describe('customer portal', () => {
     expect((await portal(tokenA, '/payment-methods/default', { paymentMethodId: goodCardId }, { 'x-store-id': storeB })).status).toBe(403);
     expect((await harness.db.subscription.findUniqueOrThrow({ where: { id: onB.id } })).optionId).toBe(basicB.price.id);
 
+    // No header at all: a store-A session re-cards store-A subscriptions only; store B keeps its card.
+    const onA = await subscribe(storeA, basic.price.id);
+    const cardForA = await createCard(harness.db, harness.config, merchant, customerId, '5555555555554444');
+    expect((await portal(tokenA, '/payment-methods/default', { paymentMethodId: cardForA.id })).body).toEqual({ ok: true });
+    expect((await harness.db.subscription.findUniqueOrThrow({ where: { id: onA.id } })).paymentMethodId).toBe(cardForA.id);
+    await eventually(() => harness.temporal.workflow.getHandle(onA.id).query(subscriptionStateQuery), (state) => state.paymentMethodId === cardForA.id);
+    expect((await harness.db.subscription.findUniqueOrThrow({ where: { id: onB.id } })).paymentMethodId).toBe(goodCardId);
+    expect((await harness.temporal.workflow.getHandle(onB.id).query(subscriptionStateQuery)).paymentMethodId).toBe(goodCardId);
+
     const link = await call(harness, 'POST', '/api/public/v1/portal/offer-links', { token: merchant.token, body: { storeId: storeA, customerId, actions: ['payment-methods.default'] } });
     expect(link.status).toBe(201);
     const offer = await call(harness, 'POST', '/api/v1/cms/session/offer', { body: { link: link.body.link } });
@@ -220,6 +229,10 @@ describe('customer portal', () => {
     const clubPlusPrice = await createRecurringPrice(harness.db, merchant, storeA, 'Club plus', 4500);
     const basicProgram = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId: storeA, name: 'Club basic', optionId: clubPrice.price.id, creditsPerRenewal: 2 } });
     const plusProgram = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId: storeA, name: 'Club plus', optionId: clubPlusPrice.price.id, creditsPerRenewal: 10 } });
+    // A price belongs to one program: a renewal must never find another program on it.
+    const samePrice = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId: storeA, name: 'Club clone', optionId: clubPrice.price.id, creditsPerRenewal: 99 } });
+    expect(samePrice.status).toBe(409);
+    expect(samePrice.body.code).toBe('PROGRAM_OPTION_TAKEN');
     const member = await createCustomer(harness.db, merchant, `member-${Date.now()}@example.com`);
     const memberCard = await createCard(harness.db, harness.config, merchant, member.id, goodCard);
     const membership = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: basicProgram.body.id, customerId: member.id, paymentMethodId: memberCard.id } });

@@ -106,7 +106,8 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
           create: { customerId: session.customerId, ...scope, paymentMethodId: instrument.id },
           update: { paymentMethodId: instrument.id },
         });
-        const where = { ...scope, customerId: session.customerId, status: { in: [...liveSubscriptionStatuses] } };
+        // Only the session's store: a store-A session must never re-card the customer's store-B subscriptions.
+        const where = { ...scope, storeId: session.storeId, customerId: session.customerId, status: { in: [...liveSubscriptionStatuses] } };
         const rows = await tx.subscription.findMany({ where, select: { id: true } });
         await tx.subscription.updateMany({ where, data: { paymentMethodId: instrument.id } });
         await tx.membership.updateMany({ where: { subscriptionId: { in: rows.map((row) => row.id) } }, data: { paymentMethodId: instrument.id } });
