@@ -40,6 +40,13 @@ async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<st
   return [event.id];
 }
 
+/** quantity × unit price, as the subscription was sold (its price is unit amount × quantity). */
+export function orderLineOf(state: Pick<SubscriptionState, 'price' | 'quantity'>): { quantity: number; unitAmount: number } {
+  const unitAmount = state.price / state.quantity;
+  // Always whole today (price = unit × quantity); a price that is not keeps the total exact on one line.
+  return Number.isSafeInteger(unitAmount) ? { quantity: state.quantity, unitAmount } : { quantity: 1, unitAmount: state.price };
+}
+
 export function createSubscriptionActivities(deps: ActivityDeps) {
   /** Starts webhook delivery for committed events; a failure here is caught by the outbox sweep. */
   async function dispatchCommitted(eventIds: string[]): Promise<void> {
@@ -87,7 +94,7 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
           customerId: state.customerId,
           currency: state.currency,
           status: 'paid',
-          items: [{ productName: product?.name ?? state.productId, quantity: 1, unitAmount: fullPrice, priceId: state.optionId, productId: state.productId, variantId: state.variantId }],
+          items: [{ productName: product?.name ?? state.productId, ...orderLineOf(state), priceId: state.optionId, productId: state.productId, variantId: state.variantId }],
           subtotal: fullPrice,
           discountTotal: fullPrice - input.amount,
           paymentId: input.paymentId,
@@ -152,13 +159,20 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
   };
 }
 
-/** Each paid period of a membership's subscription adds the program's credits; a switch moves the program. */
+/**
+ * Each paid period of a membership's subscription adds its program's credits. A renewal keeps the
+ * member's program; only a switch (the subscription now bills another price) moves the member,
+ * to the program of that price in the same store (one program per price: unique index).
+ */
 async function topUpMembership(tx: Tx, state: SubscriptionState): Promise<void> {
-  const membership = await tx.membership.findUnique({ where: { subscriptionId: state.subscriptionId } });
+  const membership = await tx.membership.findUnique({ where: { subscriptionId: state.subscriptionId }, include: { program: true } });
   if (!membership) return;
   const program =
-    (await tx.membershipProgram.findFirst({ where: { accountId: state.accountId, mode: state.mode, optionId: state.optionId } })) ??
-    (await tx.membershipProgram.findUniqueOrThrow({ where: { id: membership.programId } }));
+    membership.program.optionId === state.optionId
+      ? membership.program
+      : ((await tx.membershipProgram.findFirst({
+          where: { accountId: state.accountId, mode: state.mode, storeId: state.storeId, optionId: state.optionId },
+        })) ?? membership.program);
   await tx.membership.update({
     where: { id: membership.id },
     data: { programId: program.id, creditsBalance: { increment: program.creditsPerRenewal } },

@@ -38,6 +38,9 @@ describe('subscriptions public API', () => {
     const orders = await harness.db.order.findMany({ where: { source: `subscription:${created.body.id}` } });
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ status: 'paid', totalAmount: 3000, currency: 'USD', customerId });
+    // The line is what was sold: 2 × 1500, not 1 × 3000.
+    const [line] = await harness.db.orderItem.findMany({ where: { orderId: orders[0]!.id } });
+    expect(line).toMatchObject({ quantity: 2, unitAmount: 1500, totalAmount: 3000, priceId: monthly.price.id });
     const events = await harness.db.event.findMany({ where: { accountId: merchant.accountId, properties: { path: ['subscriptionId'], equals: created.body.id } }, orderBy: { createdAt: 'asc' } });
     expect(events.map((event) => event.eventType)).toEqual(['s_subscription_created', 's_subscription_renewed', 's_order_paid']);
   });

@@ -91,4 +91,46 @@ describe('subscription activities against Postgres', () => {
     expect(row.nextBillingAt?.getUTCMonth()).toBe((new Date(state.anchorAtMs).getUTCMonth() + 1) % 12);
     expect(await db.event.count({ where: { properties: { path: ['orderId'], equals: first.orderId } } })).toBe(2);
   });
+
+  it('keeps a member on their program at each renewal (two programs), moves it only on a switch, and allows one program per price', async () => {
+    const store = await createStore(db, merchant);
+    const gold = await createRecurringPrice(db, merchant, store.id, 'Gold', 3000);
+    const silver = await createRecurringPrice(db, merchant, store.id, 'Silver', 1000);
+    const customer = await createCustomer(db, merchant, `two-programs-${Date.now()}@example.com`);
+    const program = (name: string, optionId: string, creditsPerRenewal: number) =>
+      db.membershipProgram.create({ data: { id: newId('membershipProgram'), accountId: merchant.accountId, mode: 'test', storeId: store.id, name, optionId, creditsPerRenewal } });
+    const goldProgram = await program('Gold', gold.price.id, 7);
+    const silverProgram = await program('Silver', silver.price.id, 2);
+    await expect(program('Gold again', gold.price.id, 50)).rejects.toMatchObject({ code: 'P2002' });
+
+    const state = subscriptionState({
+      accountId: merchant.accountId, storeId: store.id, customerId: customer.id, productId: gold.product.id, variantId: gold.variant.id,
+      optionId: gold.price.id, price: 3000, startedAtMs: Date.now(), anchorAtMs: Date.now(),
+    });
+    await db.subscription.create({
+      data: {
+        id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, status: 'active',
+        productId: gold.product.id, variantId: gold.variant.id, optionId: gold.price.id, currency: 'USD', price: 3000, interval: 'month',
+        billingAnchorAt: new Date(state.anchorAtMs), startedAt: new Date(state.startedAtMs), paymentMethodId: 'pi_x',
+      },
+    });
+    const membership = await db.membership.create({
+      data: { id: newId('membership'), accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, programId: goldProgram.id, subscriptionId: state.subscriptionId, status: 'active', billing: 'monthly', startedAt: new Date(), paymentMethodId: 'pi_x' },
+    });
+    const charge = (paidOrdersCount: number, overrides: Partial<typeof state> = {}) =>
+      activities.recordSubscriptionCharge({
+        state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides }, paymentId: null, amount: overrides.price ?? 3000,
+        reason: paidOrdersCount === 1 ? 'first_charge' : 'renewal', eventType: 's_subscription_renewed', properties: {},
+      });
+    const member = () => db.membership.findUniqueOrThrow({ where: { id: membership.id } });
+
+    await charge(1);
+    expect(await member()).toMatchObject({ programId: goldProgram.id, creditsBalance: 7 });
+    // The second renewal tops up again, on the same program.
+    await charge(2);
+    expect(await member()).toMatchObject({ programId: goldProgram.id, creditsBalance: 14 });
+    // A switch to the silver price moves the member to the silver program and adds its credits.
+    await charge(3, { optionId: silver.price.id, productId: silver.product.id, variantId: silver.variant.id, price: 1000 });
+    expect(await member()).toMatchObject({ programId: silverProgram.id, creditsBalance: 16 });
+  });
 });

@@ -8,7 +8,7 @@ import {
   skipNextDateUpdate,
 } from '../../../workflows/subscriptionApi';
 import type { AppDeps } from '../core/context';
-import { badRequest, notFound } from '../core/errors';
+import { badRequest, conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicProgram, toPublicSubscription } from './present';
@@ -128,12 +128,15 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/membership-programs', summary: 'Creates a membership program: its recurring price and the credits each renewal adds', tags: ['memberships'], body: createMembershipProgramSchema, response: membershipProgramSchema, status: 201 },
+    { method: 'post', path: '/membership-programs', summary: 'Creates a membership program: its recurring price and the credits each renewal adds', tags: ['memberships'], body: createMembershipProgramSchema, response: membershipProgramSchema, status: 201, errors: [409] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const store = await db.store.findFirst({ where: { id: body.storeId, ...scope } });
       if (!store) throw notFound('Store');
       await findRecurringPrice(db, scope, body.optionId, store.id);
+      // A price names one program: renewals and switches find the member's program by it.
+      const taken = await db.membershipProgram.findFirst({ where: { ...scope, optionId: body.optionId }, select: { id: true } });
+      if (taken) throw conflict(`Program ${taken.id} already bills this price; a price can belong to one program only`, 'PROGRAM_OPTION_TAKEN');
       const program = await db.membershipProgram.create({
         data: { id: newId('membershipProgram'), ...scope, storeId: store.id, name: body.name, optionId: body.optionId, creditsPerRenewal: body.creditsPerRenewal },
       });
