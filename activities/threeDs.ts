@@ -106,6 +106,9 @@ export function createThreeDsActivities(deps: ActivityDeps) {
         }),
       );
       if (result.transStatus !== 'C') return finalOf(await move(session.id, finalTransition(result)));
+      // 3RI has no cardholder to send to a challenge: a server asking for one fails the session now
+      // instead of leaving a renewal waiting out the challenge window.
+      if (input.deviceChannel === '3ri') return finalOf(await move(session.id, { ...valuesFrom(result), status: 'failed', failureReason: 'challenge_not_possible_3ri' }));
       if (!result.challengeUrl) throw ApplicationFailure.retryable('3DS server asked for a challenge without a challenge URL', 'ThreeDsServerError');
       await move(session.id, {
         ...valuesFrom(result),

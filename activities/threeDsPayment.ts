@@ -37,19 +37,21 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
         case 'authenticate': {
           const id = paymentSessionId(input.paymentId);
           const existing = await db.threeDsSession.findUnique({ where: { id } });
+          // 3RI: a merchant session, as /threeds/create-merchant-session makes, for a rebill on the card on file.
+          const merchantInitiated = decision.deviceChannel === '3ri';
           if (!existing) {
             await createSession(
               db,
               {
                 ...scope,
-                type: 'customer',
+                type: merchantInitiated ? 'merchant' : 'customer',
                 status: 'pending',
                 source: 'payment',
                 storeId: input.storeId,
                 customerId: input.customerId,
                 paymentInstrumentId: input.paymentInstrumentId,
                 paymentId: input.paymentId,
-                authenticationType: 'payment-transaction',
+                authenticationType: merchantInitiated ? 'recurring-transaction' : 'payment-transaction',
                 workflowId: input.paymentId,
               },
               id,
@@ -57,7 +59,7 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
           }
           // The payment row (written by preparePayment) points at the session its 3DS step made.
           await db.payment.updateMany({ where: { id: input.paymentId, threedsSessionId: null }, data: { threedsSessionId: id } });
-          return { kind: 'authenticate', sessionId: id };
+          return { kind: 'authenticate', sessionId: id, deviceChannel: decision.deviceChannel };
         }
       }
     },

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ThreeDsValues } from '../src/processors/types';
 import { authenticateDurably } from './threeDsAuthentication';
@@ -8,8 +8,9 @@ import { authenticateDurably } from './threeDsAuthentication';
  * an exception: a stored session is used or declines the payment before any processor is called;
  * with no session, when the flow and a processor ask for 3DS, the payment authenticates itself and
  * on a challenge answers the API early (`hooks.requiresAction`) and waits, at most 15 minutes, for
- * the cardholder. The result is computed once, so every cascade attempt reuses it: the cardholder
- * is never challenged twice.
+ * the cardholder. A merchant-initiated payment (a renewal on the card on file) authenticates with
+ * a 3RI merchant session instead: no browser, no challenge. The result is computed once, so every
+ * cascade attempt reuses it: the cardholder is never challenged twice.
  */
 export type ThreeDsStepResult = { kind: 'proceed'; values?: ThreeDsValues } | { kind: 'declined'; code: string; message: string };
 
@@ -40,11 +41,17 @@ const { planPaymentThreeDs } = proxyActivities<Activities>({
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });
 
+const merchantThreeRiPatch = 'merchant-initiated-3ri';
+
 export async function runThreeDsStep(input: ThreeDsStepInput, hooks: ThreeDsStepHooks): Promise<ThreeDsStepResult> {
-  // Most payments carry no session and ask for no 3DS: decided here, without an activity round trip
-  // (a strict subset of planThreeDs's `skip`).
-  const nobodyAsks = input.initiatedBy === 'merchant' || !input.flowThreeDsEnabled || !input.processors.some((processor) => processor.enable3DS);
-  if (!input.threedsSessionId && nobodyAsks) return { kind: 'proceed' };
+  if (!input.threedsSessionId) {
+    // Most payments carry no session and ask for no 3DS: decided here, without an activity round trip
+    // (a strict subset of planThreeDs's `skip`).
+    const nobodyAsks = !input.flowThreeDsEnabled || !input.processors.some((processor) => processor.enable3DS);
+    if (nobodyAsks) return { kind: 'proceed' };
+    // Merchant-initiated payments used to skip 3DS here; ones started before 3RI replay that way.
+    if (input.initiatedBy === 'merchant' && !patched(merchantThreeRiPatch)) return { kind: 'proceed' };
+  }
   const plan = await planPaymentThreeDs(input);
   switch (plan.kind) {
     case 'skip':
@@ -61,9 +68,12 @@ export async function runThreeDsStep(input: ThreeDsStepInput, hooks: ThreeDsStep
           returnBaseUrl: input.returnBaseUrl ?? null,
           amount: input.amount,
           currency: input.currency,
-          deviceChannel: 'browser',
+          deviceChannel: plan.deviceChannel ?? 'browser',
         },
-        (challenge) => hooks.requiresAction(challenge.challengeUrl),
+        // 3RI never challenges (the activity fails a session whose server asks for one): nobody to redirect.
+        (challenge) => {
+          if (plan.deviceChannel !== '3ri') hooks.requiresAction(challenge.challengeUrl);
+        },
       );
       if (final.status === 'authenticated' && final.values) return { kind: 'proceed', values: final.values };
       if (final.failureReason === 'challenge_timeout') {

@@ -5,9 +5,11 @@ import { initiatedByMismatch } from './rules';
  * - values are used only when the flow has threeDsEnabled and a processor has enable3DS, and only
  *   a processor accepting external values (capability externalThreeDs) can receive them;
  * - a failed or unfinished session declines the payment at the 3DS step, before any processor;
- * - with no session, a customer-initiated payment is authenticated by the engine when the flow
- *   and a processor ask for 3DS and some such processor takes external values (hosted-3DS
- *   processors run their own); a merchant-initiated payment has no cardholder to authenticate.
+ * - with no session, the engine authenticates when the flow and a processor ask for 3DS and some
+ *   such processor takes external values (hosted-3DS processors run their own): a
+ *   customer-initiated payment on the browser channel (a challenge is possible), a
+ *   merchant-initiated one (a renewal on the card on file) with a 3RI merchant session, since no
+ *   cardholder is there to be challenged.
  */
 export interface PlanFacts {
   initiatedBy: 'customer' | 'merchant';
@@ -20,7 +22,7 @@ export type PlanDecision =
   | { kind: 'skip' }
   | { kind: 'use'; forward: boolean }
   | { kind: 'declined'; code: string; message: string }
-  | { kind: 'authenticate' };
+  | { kind: 'authenticate'; deviceChannel: 'browser' | '3ri' };
 
 export function planThreeDs(facts: PlanFacts): PlanDecision {
   const asking = facts.flowThreeDsEnabled ? facts.processors.filter((processor) => processor.enable3DS) : [];
@@ -38,6 +40,6 @@ export function planThreeDs(facts: PlanFacts): PlanDecision {
     }
     return { kind: 'use', forward: forwardable };
   }
-  if (facts.initiatedBy === 'customer' && forwardable) return { kind: 'authenticate' };
-  return { kind: 'skip' };
+  if (!forwardable) return { kind: 'skip' };
+  return { kind: 'authenticate', deviceChannel: facts.initiatedBy === 'merchant' ? '3ri' : 'browser' };
 }

@@ -49,4 +49,5 @@ export type ThreeDsPlan =
   | { kind: 'skip' }
   | { kind: 'use'; values: ThreeDsValues | null; sessionId: string }
   | { kind: 'declined'; code: string; message: string }
-  | { kind: 'authenticate'; sessionId: string };
+  /** deviceChannel is absent in plans recorded before 3RI existed: those are browser. */
+  | { kind: 'authenticate'; sessionId: string; deviceChannel?: 'browser' | '3ri' };

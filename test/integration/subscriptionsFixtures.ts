@@ -10,7 +10,9 @@ import { call, type Harness } from '../helpers/harness';
  * Catalogue rows for subscription tests, written straight to the database (commerce owns their
  * API). The store charges through a sandbox processor in a default payment flow, as a merchant's would.
  */
-export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Club') {
+export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Club', options: { threeDs?: boolean } = {}) {
+  // The sandbox acquirer's ledger is filtered by this id.
+  const acquirerMerchantId = `m_${newId('processor')}`;
   const processor = await db.processor.create({
     data: {
       id: newId('processor'),
@@ -18,9 +20,10 @@ export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Clu
       mode: merchant.mode,
       name: 'Sandbox',
       type: 'sandbox',
-      encryptedCredentials: sealProcessorCredentials({ merchantId: `m_${newId('processor')}` }, { ...testVaultEnv, DATA_DIR: '/nonexistent' }),
+      encryptedCredentials: sealProcessorCredentials({ merchantId: acquirerMerchantId }, { ...testVaultEnv, DATA_DIR: '/nonexistent' }),
       supportedCurrencies: ['USD'],
       baseCurrency: 'USD',
+      enable3DS: options.threeDs ?? false,
     },
   });
   const flow = await db.paymentFlow.create({
@@ -31,11 +34,13 @@ export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Clu
       name: 'Default',
       processorConfigs: [{ processorId: processor.id, weight: 100, disabled: false, nonStickable: false }],
       fallbackProcessorConfigs: [],
+      threeDsEnabled: options.threeDs ?? false,
     },
   });
-  return db.store.create({
+  const store = await db.store.create({
     data: { id: newId('store'), accountId: merchant.accountId, mode: merchant.mode, name, baseCurrency: 'USD', presentmentCurrencies: ['USD'], defaultPaymentFlowId: flow.id },
   });
+  return { ...store, processorId: processor.id, acquirerMerchantId };
 }
 
 export async function createRecurringPrice(db: Db, merchant: Merchant, storeId: string, name: string, unitAmount: number, type: 'recurring' | 'one_time' = 'recurring') {
