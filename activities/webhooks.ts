@@ -4,6 +4,7 @@ import { recordEvent } from '../src/events/recordEvent';
 import { toEventViews } from '../src/events/serialize';
 import { webhookTypeOf } from '../src/webhooks/catalogue';
 import { deliveryPayload, deliveryPolicy, signingSecrets } from '../src/webhooks/delivery';
+import { failingTooLong, failingWindowMs, streakOf } from '../src/webhooks/failureStreak';
 import { attemptHeader, eventIdHeader, eventTypeHeader, signatureHeader, signWebhookPayload } from '../src/webhooks/signing';
 import { sendWebhookRequest } from '../src/webhooks/send';
 import { assertWebhookUrlAllowed, WebhookUrlError } from '../src/webhooks/urlGuard';
@@ -20,7 +21,6 @@ export const webhookErrorTypes = {
 
 /** How long one HTTP attempt may take before it counts as failed (the issue: 10 s). */
 export const attemptTimeoutMs = 10_000;
-const failingWindowMs = 3 * 24 * 3600 * 1000;
 
 export function createWebhookActivities(deps: ActivityDeps) {
   return {
@@ -60,6 +60,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       // a streak is measured between attempts' scheduled times (a retry is scheduled when the
       // previous attempt fails), so the attempt scheduled 3 days or more into it ends it.
       const now = new Date(info.currentAttemptScheduledTimestampMs);
+      const streak = delivered ? null : streakOf(endpoint, now);
       await deps.db.$transaction([
         deps.db.webhookDeliveryAttempt.create({
           data: {
@@ -77,16 +78,18 @@ export function createWebhookActivities(deps: ActivityDeps) {
             responseSnippet: result.snippet || null,
           },
         }),
-        delivered
-          ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } })
-          : deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: now } }),
+        !streak
+          ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null, lastFailedAt: null } })
+          : streak.restarted
+            ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: now, lastFailedAt: now } })
+            : // Concurrent deliveries finish out of order: the latest failure only moves forward.
+              deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id, OR: [{ lastFailedAt: null }, { lastFailedAt: { lt: now } }] }, data: { lastFailedAt: now } }),
       ]);
-      if (delivered) return { status: result.status!, attempt: info.attempt };
+      if (!streak) return { status: result.status!, attempt: info.attempt };
       const reason = result.error ?? `receiver answered HTTP ${result.status}`;
       if (result.status === 410) throw ApplicationFailure.nonRetryable(reason, webhookErrorTypes.gone);
-      const failingSince = endpoint.failingSince ?? now;
-      if (now.getTime() - failingSince.getTime() >= failingWindowMs) {
-        throw ApplicationFailure.nonRetryable(`${reason}; failing since ${failingSince.toISOString()}`, webhookErrorTypes.failing);
+      if (now.getTime() - streak.since.getTime() >= failingWindowMs) {
+        throw ApplicationFailure.nonRetryable(`${reason}; failing since ${streak.since.toISOString()}`, webhookErrorTypes.failing);
       }
       throw ApplicationFailure.retryable(reason, webhookErrorTypes.failed);
     },
@@ -100,11 +103,8 @@ export function createWebhookActivities(deps: ActivityDeps) {
       return deps.db.$transaction(async (tx) => {
         const endpoint = await tx.webhookEndpoint.findUnique({ where: { id: input.endpointId } });
         if (!endpoint || !endpoint.enabled) return { disabled: false };
-        // failingSince is cleared by every delivered attempt, so it dates the current failure streak.
-        const nowMs = Context.current().info.currentAttemptScheduledTimestampMs;
-        if (input.reason === 'failing' && (!endpoint.failingSince || nowMs - endpoint.failingSince.getTime() < failingWindowMs)) {
-          return { disabled: false };
-        }
+        const now = new Date(Context.current().info.currentAttemptScheduledTimestampMs);
+        if (input.reason === 'failing' && !failingTooLong(endpoint, now)) return { disabled: false };
         const disabledReason = input.reason === 'gone' ? 'receiver answered 410 Gone' : 'every delivery failed for 3 days';
         await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason, disabledAt: new Date() } });
         const event = await recordEvent(tx, {

@@ -48,12 +48,12 @@ describe('webhook delivery workflow (time skipping, real activities and database
     await env?.teardown();
   });
 
-  async function setUp(url: string) {
+  async function setUp(url: string, failureRecord: { failingSince?: Date; lastFailedAt?: Date } = {}) {
     const merchant = await createMerchant(db, { mode: 'test' });
     const storeId = newId('store');
     await db.store.create({ data: { id: storeId, accountId: merchant.accountId, mode: 'test', name: 'Shop', baseCurrency: 'USD', presentmentCurrencies: ['USD'] } });
     const endpoint = await db.webhookEndpoint.create({
-      data: { id: newId('webhookEndpoint'), accountId: merchant.accountId, mode: 'test', storeId, url, eventTypes: ['order/paid'], secret: newWebhookSecret() },
+      data: { id: newId('webhookEndpoint'), accountId: merchant.accountId, mode: 'test', storeId, url, eventTypes: ['order/paid'], secret: newWebhookSecret(), ...failureRecord },
     });
     const event = await recordEvent(db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_order_paid', properties: { orderId: 'ord_x', amount: 1999, currency: 'USD' } });
     const activities = createActivities({
@@ -144,6 +144,47 @@ describe('webhook delivery workflow (time skipping, real activities and database
       expect(receiver.received).toHaveLength(1);
       expect(outcome).toMatchObject({ status: 'failed', endpointDisabled: true });
       expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: false, disabledReason: 'receiver answered 410 Gone' });
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('retries a 4xx other than 410: 404, then 200 a minute later, is delivered on the second attempt', async () => {
+    let requests = 0;
+    const receiver = await startReceiver(env, () => (++requests === 1 ? 404 : 200));
+    const { endpoint, event, activities } = await setUp(receiver.url);
+    try {
+      const outcome = await withWorker(env, activities, (taskQueue) =>
+        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+      );
+      expect(outcome).toMatchObject({ status: 'delivered', attempt: 2, httpStatus: 200 });
+      expect(receiver.received.map((request) => request.status)).toEqual([404, 200]);
+      expect(receiver.received[1]!.elapsedMs - receiver.received[0]!.elapsedMs).toBeGreaterThanOrEqual(55_000);
+      const attempts = await db.webhookDeliveryAttempt.findMany({ where: { eventId: event.id }, orderBy: { attempt: 'asc' } });
+      expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.responseStatus])).toEqual([
+        [1, 'failed', 404],
+        [2, 'succeeded', 200],
+      ]);
+      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, failingSince: null });
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('a failure after an idle period starts a new streak: an old failingSince does not disable the endpoint at once', async () => {
+    let requests = 0;
+    const receiver = await startReceiver(env, () => (++requests === 1 ? 500 : 200));
+    // A streak opened 5 days ago whose last failure was 4 days ago: nothing failed since.
+    const now = Number(await env.currentTimeMs());
+    const { merchant, endpoint, event, activities } = await setUp(receiver.url, { failingSince: new Date(now - 5 * day), lastFailedAt: new Date(now - 4 * day) });
+    try {
+      const outcome = await withWorker(env, activities, (taskQueue) =>
+        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+      );
+      expect(outcome).toMatchObject({ status: 'delivered', attempt: 2 });
+      expect(receiver.received.map((request) => request.status)).toEqual([500, 200]);
+      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+      expect(await db.event.count({ where: { accountId: merchant.accountId, eventType: 's_webhook_endpoint_disabled' } })).toBe(0);
     } finally {
       await receiver.stop();
     }

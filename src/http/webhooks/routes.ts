@@ -90,7 +90,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
           eventTypes: body.eventTypes,
           description: body.description,
           enabled: body.enabled,
-          ...(reenabled ? { failingSince: null, disabledReason: null, disabledAt: null } : {}),
+          ...(reenabled ? { failingSince: null, lastFailedAt: null, disabledReason: null, disabledAt: null } : {}),
           ...(body.enabled === false && existing.enabled ? { disabledReason: 'disabled by the merchant', disabledAt: new Date() } : {}),
         },
       });
