@@ -17,6 +17,7 @@ const values: ThreeDsValues = {
   type: 'customer',
 };
 const challengeUrl = 'http://sandbox.test/threeds/challenge/13c701a3';
+const minute = 60_000;
 
 /**
  * Mocked 3DS activities: the first answer (challenge or frictionless), what the 3DS server says
@@ -101,17 +102,27 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     expect(payment.authorizeCalls).toHaveLength(0);
   });
 
-  it('challenge → never completed: fails after the simulated 15 minutes, in a few real seconds, with no charge', async () => {
+  it('challenge → never completed: still waiting at 14 simulated minutes, fails at 15, in a few real seconds, with no charge', async () => {
     const { payment, threeDs, activities } = setUp('challenge', { proc_a: 'approve' });
     const input = paymentInput();
     const startedAt = Date.now();
-    const { early, outcome } = await withWorker(env, activities, async (taskQueue) => {
+    const { early, outcome, waitingAt14, simulated } = await withWorker(env, activities, async (taskQueue) => {
       const handle = await env.client.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] });
       const early = await handle.executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: 10_000 }] });
-      return { early, outcome: await handle.result() };
+      const challengedAt = Number(await env.currentTimeMs());
+      await env.sleep(14 * minute);
+      const waitingAt14 = { status: (await handle.describe()).status.name, expired: threeDs.calls.expire, finalized: payment.finalized.length };
+      const outcome = await handle.result();
+      const { startTime, closeTime } = await handle.describe();
+      return { early, outcome, waitingAt14, simulated: { challengeToCloseMs: closeTime!.getTime() - challengedAt, runMs: closeTime!.getTime() - startTime.getTime() } };
     });
     expect(Date.now() - startedAt).toBeLessThan(15_000);
     expect(early).toMatchObject({ status: 'requires_action' });
+    expect(waitingAt14).toEqual({ status: 'RUNNING', expired: 0, finalized: 0 });
+    // The timeout is 15 minutes of workflow time: not less (it was still waiting above), not much more.
+    expect(simulated.challengeToCloseMs).toBeGreaterThanOrEqual(15 * minute - 1_000);
+    expect(simulated.runMs).toBeGreaterThanOrEqual(15 * minute);
+    expect(simulated.runMs).toBeLessThan(16 * minute);
     expect(outcome).toMatchObject({ status: 'failed', declineCode: 'threeds_challenge_timeout' });
     expect(threeDs.calls).toMatchObject({ start: 1, check: 0, expire: 1 });
     expect(payment.authorizeCalls).toHaveLength(0);
@@ -129,15 +140,20 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     expect(payment.authorizeCalls.map((call) => call.threeDs)).toEqual([values]);
   });
 
-  it('the standalone authentication workflow fails its session when the challenge times out', async () => {
+  it('the standalone authentication workflow fails its session when the challenge times out, after 15 simulated minutes', async () => {
     const { calls, activities } = mockThreeDs('challenge');
-    const final = await withWorker(env, activities, async (taskQueue) =>
-      env.client.workflow.execute(threeDsAuthenticationWorkflow, {
+    const { final, runMs } = await withWorker(env, activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(threeDsAuthenticationWorkflow, {
         workflowId: `3ds_wf${Date.now()}`,
         taskQueue,
         args: [{ sessionId: '3ds_wftest', workflowId: '3ds_wftest', amount: 100, currency: 'EUR', deviceChannel: 'browser' }],
-      }),
-    );
+      });
+      const final = await handle.result();
+      const { startTime, closeTime } = await handle.describe();
+      return { final, runMs: closeTime!.getTime() - startTime.getTime() };
+    });
+    expect(runMs).toBeGreaterThanOrEqual(15 * minute);
+    expect(runMs).toBeLessThan(16 * minute);
     expect(final).toMatchObject({ status: 'failed', failureReason: 'challenge_timeout' });
     expect(calls).toMatchObject({ start: 1, expire: 1, check: 0 });
   });
