@@ -37,15 +37,26 @@ export async function postJson(request: JsonRequest): Promise<JsonAnswer> {
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw new ProcessorTechnicalError(`processor did not answer within ${request.timeoutMs} ms`, 'timeout');
     }
-    throw new ProcessorTechnicalError(`processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`, 'network_error');
+    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+    const neverConnected = typeof cause?.code === 'string' && neverConnectedCodes.has(cause.code);
+    // A connection that never opened carried no request; any other network failure may have
+    // dropped the answer to a request the processor received.
+    throw new ProcessorTechnicalError(`processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`, neverConnected ? 'processor_unreachable' : 'network_error');
   }
   const elapsedMs = Math.round(performance.now() - started);
-  if (response.status >= 500) {
-    throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, response.status === 504 ? 'timeout' : 'processor_unavailable');
-  }
+  if (response.status >= 500) throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, serverErrorCode(response.status));
   try {
     return { status: response.status, body: JSON.parse(text) as unknown, elapsedMs };
   } catch {
     throw new ProcessorTechnicalError(`processor answered HTTP ${response.status} with a body that is not JSON`, 'invalid_response');
   }
+}
+
+const neverConnectedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** 503 says "not processed"; 504 is a timeout behind a gateway; any other 5xx may come after a charge. */
+function serverErrorCode(status: number): 'processor_unavailable' | 'timeout' | 'processor_error' {
+  if (status === 503) return 'processor_unavailable';
+  if (status === 504) return 'timeout';
+  return 'processor_error';
 }

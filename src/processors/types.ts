@@ -1,3 +1,5 @@
+import type { DeclineCode } from './declineCodes';
+
 /**
  * The one interface every processor adapter implements (one folder per type under
  * src/processors/). A decline is data (`outcome: 'declined'`); an integration failure (network,
@@ -69,6 +71,25 @@ export type FollowUpResult =
   | { outcome: 'succeeded'; processorReference: string; disputeOpened?: DisputeOpened }
   | { outcome: 'failed'; code: string; category: DeclineCategory; message: string };
 
+export interface ReversalRequest {
+  /** The reversal's own key, so a retried reversal is applied once. */
+  idempotencyKey: string;
+  /** The authorization's key: whatever the processor did under it is undone, even when its answer never came back. */
+  originalIdempotencyKey: string;
+  amount: number;
+  currency: string;
+  credentials: Record<string, string>;
+}
+
+/**
+ * `nothing_to_reverse`: no charge stands under the key, and none ever will (an authorization still
+ * in flight or arriving later under that key is refused by the processor).
+ */
+export type ReversalResult =
+  | { outcome: 'reversed'; processorReference: string; amount: number }
+  | { outcome: 'nothing_to_reverse' }
+  | { outcome: 'failed'; code: string; category: DeclineCategory; message: string };
+
 export interface ProcessorAdapter {
   readonly type: string;
   readonly capabilities: ProcessorCapabilities;
@@ -76,11 +97,13 @@ export interface ProcessorAdapter {
   capture(request: FollowUpRequest): Promise<FollowUpResult>;
   void(request: FollowUpRequest): Promise<FollowUpResult>;
   refund(request: FollowUpRequest): Promise<FollowUpResult>;
+  /** Voids or refunds whatever an authorization did, found by the idempotency key it was sent with. */
+  reverseByIdempotencyKey(request: ReversalRequest): Promise<ReversalResult>;
 }
 
-/** An integration failure: retried by the activity's retry policy, then cascades. */
+/** An integration failure: retried by the activity's retry policy, then cascades. Its code is in the table. */
 export class ProcessorTechnicalError extends Error {
-  constructor(message: string, readonly code = 'processor_unavailable') {
+  constructor(message: string, readonly code: DeclineCode = 'processor_unavailable') {
     super(message);
     this.name = 'ProcessorTechnicalError';
   }

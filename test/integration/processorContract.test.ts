@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { getProcessorAdapter, processorTypes } from '../../src/processors/registry';
 import { ProcessorTechnicalError, type AuthorizeRequest, type ProcessorAdapter, type ThreeDsValues } from '../../src/processors/types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -17,6 +18,15 @@ afterAll(async () => {
 async function ledger(query: Record<string, string>) {
   const response = await fetch(`${sandbox.url}/acquirer/ledger?${new URLSearchParams(query)}`);
   return ((await response.json()) as { entries: any[] }).entries;
+}
+
+/** A port nothing listens on: a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 async function setOutage(merchantId: string, enabled: boolean) {
@@ -128,8 +138,71 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   it('throws on bad credentials and on an unreachable acquirer', async () => {
     await expect(adapter.authorize(request('4242424242424242', { credentials: {} }))).rejects.toMatchObject({ code: 'invalid_credentials' });
     await expect(adapter.authorize(request('4242424242424242', { credentials: { merchantId, apiKey: 'invalid_key' } }))).rejects.toMatchObject({ code: 'invalid_credentials' });
-    const unreachable = getProcessorAdapter(type, { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
-    await expect(unreachable.authorize(request('4242424242424242'))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'network_error' });
+    // Port 1 is refused by fetch itself without a connection code: treated as "may have been sent".
+    const blocked = getProcessorAdapter(type, { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
+    await expect(blocked.authorize(request('4242424242424242'))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'network_error' });
+    const refused = getProcessorAdapter(type, { sandboxUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: engineTimeoutMs });
+    await expect(refused.authorize(request('4242424242424242'))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'processor_unreachable' });
+  });
+
+  const reversal = (call: AuthorizeRequest, key = `${call.idempotencyKey}:reversal`) => ({
+    idempotencyKey: key,
+    originalIdempotencyKey: call.idempotencyKey,
+    amount: call.amount,
+    currency: call.currency,
+    credentials,
+  });
+  const netCharged = (entries: any[]) =>
+    entries.filter((e) => e.operation === 'authorize' && e.outcome === 'approved').reduce((sum, e) => sum + e.amount, 0) -
+    entries.filter((e) => e.operation === 'reversal' && e.outcome === 'succeeded').reduce((sum, e) => sum + e.amount, 0);
+
+  it('reverses an approved purchase by its idempotency key; a replayed reversal applies once', async () => {
+    const call = request('4242424242424242');
+    const approved = await adapter.authorize(call);
+    if (approved.outcome !== 'approved') throw new Error('expected approval');
+    const reversed = await adapter.reverseByIdempotencyKey(reversal(call));
+    expect(reversed).toEqual({ outcome: 'reversed', processorReference: approved.processorReference, amount: 1999 });
+    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual(reversed);
+    const entries = await ledger({ merchantId });
+    expect(entries.map((e) => [e.operation, e.outcome, e.amount])).toEqual([['authorize', 'approved', 1999], ['reversal', 'succeeded', 1999]]);
+    expect(netCharged(entries)).toBe(0);
+    // Reversing again under a new key finds nothing left to undo; a refund is refused.
+    expect(await adapter.reverseByIdempotencyKey(reversal(call, 'again'))).toMatchObject({ outcome: 'reversed', amount: 0 });
+    const follow = { idempotencyKey: 'r1', processorReference: approved.processorReference, amount: 1, currency: 'EUR', credentials };
+    expect(await adapter.refund(follow)).toMatchObject({ outcome: 'failed', code: 'already_reversed', category: 'hard_decline' });
+  });
+
+  it('voids an uncaptured authorization when reversing it', async () => {
+    const call = request('5555555555554444', { capture: false, amount: 700 });
+    await adapter.authorize(call);
+    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toMatchObject({ outcome: 'reversed', amount: 700 });
+    expect(netCharged(await ledger({ merchantId }))).toBe(0);
+  });
+
+  it('a reversal for a key the processor never saw stands: the authorization arriving later never charges', async () => {
+    const call = request('4242424242424242');
+    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
+    expect(await adapter.authorize(call)).toMatchObject({ outcome: 'declined', code: 'authorization_reversed', category: 'technical' });
+    expect(netCharged(await ledger({ merchantId }))).toBe(0);
+  });
+
+  it('a reversal while the timeout card is held answers at once, and the held authorization never charges', async () => {
+    const call = request('4000000000000077');
+    await expect(adapter.authorize(call)).rejects.toMatchObject({ code: 'timeout' });
+    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
+    await new Promise((resolve) => setTimeout(resolve, engineTimeoutMs * 1.5));
+    const entries = await ledger({ merchantId });
+    expect(entries.map((e) => [e.operation, e.outcome, e.code])).toEqual([['reversal', 'succeeded', 'nothing_to_reverse'], ['authorize', 'declined', 'authorization_reversed']]);
+    expect(netCharged(entries)).toBe(0);
+  });
+
+  it('a reversal during an outage throws technically (the engine cannot count it as done)', async () => {
+    const call = request('4242424242424242');
+    await adapter.authorize(call);
+    await setOutage(merchantId, true);
+    await expect(adapter.reverseByIdempotencyKey(reversal(call))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'processor_unavailable' });
+    await setOutage(merchantId, false);
+    expect(netCharged(await ledger({ merchantId }))).toBe(1999);
   });
 
   it('times out on the timeout card, then the retry with the same key gets the one approval', async () => {

@@ -1,37 +1,107 @@
-import { declineCategoryOf, declineCodes, isKnownDeclineCode } from '../../src/processors/declineCodes';
+import fs from 'node:fs';
+import path from 'node:path';
+import { codeRuleOf, declineCategoryOf, declineCodes, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import { testCards } from '../../src/sandbox/acquirer/cards';
+import { blockedByRuleCode, noProcessorCode, outcomeUnknownCode } from '../../src/payments/workflowTypes';
 
-describe('decline code table', () => {
+const root = path.resolve(__dirname, '../..');
+
+/** Error codes written as literals where they are produced: `code: '…'`, the acquirer's helpers, thrown errors. */
+const codeLiterals = [/\bcode: '([a-z0-9_]+)'/g, /\bdecline\('([a-z0-9_]+)'/g, /\bfail\(\d+, '([a-z0-9_]+)'/g, /ProcessorTechnicalError\([^;]*?'([a-z0-9_]+)'\)/g];
+/** The HTTP executor picks its codes in expressions (`a ? 'x' : 'y'`, `return 'x'`). */
+const executorLiterals = [/'([a-z]+_[a-z0-9_]+)'/g];
+
+function codesIn(files: string[], patterns: RegExp[]): string[] {
+  return files.flatMap((file) => {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
+  });
+}
+
+const producers = [
+  'src/sandbox/acquirer/cards.ts',
+  'src/sandbox/acquirer/operations.ts',
+  'src/sandbox/acquirer/router.ts',
+  'src/processors/sandbox/transformers.ts',
+  'src/threeds/paymentPlan.ts',
+  'src/threeds/serverClient.ts',
+  'activities/paymentsAuthorize.ts',
+  'workflows/payment.ts',
+  'workflows/payment/attempts.ts',
+  'workflows/paymentThreeDs.ts',
+  'workflows/paymentSettlement.ts',
+  'workflows/refund.ts',
+];
+
+describe('error code table', () => {
   it.each([
-    ['card_declined', 'hard_decline'],
-    ['insufficient_funds', 'hard_decline'],
-    ['lost_card', 'hard_decline'],
-    ['stolen_card', 'hard_decline'],
-    ['expired_card', 'hard_decline'],
-    ['incorrect_cvc', 'hard_decline'],
-    ['blocked_by_rule', 'hard_decline'],
-    ['do_not_honor', 'soft_decline'],
-    ['try_again_later', 'soft_decline'],
-    ['authentication_required', 'soft_decline'],
-    ['processing_error', 'technical'],
-    ['processor_unavailable', 'technical'],
-    ['timeout', 'technical'],
-    ['issuer_unavailable', 'technical'],
-  ])('%s is %s', (code, category) => {
+    // processor answers
+    ['card_declined', 'hard_decline', false],
+    ['insufficient_funds', 'hard_decline', false],
+    ['lost_card', 'hard_decline', false],
+    ['incorrect_number', 'hard_decline', false],
+    ['expired_card', 'hard_decline', false],
+    ['authentication_failed', 'hard_decline', false],
+    ['invalid_authentication_data', 'hard_decline', false],
+    ['do_not_honor', 'soft_decline', false],
+    ['authentication_required', 'soft_decline', false],
+    ['processing_error', 'technical', false],
+    ['authorization_reversed', 'technical', false],
+    // follow-up refusals
+    ['already_captured', 'hard_decline', false],
+    ['already_reversed', 'hard_decline', false],
+    ['refund_exceeds_capture', 'hard_decline', false],
+    ['transaction_not_found', 'hard_decline', false],
+    // integration failures: refused before processing …
+    ['processor_unavailable', 'technical', false],
+    ['processor_unreachable', 'technical', false],
+    ['invalid_credentials', 'technical', false],
+    ['rate_limited', 'technical', false],
+    ['invalid_request', 'technical', false],
+    // … or no usable answer after the request went out
+    ['timeout', 'technical', true],
+    ['network_error', 'technical', true],
+    ['invalid_response', 'technical', true],
+    ['idempotency_conflict', 'technical', true],
+    // the engine's own
+    ['processor_timeout', 'technical', true],
+    ['processor_error', 'technical', true],
+    ['processor_outcome_unknown', 'technical', true],
+    ['no_eligible_processor', 'technical', false],
+    ['blocked_by_rule', 'hard_decline', false],
+    ['threeds_authentication_failed', 'hard_decline', false],
+    ['threeds_session_not_found', 'hard_decline', false],
+    ['threeds_challenge_timeout', 'soft_decline', false],
+    ['threeds_server_error', 'technical', false],
+  ] as const)('%s is %s (outcome unknown: %s)', (code, category, outcomeUnknown) => {
     expect(isKnownDeclineCode(code)).toBe(true);
     expect(declineCategoryOf(code)).toBe(category);
+    expect(isOutcomeUnknown(code)).toBe(outcomeUnknown);
   });
 
-  it('classifies an unknown code as a soft decline, and does not read the prototype', () => {
-    expect(declineCategoryOf('brand_new_issuer_code')).toBe('soft_decline');
+  it('fails closed on an unknown code: a hard decline (never cascades) whose outcome is unknown (reversed)', () => {
+    expect(codeRuleOf('brand_new_issuer_code')).toEqual({ category: 'hard_decline', outcomeUnknown: true });
     expect(isKnownDeclineCode('toString')).toBe(false);
-    expect(declineCategoryOf('constructor')).toBe('soft_decline');
+    expect(declineCategoryOf('constructor')).toBe('hard_decline');
   });
 
-  it('classifies every code the sandbox acquirer can answer', () => {
-    for (const card of Object.values(testCards)) {
-      if (card.kind === 'decline') expect(isKnownDeclineCode(card.code)).toBe(true);
+  it('only technical failures can have an unknown outcome', () => {
+    for (const [code, rule] of Object.entries(declineCodes)) {
+      expect([code, ['hard_decline', 'soft_decline', 'technical'].includes(rule.category)]).toEqual([code, true]);
+      if (rule.outcomeUnknown) expect([code, rule.category]).toEqual([code, 'technical']);
     }
-    for (const category of Object.values(declineCodes)) expect(['hard_decline', 'soft_decline', 'technical']).toContain(category);
+  });
+
+  it('classifies every code the sandbox acquirer, the adapters and the payment engine can emit', () => {
+    const emitted = new Set([...codesIn(producers, codeLiterals), ...codesIn(['src/processors/httpExecutor.ts'], executorLiterals)]);
+    for (const card of Object.values(testCards)) if (card.kind === 'decline') emitted.add(card.code);
+    for (const code of [blockedByRuleCode, noProcessorCode, outcomeUnknownCode]) emitted.add(code);
+    // Sanity: the scan sees codes from each kind of producer.
+    expect([...emitted]).toEqual(expect.arrayContaining(['card_declined', 'authorization_reversed', 'processor_unreachable', 'processor_timeout', 'threeds_challenge_timeout', 'idempotency_conflict']));
+    const unknown = [...emitted].filter((code) => !isKnownDeclineCode(code) && !notCodes.has(code));
+    expect(unknown).toEqual([]);
   });
 });
+
+/** Literals the scan picks up that are not error codes (status words, operations, HTTP helpers). */
+const notCodes = new Set(['nothing_to_reverse']);

@@ -1,6 +1,6 @@
 import { postJson } from '../httpExecutor';
-import type { AuthorizeRequest, FollowUpRequest, ProcessorAdapter, ProcessorCapabilities } from '../types';
-import { authorizeBody, parseCredentials, requestHeaders, toAuthorizeResult, toFollowUpResult } from './transformers';
+import type { AuthorizeRequest, FollowUpRequest, ProcessorAdapter, ProcessorCapabilities, ReversalRequest } from '../types';
+import { authorizeBody, parseCredentials, requestHeaders, toAuthorizeResult, toFollowUpResult, toReversalResult } from './transformers';
 
 export interface AdapterDeps {
   sandboxUrl: string;
@@ -45,5 +45,15 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     capture: (request) => followUp(request, 'capture'),
     void: (request) => followUp(request, 'void'),
     refund: (request) => followUp(request, 'refunds'),
+    async reverseByIdempotencyKey(request: ReversalRequest) {
+      const credentials = parseCredentials(request.credentials);
+      const answer = await postJson({
+        url: `${base}/reversals`,
+        headers: requestHeaders(request.idempotencyKey, credentials),
+        body: { merchantId: credentials.merchantId, originalIdempotencyKey: request.originalIdempotencyKey, amount: request.amount, currency: request.currency },
+        timeoutMs: deps.timeoutMs,
+      });
+      return toReversalResult(answer.status, answer.body);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declineCategoryOf } from '../declineCodes';
-import { ProcessorTechnicalError, type AuthorizeRequest, type AuthorizeResult, type FollowUpResult } from '../types';
+import { ProcessorTechnicalError, type AuthorizeRequest, type AuthorizeResult, type FollowUpResult, type ReversalResult } from '../types';
 
 /**
  * Pure mapping between the engine's processor interface and the sandbox acquirer's wire format
@@ -58,6 +58,11 @@ const followUpAnswerSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('failed'), code: z.string().min(1), message: z.string().optional() }),
 ]);
 
+const reversalAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('succeeded'), reversed: z.boolean(), id: z.string().min(1).optional(), amount: z.number().int().nonnegative() }),
+  z.object({ status: z.literal('failed'), code: z.string().min(1), message: z.string().optional() }),
+]);
+
 /** Acquirer HTTP status + body → result; 4xx answers with a code are failures as data, others technical. */
 export function toAuthorizeResult(status: number, body: unknown): AuthorizeResult {
   const answer = parseAnswer(status, body, authorizeAnswerSchema, 'declined');
@@ -79,6 +84,14 @@ export function toFollowUpResult(status: number, body: unknown): FollowUpResult 
     case 'failed':
       return { outcome: 'failed', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code };
   }
+}
+
+export function toReversalResult(status: number, body: unknown): ReversalResult {
+  const answer = parseAnswer(status, body, reversalAnswerSchema, 'failed');
+  if (answer.status === 'failed') return { outcome: 'failed', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code };
+  if (!answer.reversed) return { outcome: 'nothing_to_reverse' };
+  if (!answer.id) throw new ProcessorTechnicalError('sandbox acquirer reversed without naming the transaction', 'invalid_response');
+  return { outcome: 'reversed', processorReference: answer.id, amount: answer.amount };
 }
 
 function parseAnswer<T>(status: number, body: unknown, schema: z.ZodType<T>, refusal: 'declined' | 'failed'): T {

@@ -16,6 +16,14 @@ export interface AuthorizeCall {
   delayMs?: number;
 }
 
+export interface ReversalCall {
+  merchantId: string;
+  idempotencyKey: string;
+  originalIdempotencyKey: string;
+  amount: number;
+  currency: string;
+}
+
 export interface FollowUpCall {
   merchantId: string;
   idempotencyKey: string;
@@ -56,10 +64,15 @@ export async function authorize(state: AcquirerState, call: AuthorizeCall): Prom
   }
   if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
   if (behaviour.kind === 'timeout') await delay(call.delayMs ?? defaultTimeoutDelayMs, undefined, { ref: false });
+  // Checked last, after the hold: a reversal that arrived while this call was in flight wins.
+  if (state.isReversed(call.merchantId, call.idempotencyKey)) {
+    return decline('authorization_reversed', 'This idempotency key was reversed before the authorization completed; nothing was charged');
+  }
 
   const transaction: Transaction = {
     id: acquirerId('acq'),
     merchantId: call.merchantId,
+    idempotencyKey: call.idempotencyKey,
     reference: call.reference,
     currency: call.currency,
     cardNumber: call.card.number,
@@ -69,7 +82,7 @@ export async function authorize(state: AcquirerState, call: AuthorizeCall): Prom
     status: call.capture ? 'captured' : 'authorized',
   };
   if (call.capture && behaviour.kind === 'dispute') transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
-  state.transactions.set(transaction.id, transaction);
+  state.addTransaction(transaction);
   state.record({ ...entry, outcome: 'approved', code: null, transactionId: transaction.id, disputeOpened: transaction.disputeOpened ?? null });
   return ok({
     id: transaction.id,
@@ -110,6 +123,7 @@ export function followUp(state: AcquirerState, operation: Exclude<Operation, 'au
   if (!transaction || transaction.merchantId !== call.merchantId) return fail(404, 'transaction_not_found', 'No such authorization for this merchant');
   if (call.currency !== transaction.currency) return fail(200, 'currency_mismatch', `The authorization is in ${transaction.currency}`);
   if (operation !== 'void' && call.amount <= 0) return fail(200, 'invalid_amount', 'The amount must be positive');
+  if (transaction.status === 'reversed') return fail(200, 'already_reversed', 'The authorization was reversed');
 
   switch (operation) {
     case 'capture': {
@@ -139,4 +153,43 @@ export function followUp(state: AcquirerState, operation: Exclude<Operation, 'au
   const disputeOpened = operation === 'capture' ? transaction.disputeOpened : undefined;
   state.record({ ...entry, outcome: 'succeeded', code: null, disputeOpened: disputeOpened ?? null });
   return ok({ id: transaction.id, status: 'succeeded', ...(disputeOpened ? { disputeOpened } : {}) });
+}
+
+/**
+ * Undoes whatever the authorization sent under `originalIdempotencyKey` did: voids it when only
+ * authorized, refunds what is left of it when captured. With no charge under the key yet (never
+ * received, declined, or still in flight) the key is marked so that it never charges later.
+ * Reversing an already reversed or voided authorization succeeds with nothing more to undo.
+ */
+export function reverse(state: AcquirerState, call: ReversalCall): StoredAnswer {
+  state.markReversed(call.merchantId, call.originalIdempotencyKey);
+  const transaction = state.transactionByKey(call.merchantId, call.originalIdempotencyKey);
+  const entry = {
+    merchantId: call.merchantId,
+    idempotencyKey: call.idempotencyKey,
+    operation: 'reversal' as const,
+    currency: call.currency,
+    reference: transaction?.reference ?? '',
+    transactionId: transaction?.id ?? null,
+    cardLast4: transaction?.cardNumber.slice(-4) ?? null,
+    threeDs: null,
+    disputeOpened: null,
+  };
+  if (!transaction) {
+    state.record({ ...entry, outcome: 'succeeded', code: 'nothing_to_reverse', amount: 0 });
+    return ok({ status: 'succeeded', reversed: false, amount: 0 });
+  }
+  if (transaction.currency !== call.currency) {
+    state.record({ ...entry, outcome: 'failed', code: 'currency_mismatch', amount: 0 });
+    return ok({ status: 'failed', code: 'currency_mismatch', message: `The authorization is in ${transaction.currency}` });
+  }
+  let amount = 0;
+  if (transaction.status === 'authorized') amount = transaction.authorizedAmount;
+  if (transaction.status === 'captured') {
+    amount = transaction.capturedAmount - transaction.refundedAmount;
+    transaction.refundedAmount = transaction.capturedAmount;
+  }
+  if (transaction.status !== 'voided') transaction.status = 'reversed';
+  state.record({ ...entry, outcome: 'succeeded', code: null, amount });
+  return ok({ status: 'succeeded', reversed: true, id: transaction.id, amount });
 }

@@ -1,12 +1,13 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { maxTimeoutDelayMs } from './cards';
-import { authorize, followUp } from './operations';
+import { authorize, followUp, reverse } from './operations';
 import { AcquirerState, type StoredAnswer } from './state';
 
 /**
  * The sandbox card acquirer, over real HTTP (mounted at /acquirer):
- * - POST /v1/authorizations, /v1/authorizations/:id/{capture,void,refunds}: every call needs an
+ * - POST /v1/authorizations, /v1/authorizations/:id/{capture,void,refunds}, /v1/reversals
+ *   (undo an authorization found by the idempotency key it was sent with): every call needs an
  *   Idempotency-Key header; the same key (per merchant) returns the same stored answer, even while
  *   the first call is still running, and never adds a second ledger entry; the same key with a
  *   different request answers 409;
@@ -28,12 +29,18 @@ const followUpSchema = z.object({
   amount: z.number().int().nonnegative(),
   currency: z.string().regex(/^[A-Z]{3}$/),
 });
+const reversalSchema = z.object({
+  merchantId: z.string().min(1),
+  originalIdempotencyKey: z.string().min(1),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
 const outageSchema = z.object({ merchantId: z.string().min(1), enabled: z.boolean() });
 const ledgerQuerySchema = z.object({
   merchantId: z.string().optional(),
   reference: z.string().optional(),
   idempotencyKey: z.string().optional(),
-  operation: z.enum(['authorize', 'capture', 'void', 'refund']).optional(),
+  operation: z.enum(['authorize', 'capture', 'void', 'refund', 'reversal']).optional(),
   transactionId: z.string().optional(),
 });
 
@@ -52,6 +59,8 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
       ),
     );
   }
+
+  router.post('/v1/reversals', (req, res) => handle(req, res, reversalSchema, async (body, key) => reverse(state, { ...body, idempotencyKey: key })));
 
   router.get('/ledger', (req, res) => {
     const query = ledgerQuerySchema.safeParse(req.query);

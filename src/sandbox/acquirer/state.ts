@@ -1,18 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
-export type Operation = 'authorize' | 'capture' | 'void' | 'refund';
+export type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'reversal';
 
 export interface Transaction {
   id: string;
   merchantId: string;
+  /** The key the authorization came with; reversals find the transaction by it. */
+  idempotencyKey: string;
   reference: string;
   currency: string;
   cardNumber: string;
   authorizedAmount: number;
   capturedAmount: number;
   refundedAmount: number;
-  status: 'authorized' | 'captured' | 'voided';
+  status: 'authorized' | 'captured' | 'voided' | 'reversed';
   disputeOpened?: { reason: string; amount: number };
 }
 
@@ -22,7 +24,7 @@ export interface LedgerEntry {
   merchantId: string;
   idempotencyKey: string;
   operation: Operation;
-  /** approved | declined | requires_3ds (authorize); succeeded | failed (capture, void, refund). */
+  /** approved | declined | requires_3ds (authorize); succeeded | failed (capture, void, refund, reversal). */
   outcome: string;
   code: string | null;
   amount: number;
@@ -56,6 +58,9 @@ export class AcquirerState {
   readonly ledger: LedgerEntry[] = [];
   private readonly outages = new Set<string>();
   private readonly answers = new Map<string, IdempotencyRecord>();
+  private readonly transactionsByKey = new Map<string, string>();
+  /** Authorization keys a reversal named: an authorization under one of them never charges. */
+  private readonly reversedKeys = new Set<string>();
 
   setOutage(merchantId: string, enabled: boolean): void {
     if (enabled) this.outages.add(merchantId);
@@ -72,7 +77,7 @@ export class AcquirerState {
    * Returns undefined when the key was used for a different request.
    */
   answerOnce(merchantId: string, key: string, fingerprint: string, run: () => Promise<StoredAnswer>): Promise<StoredAnswer> | undefined {
-    const scoped = `${merchantId}\u0000${key}`;
+    const scoped = scopedKey(merchantId, key);
     const existing = this.answers.get(scoped);
     if (existing) return existing.fingerprint === fingerprint ? existing.answer : undefined;
     const answer = run();
@@ -83,10 +88,34 @@ export class AcquirerState {
     return answer;
   }
 
+  addTransaction(transaction: Transaction): void {
+    this.transactions.set(transaction.id, transaction);
+    this.transactionsByKey.set(scopedKey(transaction.merchantId, transaction.idempotencyKey), transaction.id);
+    if (this.transactionsByKey.size > maxStoredAnswers) this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
+  }
+
+  transactionByKey(merchantId: string, idempotencyKey: string): Transaction | undefined {
+    const id = this.transactionsByKey.get(scopedKey(merchantId, idempotencyKey));
+    return id === undefined ? undefined : this.transactions.get(id);
+  }
+
+  markReversed(merchantId: string, idempotencyKey: string): void {
+    this.reversedKeys.add(scopedKey(merchantId, idempotencyKey));
+    if (this.reversedKeys.size > maxStoredAnswers) this.reversedKeys.delete(this.reversedKeys.values().next().value!);
+  }
+
+  isReversed(merchantId: string, idempotencyKey: string): boolean {
+    return this.reversedKeys.has(scopedKey(merchantId, idempotencyKey));
+  }
+
   record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void {
     this.ledger.push({ id: `led_${randomBytes(8).toString('hex')}`, createdAt: new Date().toISOString(), ...entry });
     if (this.ledger.length > maxLedgerEntries) this.ledger.splice(0, this.ledger.length - maxLedgerEntries);
   }
+}
+
+function scopedKey(merchantId: string, key: string): string {
+  return `${merchantId}\u0000${key}`;
 }
 
 export function acquirerId(prefix: string): string {
