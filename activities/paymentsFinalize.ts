@@ -3,10 +3,18 @@ import type { Prisma } from '../src/db/prisma';
 import { newId } from '../src/domain/ids';
 import { recordEvent } from '../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../src/payments/checkoutClaims';
-import type { FinalizeInput, FinalizeResult, OrderSummary } from '../src/payments/workflowTypes';
+import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../src/payments/workflowTypes';
 import type { ActivityDeps } from './deps';
+import { attemptIdempotencyKey } from './paymentsAuthorize';
 
 type Tx = Prisma.TransactionClient;
+
+/** What an operator needs to settle a possible charge by hand: where, and under which key. */
+const reviewOf = (paymentId: string, review: PaymentReview) => ({
+  reason: review.reason,
+  processorId: review.processorId,
+  idempotencyKey: attemptIdempotencyKey(paymentId, review.attemptNumber),
+});
 const openStatuses = ['processing', 'requires_action'];
 
 const summaryOf = (order: { id: string; status: string; totalAmount: number; currency: string } | null): OrderSummary | null =>
@@ -50,9 +58,13 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           await releaseCheckoutClaim(tx, payment.checkoutSessionId, payment.id);
         }
 
+        if (input.review) {
+          deps.logger.error({ paymentId: payment.id, processorId: input.review.processorId }, 'payment failed while its processor may hold a charge (reversal unconfirmed); needs review');
+        }
         await tx.payment.update({
           where: { id: payment.id },
           data: {
+            ...(input.review ? { metadata: { ...((payment.metadata as Prisma.JsonObject | null) ?? {}), review: reviewOf(payment.id, input.review) } } : {}),
             status: input.status,
             orderId: order?.id ?? payment.orderId,
             processorId: input.processorId,

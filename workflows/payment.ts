@@ -1,12 +1,15 @@
 import { allHandlersFinished, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { planRoute } from '../src/domain/routing';
+import { planRoute, requiredCapabilities } from '../src/domain/routing';
+import { declineCategoryOf } from '../src/processors/declineCodes';
 import {
   blockedByRuleCode,
   noProcessorCode,
+  outcomeUnknownCode,
   type AttemptRecord,
   type FinalizeInput,
   type PaymentOutcome,
+  type PaymentSearchStatus,
   type PaymentStateView,
   type PaymentStatus,
   type PaymentWorkflowInput,
@@ -46,7 +49,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return outcome ?? paymentOutcome(input, 'processing');
   });
   const tracksStatus = workflowInfo().typedSearchAttributes.get(searchAttributes.PaymentStatus) !== undefined;
-  const setStatus = (status: PaymentStatus) => {
+  const setStatus = (status: PaymentSearchStatus) => {
     state.status = status;
     if (tracksStatus) upsertSearchAttributes([{ key: searchAttributes.PaymentStatus, value: status }]);
   };
@@ -54,6 +57,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const prepared = await preparePayment(input);
   if (prepared.kind === 'rejected') {
     outcome = prepared;
+    setStatus('rejected');
     state.step = 'done';
     await condition(allHandlersFinished);
     return outcome;
@@ -63,7 +67,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   async function finish(final: Omit<FinalizeInput, 'paymentId'>): Promise<PaymentOutcome> {
     state.step = 'recording';
     const recorded = await finalizePayment({ paymentId: input.paymentId, ...final });
-    setStatus(final.status);
+    setStatus(final.review ? 'needs_review' : final.status);
     outcome = {
       ...paymentOutcome(input, final.status),
       declineCode: final.declineCode,
@@ -75,8 +79,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     await condition(allHandlersFinished);
     return outcome;
   }
-  const failed = (code: string, message: string, category: FinalizeInput['declineCategory'] = null, processorId: string | null = null) =>
-    finish({ status: 'failed', processorId, processorReference: null, captured: false, declineCode: code, declineCategory: category, declineMessage: message });
+  const failed = (code: string, message: string, processorId: string | null = null, review: FinalizeInput['review'] = null) =>
+    finish({ status: 'failed', processorId, processorReference: null, captured: false, declineCode: code, declineCategory: declineCategoryOf(code), declineMessage: message, review });
 
   state.step = 'block_rules';
   const block = await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
@@ -87,7 +91,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       processorReference: null,
       captured: false,
       declineCode: blockedByRuleCode,
-      declineCategory: 'hard_decline',
+      declineCategory: declineCategoryOf(blockedByRuleCode),
       declineMessage: `Blocked by rule ${block.ruleName}`,
       blockedByRuleId: block.ruleId,
     });
@@ -109,6 +113,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       processors: context.processors.map(({ id, enable3DS, type }) => ({ id, enable3DS, type })),
       amount: input.amount,
       currency: input.currency,
+      returnBaseUrl: input.returnBaseUrl ?? null,
     },
     {
       requiresAction(redirectUrl) {
@@ -119,7 +124,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
   );
   await Promise.all(pendingWrites);
-  if (threeDs.kind === 'declined') return failed(threeDs.code, threeDs.message, 'hard_decline');
+  if (threeDs.kind === 'declined') return failed(threeDs.code, threeDs.message);
   if (state.status === 'requires_action') {
     // Later polls wait for the real result again rather than the challenge answer.
     outcome = undefined;
@@ -133,9 +138,10 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     currency: input.currency,
     stickyProcessorId: context.stickyProcessorId,
     random: deterministicFraction(),
+    requiredCapabilities: requiredCapabilities(input.intent),
   });
   state.routeOrder = plan.order;
-  if (plan.order.length === 0) return failed(noProcessorCode, `No processor of the flow can take ${input.currency} payments`, 'hard_decline');
+  if (plan.order.length === 0) return failed(noProcessorCode, `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`);
 
   state.step = 'authorizing';
   const attempts = await runAttempts(input, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
@@ -155,8 +161,13 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
   }
   const last = attempts.lastFailure!;
-  const code = last.outcome === 'requires_3ds' ? 'authentication_required' : (last.errorCode ?? 'declined');
-  return failed(code, last.message ?? 'The payment was declined', last.category, last.processorId);
+  if (attempts.unresolved) {
+    const { processorId, attemptNumber } = attempts.unresolved;
+    const review = { reason: 'reversal_unconfirmed' as const, processorId, attemptNumber };
+    return failed(outcomeUnknownCode, 'The processor never answered and its reversal was not confirmed; the payment needs review', processorId, review);
+  }
+  const code = last.outcome === 'requires_3ds' ? 'authentication_required' : (last.errorCode ?? 'processor_error');
+  return failed(code, last.message ?? 'The payment was declined', last.processorId);
 }
 
 function paymentOutcome(input: PaymentWorkflowInput, status: PaymentStatus): Extract<PaymentOutcome, { kind: 'payment' }> {

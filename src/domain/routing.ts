@@ -54,6 +54,15 @@ export interface RouteInput {
   requiredCapabilities?: string[];
 }
 
+/**
+ * Capabilities a processor needs for a payment of this intent: a purchase is authorized and
+ * captured in one call, an `auth` is captured later by its own call. Names as
+ * `capabilityNames` (src/processors/registry.ts) derives them from an adapter's capabilities.
+ */
+export function requiredCapabilities(intent: 'purchase' | 'auth'): string[] {
+  return [intent === 'auth' ? 'capture:manual' : 'capture:automatic'];
+}
+
 /** True when the flow falls back to further processors at all. */
 export function cascades(flow: RoutingFlow): boolean {
   return flow.strategy === 'cascade' && flow.fallbackMode;

@@ -20,6 +20,12 @@ export type PaymentStatus =
   | 'refunded'
   | 'partially_refunded';
 
+/**
+ * The PaymentStatus search attribute: the row's status, or `rejected` (refused before any row was
+ * written) or `needs_review` (failed while a processor may still hold a charge; see `FinalizeInput.review`).
+ */
+export type PaymentSearchStatus = PaymentStatus | 'rejected' | 'needs_review';
+
 export interface PaymentWorkflowInput {
   paymentId: string;
   accountId: string;
@@ -34,6 +40,8 @@ export interface PaymentWorkflowInput {
   source?: PaymentSource | null;
   paymentFlowId: string;
   threedsSessionId?: string | null;
+  /** The API's base URL as the caller reached it: the 3DS challenge return link uses it when PUBLIC_BASE_URL is unset. */
+  returnBaseUrl?: string | null;
   /** Set by pay-v2: the session is claimed, then marked paid with its order on success. */
   checkoutSessionId?: string | null;
   /** Set by /payments/process: an existing order this payment pays. */
@@ -80,6 +88,27 @@ export interface AuthorizeAttemptInput {
   threeDs?: ThreeDsValues;
 }
 
+/** Details of an authorizeAttempt failure: its code and whether any try may have charged. */
+export interface AuthorizeFailureDetails {
+  code: string;
+  mayHaveCharged: boolean;
+}
+
+export interface ReverseAttemptInput {
+  paymentId: string;
+  attemptNumber: number;
+  processorId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  amount: number;
+  currency: string;
+}
+
+export type ReverseAttemptResult =
+  | { outcome: 'reversed'; processorReference: string; amount: number }
+  | { outcome: 'nothing_to_reverse' }
+  | { outcome: 'refused'; code: string; message: string };
+
 export type AuthorizeAttemptResult = AttemptRecord & {
   captured: boolean;
   /** The acquirer opened a dispute on this approval (sandbox dispute card). */
@@ -100,6 +129,15 @@ export interface FinalizeInput {
   /** The payment was stopped by a block rule (event s_payment_blocked). */
   blockedByRuleId?: string | null;
   dispute?: { amount: number; reason: string | null } | null;
+  /** A processor may still hold a charge for this failed payment: kept in the row's metadata for an operator. */
+  review?: PaymentReview | null;
+}
+
+export interface PaymentReview {
+  reason: 'reversal_unconfirmed';
+  processorId: string;
+  /** The attempt whose idempotency key the processor may hold a charge under. */
+  attemptNumber: number;
 }
 
 export interface OrderSummary {
@@ -133,10 +171,11 @@ export type PaymentStep = 'validating' | 'block_rules' | 'three_ds' | 'routing' 
 
 export interface PaymentStateView {
   step: PaymentStep;
-  status: PaymentStatus;
+  status: PaymentSearchStatus;
   attempts: AttemptRecord[];
   routeOrder: string[];
 }
 
 export const blockedByRuleCode = 'blocked_by_rule';
 export const noProcessorCode = 'no_eligible_processor';
+export const outcomeUnknownCode = 'processor_outcome_unknown';

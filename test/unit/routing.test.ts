@@ -1,4 +1,4 @@
-import { planRoute, shouldCascade, type RouteInput, type RoutingFlow, type RoutingProcessor } from '../../src/domain/routing';
+import { planRoute, requiredCapabilities, shouldCascade, type RouteInput, type RoutingFlow, type RoutingProcessor } from '../../src/domain/routing';
 
 const processors: RoutingProcessor[] = [
   { id: 'A', enabled: true, supportedCurrencies: ['EUR', 'USD'], capabilities: ['externalThreeDs'] },
@@ -82,5 +82,18 @@ describe('shouldCascade', () => {
     ['hard_decline', { strategy: 'cascade', fallbackMode: true }, false],
   ])('%s with %j → %s', (category, flow, expected) => {
     expect(shouldCascade(category as 'hard_decline', { ...cascade, ...flow })).toBe(expected);
+  });
+});
+
+describe('requiredCapabilities', () => {
+  it('asks a purchase for automatic capture and an auth for manual capture', () => {
+    expect(requiredCapabilities('purchase')).toEqual(['capture:automatic']);
+    expect(requiredCapabilities('auth')).toEqual(['capture:manual']);
+  });
+
+  it('drops processors lacking the intent\'s capture mode from the first pick and the fallbacks', () => {
+    const withCapture = processors.map((p) => ({ ...p, capabilities: p.id === 'A' ? ['capture:automatic'] : ['capture:automatic', 'capture:manual'] }));
+    expect(route({}, { processors: withCapture, requiredCapabilities: requiredCapabilities('auth') }).order).toEqual(['B', 'C']);
+    expect(route({}, { processors: withCapture, requiredCapabilities: requiredCapabilities('purchase') }).order).toEqual(['A', 'B', 'C']);
   });
 });

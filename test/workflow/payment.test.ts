@@ -36,6 +36,48 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     expect(state.attempts).toHaveLength(3);
     expect(state.step).toBe('done');
     expect(mocks.finalized).toEqual([expect.objectContaining({ status: 'succeeded', processorId: 'proc_c', processorReference: expect.stringContaining(':3') })]);
+    // An outage refuses calls without processing them: nothing to reverse.
+    expect(mocks.reverseCalls).toHaveLength(0);
+  });
+
+  it('reverses a processor that never answered (but charged) by its idempotency key before cascading: one net charge', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: { proc_a: 'charge_silently', proc_b: 'approve' } });
+    const input = paymentInput();
+    const { outcome } = await run(mocks, input);
+    expect(outcome).toMatchObject({ status: 'succeeded' });
+    // Every retry of A went out under the one key; the reversal comes before B is asked.
+    expect(mocks.calls).toEqual(['authorize proc_a#1', 'authorize proc_a#1', 'authorize proc_a#1', 'authorize proc_a#1', 'reverse proc_a#1', 'authorize proc_b#2']);
+    expect([...mocks.ledger.values()]).toEqual([{ idempotencyKey: `${input.paymentId}:2`, processorId: 'proc_b', amount: 1999 }]);
+    expect(mocks.attempts.get(`${input.paymentId}:1`)).toMatchObject({
+      outcome: 'error',
+      errorCode: 'timeout',
+      category: 'technical',
+      processorReference: `ref_${input.paymentId}:1`,
+      message: expect.stringContaining('reversed by idempotency key (1999 reversed)'),
+    });
+  });
+
+  it('reverses a silent attempt even when no processor follows it', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'charge_silently' } });
+    const { outcome } = await run(mocks);
+    expect(outcome).toMatchObject({ status: 'failed', declineCode: 'timeout' });
+    expect(mocks.reverseCalls.map((c) => `${c.processorId}#${c.attemptNumber}`)).toEqual(['proc_a#1']);
+    expect(mocks.ledger.size).toBe(0);
+    expect(mocks.finalized[0]).toMatchObject({ declineCategory: 'technical', review: null });
+  });
+
+  it.each(['unreachable', 'refuse'] as const)('does not cascade when the reversal is not confirmed (%s): processor_outcome_unknown, needs review', async (reversal) => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: { proc_a: 'silent', proc_b: 'approve' }, reversals: { proc_a: reversal } });
+    const { outcome, state } = await run(mocks);
+    expect(outcome).toMatchObject({ status: 'failed', declineCode: 'processor_outcome_unknown' });
+    expect(mocks.authorizeCalls.every((c) => c.processorId === 'proc_a')).toBe(true);
+    // An unreachable processor gets the reversal's whole retry budget; a refusal is an answer.
+    expect(mocks.reverseCalls).toHaveLength(reversal === 'unreachable' ? 6 : 1);
+    expect(mocks.finalized).toEqual([
+      expect.objectContaining({ status: 'failed', declineCode: 'processor_outcome_unknown', declineCategory: 'technical', processorId: 'proc_a', review: { reason: 'reversal_unconfirmed', processorId: 'proc_a', attemptNumber: 1 } }),
+    ]);
+    expect(state.status).toBe('needs_review');
+    expect(state.attempts[0]!.message).toContain('Needs review');
   });
 
   it('stops at once on a hard decline', async () => {
@@ -53,6 +95,31 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     const { outcome } = await run(mocks);
     expect(outcome).toMatchObject({ status: 'succeeded' });
     expect(mocks.authorizeCalls.map((c) => c.processorId)).toEqual(['proc_a', 'proc_c']);
+  });
+
+  it('never calls a processor that is not enabled (processor-level enabled: false)', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b', 'proc_c']), answers: { proc_a: 'soft' }, processors: { proc_b: { enabled: false } } });
+    const { outcome, state } = await run(mocks);
+    expect(outcome).toMatchObject({ status: 'succeeded' });
+    expect(state.routeOrder).toEqual(['proc_a', 'proc_c']);
+    expect(mocks.authorizeCalls.map((c) => c.processorId)).toEqual(['proc_a', 'proc_c']);
+  });
+
+  it('filters processors by the capture mode the intent needs (routing rule 1: capabilities)', async () => {
+    const processors = { proc_a: { capabilities: ['capture:automatic'] }, proc_b: { capabilities: ['capture:manual'] } };
+    const auth = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: {}, processors });
+    expect((await run(auth, paymentInput({ intent: 'auth' }))).outcome).toMatchObject({ status: 'authorized' });
+    expect(auth.authorizeCalls.map((c) => c.processorId)).toEqual(['proc_b']);
+
+    const purchase = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: { proc_a: 'soft' }, processors });
+    const { outcome, state } = await run(purchase);
+    expect(outcome).toMatchObject({ status: 'failed', declineCode: 'do_not_honor' });
+    expect(state.routeOrder).toEqual(['proc_a']);
+
+    const none = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {}, processors });
+    expect((await run(none, paymentInput({ intent: 'auth' }))).outcome).toMatchObject({ status: 'failed', declineCode: 'no_eligible_processor' });
+    expect(none.authorizeCalls).toHaveLength(0);
+    expect(none.finalized[0]).toMatchObject({ declineCategory: 'technical' });
   });
 
   it('respects maxFallbackRetries', async () => {
@@ -103,6 +170,7 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     const rejecting = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {}, rejected: true });
     const rejected = await run(rejecting);
     expect(rejected.outcome).toEqual({ kind: 'rejected', httpStatus: 404, code: 'NOT_FOUND', message: 'Payment instrument not found' });
+    expect(rejected.state).toMatchObject({ step: 'done', status: 'rejected' });
     expect(rejecting.authorizeCalls).toHaveLength(0);
     expect(rejecting.finalized).toHaveLength(0);
   });

@@ -8,10 +8,21 @@ import type {
   PaymentContext,
   PaymentWorkflowInput,
   PrepareResult,
+  ReverseAttemptInput,
+  ReverseAttemptResult,
 } from '../../src/payments/workflowTypes';
 
-/** What a mocked processor answers: approve, decline (hard/soft), or fail technically (throw). */
-export type MockAnswer = 'approve' | 'hard' | 'soft' | 'technical';
+/**
+ * What a mocked processor answers: approve, decline (hard/soft), refuse technically without
+ * processing (`technical`, an outage), or never answer (`silent`: every try times out;
+ * `charge_silently`: the same, but the processor did charge under the key).
+ */
+export type MockAnswer = 'approve' | 'hard' | 'soft' | 'technical' | 'silent' | 'charge_silently';
+
+/** How a mocked processor takes a reversal by idempotency key. */
+export type MockReversal = 'confirm' | 'unreachable' | 'refuse';
+
+export const allCapabilities = ['externalThreeDs', 'capture:automatic', 'capture:manual'];
 
 export interface MockLedgerEntry {
   idempotencyKey: string;
@@ -68,12 +79,19 @@ export function mockPaymentActivities(options: {
   rejected?: boolean;
   /** Processors ask for 3DS (enable3DS); the 3DS step only runs when the flow and a processor ask. */
   processorsEnable3DS?: boolean;
+  /** Per processor: how it takes a reversal (default confirm). */
+  reversals?: Record<string, MockReversal>;
+  /** Per processor: enabled flag and capabilities other than the defaults (enabled, every capability). */
+  processors?: Record<string, { enabled?: boolean; capabilities?: string[] }>;
 }) {
   const authorizeCalls: AuthorizeAttemptInput[] = [];
   const attempts = new Map<string, AttemptRecord>();
   const ledger = new Map<string, MockLedgerEntry>();
   const finalized: FinalizeInput[] = [];
   const callsPerProcessor = new Map<string, number>();
+  const reverseCalls: ReverseAttemptInput[] = [];
+  /** Every processor call in order (`authorize proc_a#1`, `reverse proc_a#1`), to check what came before what. */
+  const calls: string[] = [];
 
   const activities = {
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
@@ -84,7 +102,14 @@ export function mockPaymentActivities(options: {
         kind: 'ready',
         context: {
           flow: options.flow,
-          processors: ids.map((id) => ({ id, type: 'sandbox', enabled: true, enable3DS: options.processorsEnable3DS ?? false, supportedCurrencies: ['USD', 'EUR'], capabilities: ['externalThreeDs'] })),
+          processors: [...new Set([...ids, ...options.flow.fallbackProcessorConfigs.map((c) => c.processorId)])].map((id) => ({
+            id,
+            type: 'sandbox',
+            enabled: options.processors?.[id]?.enabled ?? true,
+            enable3DS: options.processorsEnable3DS ?? false,
+            supportedCurrencies: ['USD', 'EUR'],
+            capabilities: options.processors?.[id]?.capabilities ?? allCapabilities,
+          })),
           stickyProcessorId: options.stickyProcessorId ?? null,
         },
       };
@@ -99,12 +124,18 @@ export function mockPaymentActivities(options: {
     },
     async authorizeAttempt(input: AuthorizeAttemptInput): Promise<AuthorizeAttemptResult> {
       authorizeCalls.push(input);
+      calls.push(`authorize ${input.processorId}#${input.attemptNumber}`);
       const call = (callsPerProcessor.get(input.processorId) ?? 0) + 1;
       callsPerProcessor.set(input.processorId, call);
       const configured = options.answers[input.processorId] ?? 'approve';
       const answer = typeof configured === 'function' ? configured(call) : configured;
       const key = `${input.paymentId}:${input.attemptNumber}`;
       const base = { attemptNumber: input.attemptNumber, processorId: input.processorId, processorReference: null, captured: false, dispute: null };
+      // No answer at all, not even a stored one: what the activity reports after a timeout.
+      if (answer === 'silent' || answer === 'charge_silently') {
+        if (answer === 'charge_silently') ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
+        throw ApplicationFailure.retryable('processor did not answer', 'ProcessorTechnicalError', { code: 'timeout', mayHaveCharged: true });
+      }
       // The acquirer's idempotency: a key it has seen answers the stored result, never charges again.
       if (ledger.has(key)) return record({ ...base, outcome: 'approved', errorCode: null, category: null, message: null, processorReference: `ref_${key}`, captured: input.capture });
       switch (answer) {
@@ -120,6 +151,23 @@ export function mockPaymentActivities(options: {
         case 'approve':
           ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
           return record({ ...base, outcome: 'approved', errorCode: null, category: null, message: null, processorReference: `ref_${key}`, captured: input.capture });
+      }
+    },
+    async reverseAttempt(input: ReverseAttemptInput): Promise<ReverseAttemptResult> {
+      reverseCalls.push(input);
+      calls.push(`reverse ${input.processorId}#${input.attemptNumber}`);
+      const key = `${input.paymentId}:${input.attemptNumber}`;
+      switch (options.reversals?.[input.processorId] ?? 'confirm') {
+        case 'unreachable':
+          throw ApplicationFailure.retryable('processor unavailable', 'ProcessorTechnicalError', { code: 'processor_unavailable' });
+        case 'refuse':
+          return { outcome: 'refused', code: 'currency_mismatch', message: 'The authorization is in another currency' };
+        case 'confirm': {
+          const charged = ledger.get(key);
+          if (!charged) return { outcome: 'nothing_to_reverse' };
+          ledger.delete(key);
+          return { outcome: 'reversed', processorReference: `ref_${key}`, amount: charged.amount };
+        }
       }
     },
     async recordAttempt(input: { paymentId: string; attempt: AttemptRecord }) {
@@ -140,5 +188,5 @@ export function mockPaymentActivities(options: {
     return result;
   }
 
-  return { activities, authorizeCalls, attempts, ledger, finalized };
+  return { activities, authorizeCalls, reverseCalls, calls, attempts, ledger, finalized };
 }

@@ -1,8 +1,9 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
+import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
-import type { AttemptRecord, AuthorizeAttemptResult, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import type { AttemptRecord, AuthorizeAttemptResult, AuthorizeFailureDetails, PaymentWorkflowInput, ReverseAttemptResult } from '../../src/payments/workflowTypes';
 
 // A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
 // times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
@@ -10,6 +11,12 @@ import type { AttemptRecord, AuthorizeAttemptResult, PaymentWorkflowInput } from
 const { authorizeAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 4, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '3 seconds' },
+});
+// The compensation gets a longer budget than the call it undoes: until it is confirmed the payment
+// may not move on to another processor.
+const { reverseAttempt } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 6, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
 });
 const { recordAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -20,12 +27,18 @@ export interface AttemptsResult {
   approved: AuthorizeAttemptResult | null;
   /** The last failed attempt when none was approved (its code becomes the payment's decline code). */
   lastFailure: AttemptRecord | null;
+  /** An attempt that never answered and whose reversal was not confirmed: its processor may hold a charge. */
+  unresolved: AttemptRecord | null;
 }
 
 /**
  * One attempt per processor in route order until one approves, a decline that must not cascade
  * (hard decline, 3DS required) stops, or the order ends (planRoute already capped it at
  * 1 + maxFallbackRetries). Each attempt is its own PaymentAttempt row.
+ *
+ * An attempt whose answer never came may have charged. Saga-style, it is reversed by its
+ * idempotency key before anything else happens; if the reversal is not confirmed the payment
+ * stops there, because cascading could charge the card a second time.
  */
 export async function runAttempts(
   input: PaymentWorkflowInput,
@@ -38,20 +51,32 @@ export async function runAttempts(
   for (const [index, processorId] of order.entries()) {
     const attemptNumber = index + 1;
     const attempt = await attemptOnce(input, processorId, attemptNumber, threeDs);
-    onAttempt(attempt);
-    if (attempt.outcome === 'approved') return { approved: attempt, lastFailure: null };
-    lastFailure = attempt;
-    if (attempt.outcome === 'requires_3ds' || !attempt.category || !shouldCascade(attempt.category, flow)) break;
+    if (attempt.outcome === 'approved') {
+      onAttempt(attempt);
+      return { approved: attempt, lastFailure: null, unresolved: null };
+    }
+    if (attempt.failure) {
+      const { record, unresolved } = await settleFailedAttempt(input, attempt.failure);
+      onAttempt(record);
+      if (unresolved) return { approved: null, lastFailure: record, unresolved: record };
+      lastFailure = record;
+    } else {
+      onAttempt(attempt);
+      lastFailure = attempt;
+    }
+    if (lastFailure.outcome === 'requires_3ds' || !lastFailure.category || !shouldCascade(lastFailure.category, flow)) break;
   }
-  return { approved: null, lastFailure };
+  return { approved: null, lastFailure, unresolved: null };
 }
 
-async function attemptOnce(
-  input: PaymentWorkflowInput,
-  processorId: string,
-  attemptNumber: number,
-  threeDs: ThreeDsValues | undefined,
-): Promise<AuthorizeAttemptResult> {
+type Attempt = AuthorizeAttemptResult & { failure?: FailedAttempt };
+
+interface FailedAttempt {
+  record: AttemptRecord;
+  mayHaveCharged: boolean;
+}
+
+async function attemptOnce(input: PaymentWorkflowInput, processorId: string, attemptNumber: number, threeDs: ThreeDsValues | undefined): Promise<Attempt> {
   try {
     return await authorizeAttempt({
       paymentId: input.paymentId,
@@ -68,28 +93,58 @@ async function attemptOnce(
     });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    // Retries are spent: the processor is unreachable or broken. Record it and cascade.
-    const { code, message } = technicalFailureOf(error);
-    const record: AttemptRecord = {
-      attemptNumber,
-      processorId,
-      outcome: 'error',
-      errorCode: code,
-      category: 'technical',
-      message,
-      processorReference: null,
-    };
-    await recordAttempt({ paymentId: input.paymentId, attempt: record });
-    return { ...record, captured: false, dispute: null };
+    // Retries are spent: the processor is unreachable, broken, or silent.
+    const { code, message, mayHaveCharged } = technicalFailureOf(error);
+    const record: AttemptRecord = { attemptNumber, processorId, outcome: 'error', errorCode: code, category: declineCategoryOf(code), message, processorReference: null };
+    return { ...record, captured: false, dispute: null, failure: { record, mayHaveCharged } };
   }
 }
 
-function technicalFailureOf(error: ActivityFailure): { code: string; message: string } {
-  const cause = error.cause;
-  if (cause instanceof TimeoutFailure) return { code: 'processor_timeout', message: 'The processor did not answer in time' };
-  if (cause instanceof ApplicationFailure) {
-    const details = cause.details?.[0] as { code?: string } | undefined;
-    return { code: details?.code ?? 'processor_error', message: cause.message };
+/** Reverses a failed attempt that may have charged, then records the attempt row with what happened. */
+async function settleFailedAttempt(input: PaymentWorkflowInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
+  let record = failure.record;
+  let unresolved = false;
+  if (failure.mayHaveCharged) {
+    const reversal = await reverseOrNull(input, record);
+    if (!reversal || reversal.outcome === 'refused') {
+      const why = reversal ? `the processor refused it (${reversal.code})` : 'it could not be confirmed';
+      unresolved = true;
+      record = { ...record, message: `${record.message}; reversal by idempotency key failed: ${why}. Needs review.` };
+    } else if (reversal.outcome === 'reversed') {
+      record = { ...record, processorReference: reversal.processorReference, message: `${record.message}; reversed by idempotency key (${reversal.amount} reversed)` };
+    } else {
+      record = { ...record, message: `${record.message}; reversal by idempotency key confirmed nothing stands` };
+    }
   }
-  return { code: 'processor_error', message: cause?.message ?? error.message };
+  await recordAttempt({ paymentId: input.paymentId, attempt: record });
+  return { record, unresolved };
+}
+
+async function reverseOrNull(input: PaymentWorkflowInput, record: AttemptRecord): Promise<ReverseAttemptResult | null> {
+  try {
+    return await reverseAttempt({
+      paymentId: input.paymentId,
+      attemptNumber: record.attemptNumber,
+      processorId: record.processorId,
+      accountId: input.accountId,
+      mode: input.mode,
+      amount: input.amount,
+      currency: input.currency,
+    });
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    return null;
+  }
+}
+
+function technicalFailureOf(error: ActivityFailure): { code: string; message: string; mayHaveCharged: boolean } {
+  const cause = error.cause;
+  // The activity itself ran out of time: the call may have gone out.
+  if (cause instanceof TimeoutFailure) return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
+  if (cause instanceof ApplicationFailure) {
+    const details = cause.details?.[0] as Partial<AuthorizeFailureDetails> | undefined;
+    const code = details?.code ?? 'processor_error';
+    return { code, message: cause.message, mayHaveCharged: details?.mayHaveCharged ?? isOutcomeUnknown(code) };
+  }
+  return { code: 'processor_error', message: cause?.message ?? error.message, mayHaveCharged: true };
 }
