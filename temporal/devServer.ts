@@ -14,6 +14,8 @@ export interface DevServerOptions {
   dbFilename?: string;
   logFile?: string;
   headless?: boolean;
+  /** A `temporal` binary other than the pinned one set-up installs (TEMPORAL_CLI_PATH). */
+  cliPath?: string;
 }
 
 export interface RunningDevServer {
@@ -39,7 +41,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
     // History's queue processors poll for new tasks at most 20 times a second by default, so under
     // steady load every workflow task waited for the next 50 ms tick before reaching matching
-    // (an empty workflow took ~49 ms; ~14 ms with this). See "Speed" in the README.
+    // (an empty workflow took ~49 ms; ~14 ms with this). See README, Speed.
     ...queueProcessorPollRates.flatMap((setting) => ['--dynamic-config-value', `${setting}=10000`]),
     ...searchAttributeFlags.flatMap((flag) => ['--search-attribute', flag]),
   ];
@@ -53,16 +55,31 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(temporalCliPath(), args, { stdio: ['ignore', out, out] });
+  // Its own process group: a Ctrl-C in the terminal must reach only us, so the server is still
+  // there while the worker drains and stops when our Lifecycle says so.
+  const child = spawn(temporalCliPath(options.cliPath), args, { stdio: ['ignore', out, out], detached: true });
+  if (typeof out === 'number') fs.closeSync(out);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  // Last resort when this process dies without stopping it (a crash, process.exit mid start-up).
+  const lastResort = () => {
+    if (running()) child.kill('SIGTERM');
+  };
+  process.on('exit', lastResort);
+  void exited.then(() => process.off('exit', lastResort));
   const address = `127.0.0.1:${options.port}`;
-  await waitUntilReady(address, options.namespace, exited);
+  try {
+    await waitUntilReady(address, options.namespace, exited);
+  } catch (error) {
+    lastResort();
+    throw error;
+  }
   return {
     address,
     uiUrl: `http://localhost:${options.uiPort}`,
     process: child,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (!running()) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;

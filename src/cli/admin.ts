@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { config } from '../config';
+import { config, ConfigError } from '../config';
 import { provideDatabase, type DatabaseHandle } from '../db/database';
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient, type Db } from '../db/prisma';
 import { createPartnerCommand, listKeysCommand, revokeKeyCommand } from '../keys/adminCommands';
-import { redactedPaths, type Logger } from '../logging/logger';
+import { createLogger, type Logger } from '../logging/logger';
 
 const usage = `Usage: npm run --silent admin -- <command>
   create-partner --name NAME --mode test|live [--crm-only]   make a partner and its first partner key
@@ -24,12 +24,13 @@ class CommandError extends Error {}
  */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', redact: { paths: redactedPaths, censor: '[redacted]' } }, pino.destination(2));
   if (!command || command === 'help' || command === '--help') {
     (command ? process.stdout : process.stderr).write(`${usage}\n`);
     return command ? 0 : 2;
   }
   const run = commandFor(command, rest);
+  // Quieter than the server by default: an operator wants the JSON, not start-up chatter.
+  const logger = createLogger(process.env.LOG_LEVEL === undefined ? 'warn' : config().LOG_LEVEL, pino.destination(2));
   const database = await openDatabase(logger);
   const db = createPrismaClient(database.url, 2);
   try {
@@ -109,7 +110,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const isUsage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    const message = isUsage ? `${(error as Error).message}\n\n${usage}` : error instanceof CommandError ? error.message : String((error as Error)?.stack ?? error);
+    const clean = error instanceof CommandError || error instanceof ConfigError;
+    const message = isUsage ? `${(error as Error).message}\n\n${usage}` : clean ? (error as Error).message : String((error as Error)?.stack ?? error);
     process.stderr.write(`admin: ${message}\n`);
     process.exitCode = isUsage ? 2 : 1;
   },

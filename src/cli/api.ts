@@ -1,20 +1,23 @@
-import { config } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient } from '../db/prisma';
-import { logger } from '../logging/logger';
+import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
 import { Lifecycle } from '../runtime/shutdown';
 import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { createTemporalClient } from '../../temporal/connection';
+import { configOrExit } from './configOrExit';
+
+const cfg = configOrExit('api');
+const logger = createLogger(cfg.LOG_LEVEL);
+const lifecycle = new Lifecycle(logger);
 
 /** `npm run api`: only the HTTP API, against external Postgres and Temporal (production shape). */
 async function main(): Promise<void> {
-  const cfg = config();
   if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
-    throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (use npm start for embedded defaults)');
+    process.stderr.write('api: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n');
+    process.exit(1);
   }
-  const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();
   await applyMigrations(cfg.DATABASE_URL);
   const db = createPrismaClient(cfg.DATABASE_URL);
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
   logger.info({ url: api.url }, 'api listening');
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   logger.fatal({ err: error }, 'api failed to start');
-  process.exit(1);
+  await lifecycle.exit(1);
 });

@@ -1,7 +1,6 @@
-import { config } from '../config';
 import { provideDatabase } from '../db/database';
 import { createPrismaClient } from '../db/prisma';
-import { logger } from '../logging/logger';
+import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
 import { startSandbox } from '../sandbox/server';
 import { Lifecycle } from '../runtime/shutdown';
@@ -9,10 +8,12 @@ import { routeTemporalLogsTo } from '../runtime/temporalLogging';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
+import { configOrExit } from './configOrExit';
 
 /** `npm start`: Postgres, migrations, Temporal, worker, then the HTTP API, in that order. */
 async function main(): Promise<void> {
-  const cfg = config();
+  const cfg = configOrExit('start');
+  const logger = createLogger(cfg.LOG_LEVEL);
   routeTemporalLogsTo(logger);
   const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();
@@ -51,8 +52,7 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     logger.fatal({ err: error }, 'start-up failed');
-    await lifecycle.stopAll();
-    process.exit(1);
+    await lifecycle.exit(1);
   }
 }
 

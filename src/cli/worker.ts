@@ -1,22 +1,25 @@
-import { config } from '../config';
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient } from '../db/prisma';
-import { logger } from '../logging/logger';
+import { createLogger } from '../logging/logger';
 import { Lifecycle } from '../runtime/shutdown';
 import { routeTemporalLogsTo } from '../runtime/temporalLogging';
 import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
+import { configOrExit } from './configOrExit';
+
+const cfg = configOrExit('worker');
+const logger = createLogger(cfg.LOG_LEVEL);
+const lifecycle = new Lifecycle(logger);
 
 /** `npm run worker`: only a Temporal worker, against external Postgres and Temporal. */
 async function main(): Promise<void> {
-  const cfg = config();
   if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
-    throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS (use npm start for embedded defaults)');
+    process.stderr.write('worker: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n');
+    process.exit(1);
   }
   routeTemporalLogsTo(logger);
-  const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();
   await applyMigrations(cfg.DATABASE_URL);
   const db = createPrismaClient(cfg.DATABASE_URL);
@@ -30,7 +33,7 @@ async function main(): Promise<void> {
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 'worker polling');
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   logger.fatal({ err: error }, 'worker failed to start');
-  process.exit(1);
+  await lifecycle.exit(1);
 });

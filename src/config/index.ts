@@ -51,12 +51,12 @@ export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
 
-/** Parses configuration from an environment; throws a readable error naming each bad variable. */
+/** Parses configuration from an environment; throws a one-line error naming each bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = configSchema.safeParse(env);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return result.data;
 }

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { Config } from '../config';
 
 /** Paths that may carry secrets; pino replaces their values before anything is written. */
 export const redactedPaths = [
@@ -23,13 +24,16 @@ export const redactedPaths = [
   '*.signingSecret',
 ];
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): pino.Logger {
-  return pino({
+export type LogLevel = Config['LOG_LEVEL'];
+
+/** The level comes from parsed configuration, so a bad LOG_LEVEL is a config error, not a pino crash. */
+export function createLogger(level: LogLevel, destination?: pino.DestinationStream): pino.Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { service: 'payment-engine' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
-export const logger = createLogger();
 export type Logger = pino.Logger;

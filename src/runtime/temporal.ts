@@ -32,6 +32,7 @@ export async function provideTemporal(cfg: Config, logger: Logger): Promise<Temp
     namespace: cfg.TEMPORAL_NAMESPACE,
     dbFilename: path.join(cfg.DATA_DIR, 'temporal', 'temporal.sqlite'),
     logFile: path.join(cfg.DATA_DIR, 'temporal.log'),
+    cliPath: cfg.TEMPORAL_CLI_PATH,
   });
   logger.info({ address: server.address }, 'temporal dev server started');
   return { settings: temporalSettingsFrom(cfg, server.address), uiUrl: server.uiUrl, stop: server.stop };

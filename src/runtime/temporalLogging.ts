@@ -10,12 +10,17 @@ const pinoLevels: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'
   ERROR: 'error',
 };
 
-/** Sends the Temporal SDK's own logs (worker state, workflow logs) through pino as JSON. */
+/**
+ * Sends the Temporal SDK's own logs (worker state, workflow logs) through pino as JSON, and
+ * leaves signals to our Lifecycle: the SDK's own SIGINT/SIGTERM handler would shut the worker
+ * down before the API has stopped taking requests that wait on workflows.
+ */
 export function routeTemporalLogsTo(logger: Logger): void {
   const child = logger.child({ component: 'temporal-sdk' });
   const level = logger.level === 'debug' || logger.level === 'trace' ? 'DEBUG' : 'WARN';
   try {
     Runtime.install({
+      shutdownSignals: [],
       logger: new DefaultLogger(level, (entry) => {
         child[pinoLevels[entry.level]]((entry.meta ?? {}) as LogMetadata, entry.message);
       }),

@@ -24,6 +24,18 @@ describe('configuration from the environment', () => {
     expect(message).toContain('ENCRYPTION_KEY');
   });
 
+  it('rejects a bad LOG_LEVEL as configuration, in one line naming it', () => {
+    let error: unknown;
+    try {
+      parseConfig({ LOG_LEVEL: 'loud' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/^invalid configuration: LOG_LEVEL: /);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
   it('parses booleans strictly', () => {
     expect(parseConfig({ TEMPORAL_TLS: 'true' }).TEMPORAL_TLS).toBe(true);
     expect(parseConfig({ TEMPORAL_TLS: '0' }).TEMPORAL_TLS).toBe(false);

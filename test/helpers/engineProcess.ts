@@ -1,0 +1,112 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { projectRoot } from '../../src/config';
+import { freePort } from '../../temporal/devServer';
+
+export interface EnginePorts {
+  PORT: string;
+  SANDBOX_PORT: string;
+  TEMPORAL_DEV_SERVER_PORT: string;
+  TEMPORAL_UI_PORT: string;
+  EMBEDDED_POSTGRES_PORT: string;
+}
+
+export async function freeEnginePorts(): Promise<EnginePorts> {
+  return {
+    PORT: String(await freePort()),
+    SANDBOX_PORT: String(await freePort()),
+    TEMPORAL_DEV_SERVER_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+  };
+}
+
+export interface EngineProcess {
+  child: ChildProcess;
+  pid: number;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** pino lines' `msg` fields, in order. */
+  messages(): string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * `node --import tsx src/cli/start.ts` (what `npm start` runs) in its own process group, as a
+ * terminal would run it: signalling the group is a Ctrl-C. Embedded defaults only: any external
+ * database or Temporal from the test run's environment is removed.
+ */
+export function spawnEngine(env: Record<string, string>): EngineProcess {
+  const inherited = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'REDIS_URL']) delete inherited[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/start.ts'], {
+    cwd: projectRoot,
+    env: { ...inherited, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    pid: child.pid!,
+    output: () => output,
+    messages: () =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { msg?: string }).msg ?? ''),
+    exited,
+  };
+}
+
+/** Polls until `check` is true; fails with `what` and the engine's output after `timeoutMs`. */
+export async function waitFor(what: string, check: () => Promise<boolean> | boolean, engine: EngineProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (engine.child.exitCode !== null) throw new Error(`engine exited while waiting for ${what}:\n${engine.output()}`);
+    if (await Promise.resolve().then(check).catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}:\n${engine.output()}`);
+}
+
+export async function healthStatus(port: string): Promise<number> {
+  return (await fetch(`http://127.0.0.1:${port}/api/public/v1/health`)).status;
+}
+
+export interface ChildInfo {
+  pid: number;
+  pgid: number;
+  command: string;
+}
+
+/** Direct children of `pid` (Linux `ps`). */
+export function childrenOf(pid: number): ChildInfo[] {
+  let listing = '';
+  try {
+    listing = execFileSync('ps', ['-o', 'pid=,pgid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+  return listing
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [childPid, pgid, ...command] = line.trim().split(/\s+/);
+      return { pid: Number(childPid), pgid: Number(pgid), command: command.join(' ') };
+    });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
