@@ -1,3 +1,6 @@
+import { createPrismaClient } from '../../src/db/prisma';
+import { startApi, type RunningApi } from '../../src/runtime/api';
+import { freePort } from '../../temporal/devServer';
 import { createMerchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 
@@ -18,6 +21,35 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
     expect(answer.body.temporal.status).toBe('up');
     expect(answer.body.temporal.workerPolling).toBe(true);
     expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  describe('503 with the failing part', () => {
+    let api: RunningApi | undefined;
+    afterEach(async () => {
+      await api?.stop();
+      api = undefined;
+    });
+
+    it('when no worker polls the task queue', async () => {
+      api = await startApi({ ...harnessDeps(), taskQueue: `nobody-polls-${Date.now()}` }, 0, '127.0.0.1');
+      const answer = await call(api, 'GET', '/api/public/v1/health');
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ status: 'degraded', database: { status: 'up' }, temporal: { status: 'up', workerPolling: false } });
+    });
+
+    it('when the database is unreachable', async () => {
+      const unreachable = createPrismaClient(`postgresql://postgres:postgres@127.0.0.1:${await freePort()}/none`, 1);
+      try {
+        api = await startApi({ ...harnessDeps(), db: unreachable }, 0, '127.0.0.1');
+        const answer = await call(api, 'GET', '/api/public/v1/health');
+        expect(answer.status).toBe(503);
+        expect(answer.body).toMatchObject({ status: 'degraded', database: { status: 'down', error: expect.any(String) }, temporal: { status: 'up', workerPolling: true } });
+      } finally {
+        await unreachable.$disconnect();
+      }
+    });
+
+    const harnessDeps = () => ({ db: harness.db, temporal: harness.temporal, config: harness.config, logger: harness.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl });
   });
 
   it('answers an unknown route with 404 in the error shape', async () => {
@@ -42,6 +74,14 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('INVALID_JSON');
     expect(typeof answer.body.message).toBe('string');
+  });
+
+  it('answers a malformed %-escape in a path parameter with 400, never 500', async () => {
+    const merchant = await createMerchant(harness.db);
+    for (const path of ['/api/public/v1/stores/%E0%A4%A', '/api/public/v1/stores/%zz']) {
+      const answer = await call(harness, 'GET', path, { token: merchant.token });
+      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 400, body: { code: 'BAD_REQUEST', message: 'Malformed percent-encoding in the URL path' } });
+    }
   });
 
   it('answers an oversized body with 413 in the error shape', async () => {

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 
 /** The spec's error body (part 7): `{message, code, issues?}`. */
@@ -47,6 +48,13 @@ interface HttpishError {
   status?: number;
   statusCode?: number;
   code?: string;
+  expose?: boolean;
+  message?: string;
+}
+
+/** `Not Found` → `NOT_FOUND`: the code of a 4xx that no handler of ours named. */
+function codeForStatus(status: number): string {
+  return (STATUS_CODES[status] ?? 'Bad Request').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 }
 
 /** The one place any thrown value becomes an HTTP status and error body. */
@@ -68,5 +76,13 @@ export function toApiError(error: unknown): ApiError {
   }
   if (httpish.code === 'P2025') return new ApiError(404, 'NOT_FOUND', 'Resource not found');
   if (httpish.code === 'P2002') return new ApiError(409, 'CONFLICT', 'A resource with these values already exists');
+  // Express, router and http-errors mark client errors with a status (router: a bad %-escape in
+  // a path parameter is a URIError with status 400). Those are the caller's fault, never a 500.
+  const status = httpish.status ?? httpish.statusCode;
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
+    if (error instanceof URIError) return new ApiError(400, 'BAD_REQUEST', 'Malformed percent-encoding in the URL path');
+    const message = httpish.expose && httpish.message ? httpish.message : (STATUS_CODES[status] ?? 'Bad request');
+    return new ApiError(status, codeForStatus(status), message);
+  }
   return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
