@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
@@ -22,6 +22,9 @@ const { recordAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });
+
+// Payments that failed an attempt before reversals existed replay without one.
+const reversalPatch = 'reverse-unanswered-attempts';
 
 export interface AttemptsResult {
   approved: AuthorizeAttemptResult | null;
@@ -104,7 +107,7 @@ async function attemptOnce(input: PaymentWorkflowInput, processorId: string, att
 async function settleFailedAttempt(input: PaymentWorkflowInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
   let record = failure.record;
   let unresolved = false;
-  if (failure.mayHaveCharged) {
+  if (failure.mayHaveCharged && patched(reversalPatch)) {
     const reversal = await reverseOrNull(input, record);
     if (!reversal || reversal.outcome === 'refused') {
       const why = reversal ? `the processor refused it (${reversal.code})` : 'it could not be confirmed';
