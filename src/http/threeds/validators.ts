@@ -38,19 +38,34 @@ export const createFromValuesSchema = z
   .openapi('ThreeDsCreateFromValues');
 export type CreateFromValuesInput = z.infer<typeof createFromValuesSchema>;
 
+/** A calendar date YYYY-MM-DD that exists (2030-02-30 does not; Date.parse would roll it to March). */
+function isCalendarDate(value: string): boolean {
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
 /**
  * recurringInfo (shape not given by the spec): `frequency` is the minimum number of days between
  * two charges (EMV 3DS recurringFrequency, 1-366 here) and `expiry` the date after which no
- * further charge is authorised (EMV recurringExpiry, YYYY-MM-DD).
+ * further charge is authorised (EMV recurringExpiry, YYYY-MM-DD, a real date after today).
  */
 export const recurringInfoSchema = z
   .object({
     frequency: z.number().int().min(1).max(366),
-    expiry: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expiry must be a date YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'expiry must be a real date'),
+    expiry: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'expiry must be a date YYYY-MM-DD')
+      .refine(isCalendarDate, 'expiry must be a real calendar date')
+      .refine((value) => value > todayUtc(), 'expiry must be after today'),
   })
   .strict()
   .openapi('ThreeDsRecurringInfo');
 export type RecurringInfo = z.infer<typeof recurringInfoSchema>;
+
+// Answers show what was stored, whose expiry may have passed since.
+const recurringInfoView = z.object({ frequency: z.number().int(), expiry: z.string() }).openapi('ThreeDsRecurringInfoView');
 
 const shortString = z.string().min(1).max(128);
 
@@ -86,7 +101,8 @@ export const authenticateSchema = z
     challengePreference: z.enum(['no-preference', 'no-challenge', 'challenge-requested', 'challenge-mandated']).optional(),
     authenticationType: z.enum(authenticationTypes).default('payment-transaction'),
     recurringInfo: recurringInfoSchema.optional(),
-    returnUrl: z.string().url().max(2048).optional(),
+    // The browser is redirected there: only web pages, never javascript: or data: URLs.
+    returnUrl: z.url({ protocol: /^https?$/, error: 'returnUrl must be an http or https URL' }).max(2048).optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -124,7 +140,7 @@ export const threeDsSessionSchema = z
     messageVersion: z.string().nullable(),
     cardBrand: z.string().nullable(),
     authenticationType: z.string().nullable(),
-    recurringInfo: recurringInfoSchema.nullable(),
+    recurringInfo: recurringInfoView.nullable(),
     paymentInstrumentId: z.string().nullable(),
     storeId: z.string().nullable(),
     paymentId: z.string().nullable(),
