@@ -7,6 +7,7 @@ import { transitionSession, valuesOf, type SessionTransition, type ThreeDsSessio
 import type { StartAuthenticationInput, ThreeDsCheck, ThreeDsDecision, ThreeDsFinal } from '../src/threeds/workflowTypes';
 import { decryptPan } from '../src/vault/cardVault';
 import type { ActivityDeps } from './deps';
+import { eventDispatchOf } from './events';
 
 export function finalOf(row: ThreeDsSessionRow): ThreeDsFinal {
   return {
@@ -42,10 +43,11 @@ function finalTransition(result: ThreeDsServerResult): SessionTransition {
 export function createThreeDsActivities(deps: ActivityDeps) {
   const { db } = deps;
   const server = createThreeDsServerClient(`${deps.sandboxUrl}/threeds`);
+  const dispatch = eventDispatchOf(deps);
 
   async function move(sessionId: string, change: SessionTransition): Promise<ThreeDsSessionRow> {
     try {
-      return await transitionSession(db, sessionId, change);
+      return await transitionSession(db, sessionId, change, dispatch);
     } catch (error) {
       if (/cannot move/.test((error as Error).message)) {
         // Another path finished the session first (e.g. the timeout raced the return): keep its result.

@@ -5,10 +5,12 @@ import { createSession, findSession, valuesOf } from '../src/threeds/sessions';
 import type { ThreeDsPlan } from '../src/threeds/workflowTypes';
 import type { ThreeDsStepInput } from '../workflows/paymentThreeDs';
 import type { ActivityDeps } from './deps';
+import { eventDispatchOf } from './events';
 
 /** The payment workflow's 3DS step: which session, which values, or a new authentication. */
 export function createThreeDsPaymentActivities(deps: ActivityDeps) {
   const { db } = deps;
+  const dispatch = eventDispatchOf(deps);
   return {
     /**
      * Loads the given session (account + mode scoped) and decides with the flow and processors
@@ -54,7 +56,7 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
                 authenticationType: merchantInitiated ? 'recurring-transaction' : 'payment-transaction',
                 workflowId: input.paymentId,
               },
-              id,
+              { id, dispatch },
             );
           }
           // The payment row (written by preparePayment) points at the session its 3DS step made.

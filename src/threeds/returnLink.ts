@@ -32,6 +32,12 @@ export function engineBaseUrl(config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 
   return base.replace(/\/+$/, '');
 }
 
+/** The base URL a request reached the API on (scheme and Host header), for callers that pass it on. */
+export function baseUrlSeenBy(req: { protocol: string; get(name: string): string | undefined }): string | null {
+  const host = req.get('host');
+  return host ? `${req.protocol}://${host}` : null;
+}
+
 export function returnUrlOf(config: Config, sessionId: string, seenByApi?: string | null): string {
   const url = new URL(`${engineBaseUrl(config, seenByApi)}/api/public/v1/threeds/${sessionId}/return`);
   url.searchParams.set('token', returnToken(config, sessionId));

@@ -1,5 +1,6 @@
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
+import type { DispatchEvents } from '../events/afterCommit';
 import { recordEvent } from '../events/recordEvent';
 import type { ThreeDsValues } from '../processors/types';
 import type { ThreeDsSessionSource, ThreeDsSessionStatus, ThreeDsSessionType } from './rules';
@@ -44,8 +45,8 @@ const eventTypeOfStatus: Record<ThreeDsSessionStatus, string | null> = {
   failed: 's_threeds_session_failed',
 };
 
-async function emit(tx: Prisma.TransactionClient, row: ThreeDsSessionRow, eventType: string): Promise<void> {
-  await recordEvent(tx, {
+async function emit(tx: Prisma.TransactionClient, row: ThreeDsSessionRow, eventType: string): Promise<string> {
+  const event = await recordEvent(tx, {
     accountId: row.accountId,
     mode: row.mode,
     storeId: row.storeId,
@@ -61,19 +62,26 @@ async function emit(tx: Prisma.TransactionClient, row: ThreeDsSessionRow, eventT
       ...(row.failureReason ? { failureReason: row.failureReason } : {}),
     },
   });
+  return event.id;
 }
 
-/** Creates a session and its events (created, plus the status's own) in one transaction. */
-export async function createSession(db: Db, input: NewSession, id = newId('threeDsSession')): Promise<ThreeDsSessionRow> {
-  return db.$transaction(async (tx) => {
+/**
+ * Creates a session and its events (created, plus the status's own) in one transaction, then
+ * hands the events to `dispatch` (when given) once committed.
+ */
+export async function createSession(db: Db, input: NewSession, options: { id?: string; dispatch?: DispatchEvents } = {}): Promise<ThreeDsSessionRow> {
+  const id = options.id ?? newId('threeDsSession');
+  const { row, eventIds } = await db.$transaction(async (tx) => {
     const row = await tx.threeDsSession.create({
       data: { ...input, id, recurringInfo: input.recurringInfo ?? undefined },
     });
-    await emit(tx, row, 's_threeds_session_created');
+    const eventIds = [await emit(tx, row, 's_threeds_session_created')];
     const statusEvent = eventTypeOfStatus[row.status as ThreeDsSessionStatus];
-    if (statusEvent) await emit(tx, row, statusEvent);
-    return row;
+    if (statusEvent) eventIds.push(await emit(tx, row, statusEvent));
+    return { row, eventIds };
   });
+  await options.dispatch?.(eventIds);
+  return row;
 }
 
 export interface SessionTransition extends Partial<ThreeDsResultValues> {
@@ -93,21 +101,22 @@ const allowedFrom: Record<SessionTransition['status'], ThreeDsSessionStatus[]> =
 /**
  * Moves a session to its next state with its event, in one transaction. A session already in the
  * target state is left as is (a retried activity), and any other move is refused, so a finished
- * session is never rewritten.
+ * session is never rewritten. The event goes to `dispatch` (when given) once committed.
  */
-export async function transitionSession(db: Db, sessionId: string, change: SessionTransition): Promise<ThreeDsSessionRow> {
-  return db.$transaction(async (tx) => {
+export async function transitionSession(db: Db, sessionId: string, change: SessionTransition, dispatch?: DispatchEvents): Promise<ThreeDsSessionRow> {
+  const { row, eventIds } = await db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM threeds_sessions WHERE id = ${sessionId} FOR UPDATE`;
     if (!locked) throw new Error(`3DS session ${sessionId} does not exist`);
     const current = await tx.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
-    if (current.status === change.status) return current;
+    if (current.status === change.status) return { row: current, eventIds: [] };
     if (!allowedFrom[change.status].includes(current.status as ThreeDsSessionStatus)) {
       throw new Error(`3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`);
     }
     const row = await tx.threeDsSession.update({ where: { id: sessionId }, data: change });
-    await emit(tx, row, eventTypeOfStatus[change.status]!);
-    return row;
+    return { row, eventIds: [await emit(tx, row, eventTypeOfStatus[change.status]!)] };
   });
+  await dispatch?.(eventIds);
+  return row;
 }
 
 /** A session of the caller's account and mode, or null (other accounts' sessions do not exist). */

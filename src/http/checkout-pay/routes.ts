@@ -2,6 +2,7 @@ import { loadCheckoutForPayment } from '../../commerce/orders';
 import { scopeOf } from '../../commerce/scope';
 import { businessId, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
+import { baseUrlSeenBy } from '../../threeds/returnLink';
 import type { AppDeps } from '../core/context';
 import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
@@ -47,6 +48,7 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
           source: body.source,
           paymentFlowId,
           threedsSessionId: body.threedsSessionId ?? null,
+          returnBaseUrl: baseUrlSeenBy(req),
           checkoutSessionId: checkout.checkoutSessionId,
           clientIp: req.ip ?? null,
           blikCode: body.blikCode ?? null,

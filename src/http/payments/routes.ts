@@ -3,6 +3,7 @@ import type { Prisma } from '../../db/prisma';
 import { scopeOf } from '../../commerce/scope';
 import { businessId, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
+import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
 import type { AppDeps } from '../core/context';
 import { badRequest, forbidden, notFound } from '../core/errors';
@@ -117,6 +118,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       source: null,
       paymentFlowId,
       threedsSessionId: body.threedsSessionId ?? null,
+      returnBaseUrl: baseUrlSeenBy(req),
       orderId: body.orderId ?? null,
       clientIp: req.ip ?? null,
     },

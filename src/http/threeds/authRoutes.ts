@@ -1,5 +1,7 @@
 import { scopeOf } from '../../commerce/scope';
+import { dispatchAfterCommit } from '../../events/afterCommit';
 import type { Prisma } from '../../db/prisma';
+import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { createSession, findSession } from '../../threeds/sessions';
 import type { AppDeps } from '../core/context';
 import { conflict, notFound } from '../core/errors';
@@ -13,14 +15,16 @@ import { authenticateSchema, createMerchantSessionSchema, threeDsSessionSchema }
 const basePath = '/api/public/v1';
 const tags = ['3ds'];
 
-/** The base URL the caller reached the API on: the challenge return link uses it when PUBLIC_BASE_URL is unset. */
-function seenBaseUrl(req: { protocol: string; get(name: string): string | undefined }): string | null {
-  const host = req.get('host');
-  return host ? `${req.protocol}://${host}` : null;
+/** 3DS events are dispatched right after their commit; a failure is left to the outbox sweep. */
+export function threeDsEventDispatch(deps: AppDeps) {
+  return dispatchAfterCommit({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue }, (error) =>
+    deps.logger.warn({ err: error }, '3DS event dispatch after commit failed; the outbox sweep will deliver'),
+  );
 }
 
 export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, deps: AppDeps): void {
   const { db } = deps;
+  const dispatch = threeDsEventDispatch(deps);
 
   defineRoute(
     publicRouter,
@@ -57,10 +61,10 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
           authenticationType: body.authenticationType,
           recurringInfo: (body.recurringInfo as Prisma.InputJsonObject | undefined) ?? null,
           returnUrl: body.returnUrl ?? null,
-        });
+        }, { dispatch });
       }
       const decided = await runAuthentication(deps, session, {
-        returnBaseUrl: seenBaseUrl(req),
+        returnBaseUrl: baseUrlSeenBy(req),
         amount: body.purchaseInfo.amount,
         currency: body.purchaseInfo.currency,
         deviceChannel: session.type === 'merchant' ? '3ri' : 'browser',
@@ -100,7 +104,7 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
         paymentInstrumentId: instrument.id,
         authenticationType: 'recurring-transaction',
         tokenId: body.tokenId,
-      });
+      }, { dispatch });
       // 3RI authenticates without an amount shown to anyone; the scheme-level request carries 0.
       const decided = await runAuthentication(deps, session, { amount: 0, currency: store.baseCurrency, deviceChannel: '3ri' });
       return toPublicThreeDsSession(decided);

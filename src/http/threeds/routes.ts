@@ -5,7 +5,7 @@ import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { registerThreeDsAuthenticationRoutes } from './authRoutes';
+import { registerThreeDsAuthenticationRoutes, threeDsEventDispatch } from './authRoutes';
 import { toPublicThreeDsSession } from './present';
 import { registerThreeDsReturnRoutes } from './returnRoutes';
 import { createFromValuesSchema, sessionParams, threeDsSessionSchema } from './validators';
@@ -17,6 +17,7 @@ const tags = ['3ds'];
 export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
   const { publicRouter } = routers;
   const { db } = deps;
+  const dispatch = threeDsEventDispatch(deps);
   registerThreeDsAuthenticationRoutes(routers, deps);
   registerThreeDsReturnRoutes(routers, deps);
   defineRoute(
@@ -47,7 +48,7 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
         messageVersion: body.messageVersion,
         cardBrand: body.cardBrand ?? null,
         failureReason: status === 'failed' ? `transStatus ${body.transStatus}` : null,
-      });
+      }, { dispatch });
       return toPublicThreeDsSession(session);
     },
   );
