@@ -4,10 +4,13 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/db/embeddedPostgres';
 import { applyMigrations } from '../../src/db/migrate';
 import { freePort, startDevServer } from '../../temporal/devServer';
+import { createThrowawayDatabase } from './throwawayDatabase';
 
 /**
- * One real Postgres (embedded, or DATABASE_URL) and one real Temporal dev server for the whole
- * run. Their addresses reach the test files through the environment.
+ * One real Postgres and one real Temporal dev server for the whole run. Their addresses reach
+ * the test files through the environment. Postgres is, in this order: TEST_DATABASE_URL as is
+ * (you chose it for tests); a throwaway `payments_test_<random>` database on DATABASE_URL's
+ * server, dropped at the end (never DATABASE_URL's own database); else embedded Postgres.
  */
 export default async function globalSetup(): Promise<void> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-engine-test-'));
@@ -16,7 +19,12 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_RUN_DIR = runDir;
   const stops: (() => Promise<void>)[] = [];
 
-  let databaseUrl = process.env.DATABASE_URL;
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl && process.env.DATABASE_URL) {
+    const throwaway = await createThrowawayDatabase(process.env.DATABASE_URL);
+    databaseUrl = throwaway.url;
+    stops.push(throwaway.drop);
+  }
   if (!databaseUrl) {
     const postgres = await startEmbeddedPostgres({
       dataDir: path.join(runDir, 'postgres'),
@@ -29,6 +37,8 @@ export default async function globalSetup(): Promise<void> {
   }
   await applyMigrations(databaseUrl);
   process.env.TEST_DATABASE_URL = databaseUrl;
+  // Anything in a test that falls back to DATABASE_URL reaches the run's database too.
+  process.env.DATABASE_URL = databaseUrl;
 
   const temporal = await startDevServer({
     port: await freePort(),
@@ -36,6 +46,7 @@ export default async function globalSetup(): Promise<void> {
     namespace: 'default',
     headless: true,
     logFile: path.join(runDir, 'temporal.log'),
+    cliPath: process.env.TEMPORAL_CLI_PATH,
   });
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
   stops.push(temporal.stop);
