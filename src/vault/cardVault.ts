@@ -73,3 +73,8 @@ export function decryptPan(blob: string, source?: KeySource): string {
 export function panFingerprint(pan: string, source?: KeySource): string {
   return createHmac('sha256', vaultKey(source)).update(`fingerprint:${pan}`).digest('hex');
 }
+
+/** Key of the Idempotency-Key request fingerprints: derived from the vault key, so no second secret to manage. */
+export function idempotencyHashKey(source?: KeySource): Buffer {
+  return createHmac('sha256', vaultKey(source)).update('idempotency-request-hash-v1').digest();
+}

@@ -1,8 +1,10 @@
+import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { decryptPan } from '../../src/vault/cardVault';
+import { canonical } from '../../src/http/idempotency/middleware';
+import { decryptPan, idempotencyHashKey } from '../../src/vault/cardVault';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { api, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
@@ -63,7 +65,7 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     const customer = await createCustomer(harness, t.merchant.token);
     const instrument = await ok(harness, 'POST', '/payment-instruments', t.merchant.token, {
       customerId: customer.id,
-      card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: nextYear, cvc: '123', holderName: 'Ada Lovelace' },
+      card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: nextYear, cvc: '123', cardholderName: 'Ada Lovelace' },
     });
     expect(instrument).toMatchObject({
       customerId: customer.id,
@@ -78,15 +80,27 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     });
     expect(instrument.id).toMatch(/^pi_/);
     expect(JSON.stringify(instrument)).not.toContain('4242424242424242');
-    expect(Object.keys(instrument)).not.toEqual(expect.arrayContaining(['number', 'cvc', 'encryptedPan']));
+    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card']) expect(instrument).not.toHaveProperty(secret);
 
     expect(await ok(harness, 'GET', `/payment-instruments/${instrument.id}`, t.merchant.token)).toEqual(instrument);
     const perCustomer = await ok(harness, 'GET', `/customers/${customer.id}/payment-instruments`, t.merchant.token);
     expect(perCustomer.data).toEqual([instrument]);
     const listed = await ok(harness, 'POST', '/payment-instruments/list', t.merchant.token, { filters: { customerId: customer.id } });
     expect(listed.data.map((row: { id: string }) => row.id)).toEqual([instrument.id]);
-    const updated = await ok(harness, 'POST', '/payment-instruments/update', t.merchant.token, { id: instrument.id, data: { expYear: nextYear + 2 } });
-    expect(updated.expYear).toBe(nextYear + 2);
+    const updated = await ok(harness, 'POST', '/payment-instruments/update', t.merchant.token, { id: instrument.id, data: { expYear: nextYear + 2, cardholderName: 'A. Lovelace' } });
+    expect(updated).toMatchObject({ expYear: nextYear + 2, cardholderName: 'A. Lovelace' });
+
+    // holderName stays accepted as an alias on create; two different names are a 400.
+    const aliased = await ok(harness, 'POST', '/payment-instruments', t.merchant.token, {
+      customerId: customer.id,
+      card: { number: '4242424242424242', expMonth: 12, expYear: nextYear, cvc: '123', holderName: 'Grace Hopper' },
+    });
+    expect(aliased.cardholderName).toBe('Grace Hopper');
+    const both = await call(harness, 'POST', `${api}/payment-instruments`, {
+      token: t.merchant.token,
+      body: { customerId: customer.id, card: { number: '4242424242424242', expMonth: 12, expYear: nextYear, cvc: '123', holderName: 'A', cardholderName: 'B' } },
+    });
+    expect({ status: both.status, code: both.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
 
     // What the payments engine reads to charge the card later decrypts to the PAN.
     const row = await harness.db.paymentInstrument.findUniqueOrThrow({ where: { id: instrument.id } });
@@ -144,11 +158,30 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     const pan = uniquePan();
     const badPan = `${pan.slice(0, 15)}${(Number(pan[15]) + 1) % 10}`;
     const customer = await createCustomer(harness, t.merchant.token);
-    const instrument = await ok(harness, 'POST', '/payment-instruments', t.merchant.token, {
-      customerId: customer.id,
-      card: { number: pan, expMonth: 3, expYear: nextYear, cvc: '321' },
-    });
+    // Sent with an Idempotency-Key: the stored request fingerprint and answer must not give the card away either.
+    const idempotencyKey = `card-${pan.slice(-6)}-${Date.now()}`;
+    const body = { customerId: customer.id, card: { number: pan, expMonth: 3, expYear: nextYear, cvc: '321' } };
+    const first = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect(first.status).toBe(200);
+    const instrument = first.body;
     expect(instrument.last4).toBe(pan.slice(-4));
+    const replay = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body, headers: { 'Idempotency-Key': idempotencyKey } });
+    expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), body: replay.body }).toEqual({ status: 200, replayed: 'true', body: instrument });
+    const otherCvc = await call(harness, 'POST', `${api}/payment-instruments`, {
+      token: t.merchant.token,
+      body: { ...body, card: { ...body.card, cvc: '322' } },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect({ status: otherCvc.status, code: otherCvc.body.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+
+    const record = await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key: idempotencyKey } });
+    const requestText = `POST ${api}/payment-instruments\n${canonical(body)}`;
+    // Keyed with the engine's secret: hashing guessed PAN + CVC combinations cannot reproduce it.
+    expect(record.requestHash).not.toBe(createHash('sha256').update(requestText).digest('hex'));
+    expect(record.requestHash).toBe(createHmac('sha256', idempotencyHashKey(harness.config)).update(requestText).digest('hex'));
+    expect(record.responseBody).toEqual(instrument);
+    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card']) expect(record.responseBody).not.toHaveProperty(secret);
+    expect(JSON.stringify(record.responseBody)).not.toContain(pan);
     const rejected = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body: { customerId: customer.id, card: { number: badPan, expMonth: 3, expYear: nextYear, cvc: '321' } } });
     expect(rejected.status).toBe(400);
     expect(JSON.stringify(rejected.body)).not.toContain(badPan);

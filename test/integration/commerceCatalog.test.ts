@@ -48,7 +48,7 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
       expect(amountChange.status).toBe(400);
     });
 
-    it('rejects a recurring price without interval, a fractional amount, and a product without variants', async () => {
+    it('rejects a recurring price without interval, a fractional amount, a product without variants, and unknown price properties', async () => {
       const cases = [
         { storeId, name: 'X', variants: [{ name: 'v', prices: [{ unitAmount: 100, currency: 'EUR', type: 'recurring' }] }] },
         { storeId, name: 'X', variants: [{ name: 'v', prices: [{ unitAmount: 10.5, currency: 'EUR' }] }] },
@@ -58,6 +58,14 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
         const answer = await call(harness, 'POST', `${api}/products`, { token: t.merchant.token, body });
         expect(answer.status).toBe(400);
       }
+      const variantId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 100, currency: 'EUR' }], 'Strict')).variants[0].id;
+      const price = { variantId, unitAmount: 200, currency: 'EUR' };
+      expect((await call(harness, 'POST', `${api}/prices`, { token: t.merchant.token, body: price })).status).toBe(200);
+      for (const body of [{ ...price, bogus: 1 }, { ...price, type: 'recurring' }, { ...price, interval: 'month' }]) {
+        const answer = await call(harness, 'POST', `${api}/prices`, { token: t.merchant.token, body });
+        expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      }
+      expect(await harness.db.price.count({ where: { variantId } })).toBe(2);
     });
 
     it('PUT /products/{id} with updatedData answers the product shape of part 2', async () => {
@@ -94,15 +102,28 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
       expect(page2.data.map((p: { name: string }) => p.name)).toEqual(['Charlie']);
       const contains = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: [shop], name: { condition: 'contains', value: 'RAV' } } });
       expect(contains.data.map((p: { name: string }) => p.name)).toEqual(['Bravo']);
-      const today = new Date().toISOString().slice(0, 10);
-      const dated = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: shop, createdAt: { condition: 'is-equal-date', value: today } } });
+      // A day either side, so a run across 00:00 UTC still finds what it just made.
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const dated = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: shop, createdAt: { condition: 'is-between-date', value: [day(-1), day(1)] } } });
       expect(dated.pagination.totalCount).toBe(3);
 
-      for (const body of [{ sortBy: { field: 'secret', direction: 'asc' } }, { filters: { color: 'red' } }, { pagination: { page: 1, pageSize: 101 } }]) {
+      const rejected: [unknown, string][] = [
+        [{ sortBy: { field: 'secret', direction: 'asc' } }, 'INVALID_SORT_FIELD'],
+        [{ filters: { color: 'red' } }, 'INVALID_FILTER'],
+        [{ pagination: { page: 1, pageSize: 101 } }, 'VALIDATION_ERROR'],
+        // Names every object inherits must be as unknown as any other.
+        [{ filters: { constructor: 'x' } }, 'INVALID_FILTER'],
+        [{ filters: { hasOwnProperty: { condition: 'equals', value: 'x' } } }, 'INVALID_FILTER'],
+        [{ filters: { toString: ['x'] } }, 'INVALID_FILTER'],
+        [{ sortBy: { field: 'constructor', direction: 'asc' } }, 'INVALID_SORT_FIELD'],
+        [{ sortBy: { field: 'hasOwnProperty', direction: 'desc' } }, 'INVALID_SORT_FIELD'],
+      ];
+      for (const [body, code] of rejected) {
         const answer = await call(harness, 'POST', `${api}/products/list`, { token: t.merchant.token, body });
-        expect(answer.status).toBe(400);
-        expect(typeof answer.body.message).toBe('string');
+        expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: expect.objectContaining({ message: expect.any(String), code }) });
       }
+      const proto = await call(harness, 'POST', `${api}/products/list`, { token: t.merchant.token, raw: '{"filters":{"__proto__":"x"}}' });
+      expect({ status: proto.status, code: proto.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     });
 
     it("hides another account's products and test-mode products from live keys", async () => {

@@ -203,9 +203,10 @@ describe('checkout sessions, promotion redemption and orders over HTTP', () => {
       const customer = await ok(harness, 'POST', '/customers', t.merchant.token, { email });
       const open = await session({ customerId: customer.id, lineItems: [{ priceId: eurPrice, quantity: 1 }] });
       const order = await harness.db.$transaction((tx) => createOrderForPaidCheckout(tx, { checkoutSessionId: open.body.id, paymentId: 'pay_list' }));
-      const today = new Date().toISOString().slice(0, 10);
+      // A day either side, so a run across 00:00 UTC still finds what it just made.
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
       const listed = await ok(harness, 'POST', '/orders/list', t.merchant.token, {
-        filters: { customerEmail: email, status: ['paid'], createdAt: { condition: 'is-between-date', value: [today, today] } },
+        filters: { customerEmail: email, status: ['paid'], createdAt: { condition: 'is-between-date', value: [day(-1), day(1)] } },
         sortBy: { field: 'createdAt', direction: 'desc' },
         pagination: { page: 1, pageSize: 10 },
       });
@@ -214,6 +215,10 @@ describe('checkout sessions, promotion redemption and orders over HTTP', () => {
       const sessions = await ok(harness, 'POST', '/checkout-sessions/list', t.merchant.token, { filters: { customerId: customer.id, status: 'paid' } });
       expect(sessions.data.map((row: { id: string }) => row.id)).toEqual([open.body.id]);
       expect((await call(harness, 'POST', `${api}/orders/list`, { token: t.merchant.token, body: { filters: { payment: 'x' } } })).status).toBe(400);
+      for (const status of ['bogus', ['paid', 'bogus'], { condition: 'not-equals', value: 'PAID' }]) {
+        const answer = await call(harness, 'POST', `${api}/orders/list`, { token: t.merchant.token, body: { filters: { status } } });
+        expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'INVALID_FILTER' });
+      }
 
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'GET', `${api}/orders/${order.id}`, { token })).status).toBe(404);

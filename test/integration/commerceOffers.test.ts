@@ -40,6 +40,10 @@ describe('checkout offers and email templates over HTTP', () => {
       expect(await ok(harness, 'POST', `/checkout-offers/${offer.id}`, t.merchant.token)).toEqual(offer);
       const listed = await ok(harness, 'POST', '/checkout-offers/list', t.merchant.token, { filters: { storeId, type: 'upsell' } });
       expect(listed.data.map((row: { id: string }) => row.id)).toContain(offer.id);
+      for (const type of ['mystery', ['upsell', 'mystery'], { condition: 'contains', value: 'sell' }]) {
+        const answer = await call(harness, 'POST', `${api}/checkout-offers/list`, { token: t.merchant.token, body: { filters: { type } } });
+        expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'INVALID_FILTER' });
+      }
       const updated = await ok(harness, 'POST', '/checkout-offers/update', t.merchant.token, { id: offer.id, data: { type: 'downsell', promotionIds: [], active: false } });
       expect(updated).toMatchObject({ type: 'downsell', promotionIds: [], promotions: [], active: false });
     });

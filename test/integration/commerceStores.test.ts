@@ -12,9 +12,16 @@ describe('stores over HTTP', () => {
     await harness?.stop();
   });
 
+  /** A real payment flow (over one sandbox processor) made with the given key, so in its account and mode. */
+  async function createFlow(token: string): Promise<string> {
+    const processor = await ok(harness, 'POST', '/processors', token, { name: 'P', type: 'sandbox', credentials: { merchantId: 'm' }, supportedCurrencies: ['EUR'], baseCurrency: 'EUR' });
+    return (await ok(harness, 'POST', '/payment-flows', token, { name: 'Flow', processorConfigs: [{ processorId: processor.id, weight: 1 }] })).id;
+  }
+
   it('creates, gets, lists and updates a store', async () => {
-    const store = await createStore(harness, t.merchant.token, { defaultPaymentFlowId: 'flow_abc123' });
-    expect(store).toMatchObject({ name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['EUR', 'USD', 'JPY'], defaultPaymentFlowId: 'flow_abc123', mode: 'test' });
+    const flowId = await createFlow(t.merchant.token);
+    const store = await createStore(harness, t.merchant.token, { defaultPaymentFlowId: flowId });
+    expect(store).toMatchObject({ name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['EUR', 'USD', 'JPY'], defaultPaymentFlowId: flowId, mode: 'test' });
     expect(store.id).toMatch(/^store_/);
 
     expect(await ok(harness, 'GET', `/stores/${store.id}`, t.merchant.token)).toEqual(store);
@@ -26,6 +33,25 @@ describe('stores over HTTP', () => {
     const updated = await ok(harness, 'POST', '/stores/update', t.merchant.token, { id: store.id, data: { name: 'Renamed', baseCurrency: 'GBP' } });
     expect(updated).toMatchObject({ id: store.id, name: 'Renamed', baseCurrency: 'GBP' });
     expect(updated.presentmentCurrencies).toEqual(expect.arrayContaining(['GBP', 'EUR', 'USD', 'JPY']));
+  });
+
+  it("refuses a default payment flow that is unknown, another account's or another mode's (404 PAYMENT_FLOW_NOT_FOUND), on create and update", async () => {
+    const ownFlow = await createFlow(t.merchant.token);
+    const foreignFlow = await createFlow(t.other.token);
+    const liveFlow = await createFlow(t.liveToken);
+    const store = await createStore(harness, t.merchant.token, { name: 'Flowed', defaultPaymentFlowId: ownFlow });
+    const storesBefore = await harness.db.store.count({ where: { accountId: t.merchant.accountId } });
+    for (const flowId of ['flow_doesnotexist', foreignFlow, liveFlow]) {
+      const created = await call(harness, 'POST', `${api}/stores`, { token: t.merchant.token, body: { name: 'X', baseCurrency: 'EUR', defaultPaymentFlowId: flowId } });
+      expect({ status: created.status, body: created.body }).toEqual({ status: 404, body: { code: 'PAYMENT_FLOW_NOT_FOUND', message: expect.stringContaining('defaultPaymentFlowId') } });
+      const updated = await call(harness, 'POST', `${api}/stores/update`, { token: t.merchant.token, body: { id: store.id, data: { defaultPaymentFlowId: flowId } } });
+      expect({ status: updated.status, code: updated.body.code }).toEqual({ status: 404, code: 'PAYMENT_FLOW_NOT_FOUND' });
+    }
+    expect(await harness.db.store.count({ where: { accountId: t.merchant.accountId } })).toBe(storesBefore);
+    expect((await ok(harness, 'GET', `/stores/${store.id}`, t.merchant.token)).defaultPaymentFlowId).toBe(ownFlow);
+    // The live key's own flow works for a live store; null clears the default.
+    expect((await createStore(harness, t.liveToken, { defaultPaymentFlowId: liveFlow })).defaultPaymentFlowId).toBe(liveFlow);
+    expect((await ok(harness, 'POST', '/stores/update', t.merchant.token, { id: store.id, data: { defaultPaymentFlowId: null } })).defaultPaymentFlowId).toBeNull();
   });
 
   it('rejects an unsupported currency and unknown properties with 400', async () => {

@@ -46,6 +46,32 @@ describe('the shared list implementation', () => {
     expect(statusOf(() => buildListQuery({ filters: { total: '12' } }, definition))).toBe(400);
   });
 
+  it('treats names inherited from Object.prototype as unknown (400 with the spec error body, never a 500)', () => {
+    const errorOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof ApiError ? { status: error.status, body: error.body() } : error;
+      }
+      return undefined;
+    };
+    for (const name of ['constructor', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', 'isPrototypeOf']) {
+      expect(errorOf(() => buildListQuery({ filters: { [name]: 'x' } }, definition))).toEqual({
+        status: 400,
+        body: { code: 'INVALID_FILTER', message: expect.stringContaining(name) },
+      });
+      expect(errorOf(() => buildListQuery({ filters: { [name]: { condition: 'equals', value: 'x' } } }, definition))).toMatchObject({ status: 400 });
+      expect(errorOf(() => buildListQuery({ sortBy: { field: name, direction: 'asc' } }, definition))).toEqual({
+        status: 400,
+        body: { code: 'INVALID_SORT_FIELD', message: expect.stringContaining(name) },
+      });
+    }
+    // zod drops a "__proto__" key from records; the schema refuses it rather than ignoring the filter.
+    expect(listRequestSchema.safeParse(JSON.parse('{"filters":{"__proto__":"x"}}')).success).toBe(false);
+    expect(listRequestSchema.safeParse(JSON.parse('{"filters":{"__proto__":{"condition":"equals","value":"x"}}}')).success).toBe(false);
+    expect(errorOf(() => buildListQuery({ sortBy: { field: '__proto__', direction: 'asc' } }, definition))).toMatchObject({ status: 400 });
+  });
+
   it('turns arrays into "in", {condition, value} into predicates, and nests relation paths', () => {
     const query = buildListQuery(
       {

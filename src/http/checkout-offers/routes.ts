@@ -7,7 +7,7 @@ import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
 import { findStore } from '../stores/routes';
-import { checkoutOfferParams, checkoutOfferSchema, createCheckoutOfferSchema, updateCheckoutOfferSchema } from './validators';
+import { checkoutOfferParams, checkoutOfferSchema, createCheckoutOfferSchema, offerTypes, updateCheckoutOfferSchema } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['checkout-offers'];
@@ -15,7 +15,7 @@ const tags = ['checkout-offers'];
 const offerList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: { storeId: { kind: 'id' }, type: { kind: 'string' }, active: { kind: 'boolean' }, createdAt: { kind: 'date' } },
+  filters: { storeId: { kind: 'id' }, type: { kind: 'enum', values: offerTypes }, active: { kind: 'boolean' }, createdAt: { kind: 'date' } },
 };
 
 type OfferRow = Awaited<ReturnType<Db['checkoutOffer']['findFirstOrThrow']>>;

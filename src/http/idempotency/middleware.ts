@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { Prisma, type Db } from '../../db/prisma';
 import { newId } from '../../domain/ids';
@@ -10,6 +10,12 @@ export const idempotencyHeader = 'idempotency-key';
 export const idempotencyRetentionMs = 24 * 3600 * 1000;
 
 export interface IdempotencyOptions {
+  /**
+   * Key of the request fingerprint (HMAC-SHA256). Bodies may carry a card number and CVC, which an
+   * unkeyed hash would let anyone with the table brute-force; see `idempotencyHashKey`. Read on the
+   * first keyed request, so building the app never creates the vault key file by itself.
+   */
+  hashKey: () => Buffer;
   /** How long a repeat waits for the first request to finish before answering 409. */
   waitMs: number;
   /** An `in_progress` record older than this belongs to a request whose process died: a repeat takes it over. */
@@ -31,7 +37,7 @@ export function idempotencyKeyOf(req: Request): string | undefined {
 }
 
 /** Canonical JSON (object keys sorted) so the same body hashes the same whatever its key order. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
@@ -39,8 +45,9 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function requestHashOf(req: Request): string {
-  return createHash('sha256').update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? {})}`).digest('hex');
+/** Deterministic under one key, so a repeat with the same body is recognised; not reversible without the key. */
+export function requestHashOf(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'body'>, hashKey: Buffer): string {
+  return createHmac('sha256', hashKey).update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? {})}`).digest('hex');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +65,7 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
     const scope = idempotencyScope(req.auth);
-    const requestHash = requestHashOf(req);
+    const requestHash = requestHashOf(req, options.hashKey());
     const deadline = Date.now() + options.waitMs;
 
     for (;;) {

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../core/context';
 import type { Routers } from '../routes';
+import { idempotencyHashKey } from '../../vault/cardVault';
 import { idempotency } from './middleware';
 
 /**
@@ -9,6 +10,7 @@ import { idempotency } from './middleware';
  */
 export function registerIdempotency({ publicRouter, processingRouter }: Routers, { db, config }: AppDeps): void {
   const middleware = idempotency(db, {
+    hashKey: () => idempotencyHashKey(config),
     waitMs: config.PAYMENT_RESPONSE_TIMEOUT_MS + 5_000,
     staleMs: Math.max(60_000, 3 * config.PAYMENT_RESPONSE_TIMEOUT_MS),
   });

@@ -38,7 +38,8 @@ export function buildListQuery(request: ListRequest, definition: ListDefinition)
   const pageSize = request.pagination?.pageSize ?? defaultPageSize;
   const sortName = request.sortBy?.field ?? definition.defaultSort.field;
   const direction = request.sortBy?.direction ?? definition.defaultSort.direction;
-  const sortField = definition.sortFields[sortName];
+  // Own keys only: inherited names such as "constructor" must be unknown, not Object.prototype members.
+  const sortField = Object.hasOwn(definition.sortFields, sortName) ? definition.sortFields[sortName] : undefined;
   if (!sortField) {
     throw badRequest(`Unknown sort field "${sortName}"; sortable fields: ${Object.keys(definition.sortFields).join(', ')}`, 'INVALID_SORT_FIELD');
   }
@@ -52,7 +53,7 @@ export function pageInfo(query: ListQuery, totalCount: number) {
 }
 
 function filterClause(name: string, raw: FilterValue, definition: ListDefinition): Record<string, unknown> {
-  const filter = definition.filters[name];
+  const filter = Object.hasOwn(definition.filters, name) ? definition.filters[name] : undefined;
   if (!filter) throw badRequest(`Unknown filter "${name}"; filters: ${Object.keys(definition.filters).join(', ') || 'none'}`, 'INVALID_FILTER');
   const { condition, value } = normalise(raw, filter.kind);
   if (!conditionsByKind[filter.kind].includes(condition)) {

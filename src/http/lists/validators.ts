@@ -49,12 +49,23 @@ export const sortBySchema = z
   })
   .strict();
 
+/**
+ * zod's record silently drops a `__proto__` key (it would replace the result's prototype), which
+ * would turn an unknown filter into no filter at all; it is refused here instead, before parsing.
+ */
+const filtersSchema = z.preprocess((value, ctx) => {
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+    ctx.issues.push({ code: 'custom', message: 'unknown filter "__proto__"', input: value });
+  }
+  return value;
+}, z.record(z.string(), filterValueSchema));
+
 /** Body of every `POST /<resource>/list` (spec part 4, offset pagination). */
 export const listRequestSchema = z
   .object({
     pagination: paginationSchema.optional(),
     sortBy: sortBySchema.optional(),
-    filters: z.record(z.string(), filterValueSchema).optional(),
+    filters: filtersSchema.optional(),
   })
   .strict()
   .openapi('ListRequest');

@@ -6,7 +6,7 @@ import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
-import { orderParams, orderSchema, orderWithPaymentsSchema, toPublicOrder } from './validators';
+import { orderParams, orderSchema, orderStatuses, orderWithPaymentsSchema, toPublicOrder } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['orders'];
@@ -15,7 +15,7 @@ const orderList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', totalAmount: 'totalAmount', status: 'status', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
-    status: { kind: 'string' },
+    status: { kind: 'enum', values: orderStatuses },
     currency: { kind: 'string' },
     storeId: { kind: 'id' },
     customerId: { kind: 'id' },

@@ -47,7 +47,7 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
     },
     async ({ body, req }) => {
       const scope = scopeOf(req);
-      const { number: pan, expMonth, expYear, holderName } = body.card;
+      const { number: pan, expMonth, expYear, cardholderName } = body.card;
       if (!passesLuhn(pan) || !hasValidLengthForBrand(pan)) throw badRequest('Card number is not valid (failed the Luhn check or has a wrong length)', 'INVALID_CARD_NUMBER');
       assertNotExpired(expMonth, expYear);
       const customer = await findCustomer(db, scope, body.customerId);
@@ -62,7 +62,7 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
           expMonth,
           expYear,
           issuingCountry: issuingCountryOf(pan),
-          cardholderName: holderName ?? null,
+          cardholderName: cardholderName ?? null,
           encryptedPan: encryptPan(pan, config),
           fingerprint: panFingerprint(pan, config),
         },

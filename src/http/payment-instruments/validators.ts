@@ -23,6 +23,7 @@ export type PaymentInstrumentOut = z.infer<typeof paymentInstrumentSchema>;
 
 const expMonth = z.number().int().min(1).max(12);
 const expYear = z.number().int().min(2000).max(2100);
+const cardholderName = z.string().trim().min(1).max(100);
 
 export const cardInputSchema = z
   .object({
@@ -34,16 +35,22 @@ export const cardInputSchema = z
     expMonth,
     expYear,
     cvc: z.string().regex(/^\d{3,4}$/, 'cvc must be 3 or 4 digits').openapi({ description: 'Checked for shape, never stored' }),
-    holderName: z.string().trim().min(1).max(100).optional(),
+    cardholderName: cardholderName.optional().openapi({ description: 'Name on the card, as the response and update call it' }),
+    holderName: cardholderName.optional().openapi({ description: 'Older alias of cardholderName', deprecated: true }),
   })
-  .strict();
+  .strict()
+  .refine((card) => !card.cardholderName || !card.holderName || card.cardholderName === card.holderName, {
+    path: ['holderName'],
+    message: 'give cardholderName or its alias holderName, not two different names',
+  })
+  .transform(({ holderName, ...card }) => ({ ...card, cardholderName: card.cardholderName ?? holderName }));
 
 export const createPaymentInstrumentSchema = z.object({ customerId: idOf('cus'), card: cardInputSchema }).strict();
 
 export const updatePaymentInstrumentSchema = z
   .object({
     id: idOf('pi'),
-    data: z.object({ expMonth, expYear, cardholderName: z.string().trim().min(1).max(100).nullable() }).partial().strict(),
+    data: z.object({ expMonth, expYear, cardholderName: cardholderName.nullable() }).partial().strict(),
   })
   .strict();
 

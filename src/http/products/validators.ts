@@ -40,21 +40,22 @@ export const productSchema = z
   .openapi('Product');
 export type ProductOut = z.infer<typeof productSchema>;
 
-export const priceInputSchema = z
-  .object({
-    unitAmount: z.number().int().min(0).max(maxAmount).openapi({ description: 'Integer minor units (cents; yen for JPY)' }),
-    currency: currencySchema,
-    type: z.enum(['one_time', 'recurring']).default('one_time'),
-    interval: z.enum(['day', 'week', 'month', 'year']).optional(),
-    intervalCount: z.number().int().min(1).max(365).optional(),
-  })
-  .strict()
-  .superRefine((price, ctx) => {
-    if (price.type === 'recurring' && !price.interval) ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a recurring price needs an interval' });
-    if (price.type === 'one_time' && (price.interval || price.intervalCount)) {
-      ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a one_time price has no interval' });
-    }
-  });
+const priceInputFields = {
+  unitAmount: z.number().int().min(0).max(maxAmount).openapi({ description: 'Integer minor units (cents; yen for JPY)' }),
+  currency: currencySchema,
+  type: z.enum(['one_time', 'recurring']).default('one_time'),
+  interval: z.enum(['day', 'week', 'month', 'year']).optional(),
+  intervalCount: z.number().int().min(1).max(365).optional(),
+};
+
+function checkInterval(price: { type: 'one_time' | 'recurring'; interval?: string; intervalCount?: number }, ctx: z.RefinementCtx): void {
+  if (price.type === 'recurring' && !price.interval) ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a recurring price needs an interval' });
+  if (price.type === 'one_time' && (price.interval || price.intervalCount)) {
+    ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a one_time price has no interval' });
+  }
+}
+
+export const priceInputSchema = z.object(priceInputFields).strict().superRefine(checkInterval);
 export type PriceInput = z.infer<typeof priceInputSchema>;
 
 export const variantInputSchema = z
@@ -85,7 +86,11 @@ export const updateProductSchema = z
   .object({ updatedData: z.object(productFields).partial().strict() })
   .strict();
 
-export const createPriceSchema = z.object({ variantId: idOf('var') }).and(priceInputSchema);
+// One strict object: an intersection (`.and`) would let each side ignore the other's keys and accept unknown ones.
+export const createPriceSchema = z
+  .object({ variantId: idOf('var'), ...priceInputFields })
+  .strict()
+  .superRefine(checkInterval);
 
 export const updatePriceSchema = z
   .object({ id: idOf('price'), data: z.object({ active: z.boolean() }).strict() })

@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../../db/prisma';
 import { newId } from '../../domain/ids';
 import { scopeOf, type Scope } from '../../commerce/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
+import { ApiError, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
@@ -24,6 +24,13 @@ export async function findStore(db: Db | Prisma.TransactionClient, scope: Scope,
   return store;
 }
 
+/** A default payment flow must be one of the caller's own flows in the same mode; otherwise 404 naming the field. */
+async function assertPaymentFlowInScope(db: Db, scope: Scope, flowId: string | null | undefined): Promise<void> {
+  if (!flowId) return;
+  const flow = await db.paymentFlow.findFirst({ where: { id: flowId, ...scope }, select: { id: true } });
+  if (!flow) throw new ApiError(404, 'PAYMENT_FLOW_NOT_FOUND', 'defaultPaymentFlowId: payment flow not found in this account and mode');
+}
+
 /** Presentment currencies always include the base currency. */
 function withBase(base: string, presentment: string[] | undefined): string[] {
   return [...new Set([base, ...(presentment ?? [])])];
@@ -33,9 +40,10 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/stores', summary: 'Creates a store', tags, body: createStoreSchema, response: storeSchema },
+    { method: 'post', path: '/stores', summary: 'Creates a store (defaultPaymentFlowId must be a flow of the account and mode)', tags, body: createStoreSchema, response: storeSchema, errors: [404] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
+      await assertPaymentFlowInScope(db, scope, body.defaultPaymentFlowId);
       const store = await db.store.create({
         data: {
           id: newId('store'),
@@ -72,6 +80,7 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const existing = await findStore(db, scope, body.id);
+      await assertPaymentFlowInScope(db, scope, body.data.defaultPaymentFlowId);
       const baseCurrency = body.data.baseCurrency ?? existing.baseCurrency;
       const presentment = body.data.presentmentCurrencies ?? (body.data.baseCurrency ? existing.presentmentCurrencies : undefined);
       const store = await db.store.update({
