@@ -11,7 +11,7 @@ describe('maintenance workflow (time skipping)', () => {
     await env?.teardown();
   });
 
-  it('sweeps hourly through a simulated day in a few real seconds', async () => {
+  it('sweeps hourly through a simulated day in at most 10 real seconds', async () => {
     let sweeps = 0;
     const activities = {
       purgeExpiredIdempotencyRecords: async () => {
@@ -19,7 +19,7 @@ describe('maintenance workflow (time skipping)', () => {
         return 0;
       },
     };
-    const realStart = Date.now();
+    let realSleepMs = Number.POSITIVE_INFINITY;
     await withWorker(env, activities, async (taskQueue) => {
       const handle = await env.client.workflow.start(maintenanceWorkflow, {
         workflowId: `maintenance-${Date.now()}`,
@@ -27,13 +27,16 @@ describe('maintenance workflow (time skipping)', () => {
         args: [0],
       });
       const simulatedStart = (await env.currentTimeMs()) as unknown as number;
+      // Only the simulated day is timed: bundling workflow code and starting the worker are not.
+      const realStart = Date.now();
       await env.sleep('1 day');
+      realSleepMs = Date.now() - realStart;
       const simulatedElapsed = Number(await env.currentTimeMs()) - Number(simulatedStart);
       expect(simulatedElapsed).toBeGreaterThanOrEqual(24 * 3600 * 1000);
       await handle.terminate('test over');
     });
     expect(sweeps).toBeGreaterThanOrEqual(23);
     expect(sweeps).toBeLessThanOrEqual(25);
-    expect(Date.now() - realStart).toBeLessThan(30_000);
+    expect(realSleepMs).toBeLessThanOrEqual(10_000);
   });
 });
