@@ -1,8 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { searchAttributes } from '../../temporal/searchAttributes';
 import { addProcessingKey } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { api, ok } from './commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
+
+const searchable = (described: WorkflowExecutionDescription) => ({
+  StoreId: described.typedSearchAttributes.get(searchAttributes.StoreId),
+  AccountId: described.typedSearchAttributes.get(searchAttributes.AccountId),
+  CustomerId: described.typedSearchAttributes.get(searchAttributes.CustomerId),
+  PaymentStatus: described.typedSearchAttributes.get(searchAttributes.PaymentStatus),
+});
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)', () => {
   let harness: Harness;
@@ -35,6 +54,11 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const events = await harness.db.event.findMany({ where: { accountId: t.merchant.accountId }, select: { eventType: true } });
     expect(events.map((e) => e.eventType).sort()).toEqual(['s_checkout_session_paid', 's_order_paid', 's_payment_succeeded']);
     expect(await t.ledger(t.processorIds[0]!, { reference: paymentId })).toEqual([expect.objectContaining({ operation: 'authorize', outcome: 'approved', amount: 1999, idempotencyKey: `${paymentId}:1` })]);
+    // Operators find the run in the Temporal UI under the payment id, by store, account, customer and status.
+    const described = await harness.temporal.workflow.getHandle(paymentId).describe();
+    expect(described.workflowId).toBe(paymentId);
+    expect(described.type).toBe('paymentWorkflow');
+    expect(searchable(described)).toEqual({ StoreId: t.storeId, AccountId: t.merchant.accountId, CustomerId: t.customerId, PaymentStatus: 'succeeded' });
 
     // A paid session cannot be paid again.
     const again = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: instrument });
@@ -54,6 +78,7 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const detail = await ok(harness, 'GET', `/payments/${answer.body.data.paymentId}`, t.token);
     expect(detail).toMatchObject({ status: 'failed', declineCode: 'card_declined', declineCategory: 'hard_decline' });
     expect(detail.attempts).toHaveLength(1); // a hard decline never cascades to the second processor
+    expect(searchable(await harness.temporal.workflow.getHandle(answer.body.data.paymentId).describe()).PaymentStatus).toBe('failed');
 
     const retry = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) });
     expect(retry.status).toBe(200);
@@ -149,6 +174,15 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const badBlik = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: 'pi_x', blikCode: '12345' });
     expect(badBlik.status).toBe(400);
     expect(await harness.db.payment.count({ where: { accountId: t.merchant.accountId } })).toBe(0);
+    // The refused run still ends with a final status an operator can search for.
+    const query = `StoreId = '${t.storeId}' AND PaymentStatus = 'rejected'`;
+    const rejected = await until(async () => {
+      const runs = [];
+      for await (const run of harness.temporal.workflow.list({ query })) runs.push(run);
+      return runs.length > 0 ? runs : undefined;
+    });
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]!.status.name).toBe('COMPLETED');
     const process = await call(harness, 'POST', `${api}/payments/process`, { token: t.token, body: { storeId: t.storeId, mode: 'purchase' } });
     expect(process.status).toBe(400);
   });

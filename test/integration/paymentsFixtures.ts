@@ -99,3 +99,31 @@ export async function createPaymentTenant(harness: Harness, options: { processor
 export function payV2(harness: Harness, token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return call(harness, 'POST', `${api}/checkout/pay-v2`, { token, body, headers });
 }
+
+/** What stands charged in these acquirer ledger entries: approved authorizations minus reversals. */
+export function netCharged(entries: { operation: string; outcome: string; amount: number }[]): number {
+  const sum = (operation: string, outcome: string) => entries.filter((e) => e.operation === operation && e.outcome === outcome).reduce((total, e) => total + e.amount, 0);
+  return sum('authorize', 'approved') - sum('reversal', 'succeeded');
+}
+
+/** Polls GET /payments/{id} until the payment leaves `processing`. */
+export async function untilSettled(harness: Harness, token: string, paymentId: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await call(harness, 'GET', `${api}/payments/${paymentId}`, { token });
+    if (answer.status === 200 && answer.body.status !== 'processing') return answer.body;
+    if (Date.now() > deadline) throw new Error(`payment ${paymentId} still ${answer.body?.status ?? answer.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** How many tries the payment's authorizeAttempt activities took, per scheduled activity (from the workflow history). */
+export async function authorizeTries(harness: Harness, paymentId: string): Promise<number[]> {
+  const events = (await harness.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
+  const authorizeIds = new Set(
+    events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeAttempt').map((e) => Number(e.eventId)),
+  );
+  return events
+    .filter((e) => e.activityTaskStartedEventAttributes && authorizeIds.has(Number(e.activityTaskStartedEventAttributes.scheduledEventId)))
+    .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { api, ok } from './commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
+import { authorizeTries, cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } from './paymentsFixtures';
 
 // The engine waits 1 s for a processor; the acquirer holds the timeout card 2.5 s, then approves.
 describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres, dev server, sandbox)', () => {
@@ -101,5 +101,12 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
     ]);
     const detail = await ok(harness, 'GET', `/payments/${paymentId}`, t.token);
     expect(detail.attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
+    // The timeout really happened: the one authorize activity needed a second try to get the answer.
+    const tries = await authorizeTries(harness, paymentId);
+    expect(tries).toHaveLength(1);
+    expect(tries[0]).toBeGreaterThanOrEqual(2);
+    const entries = await t.ledger(t.processorIds[0]!, { reference: paymentId });
+    expect(entries.map((e) => e.operation)).toEqual(['authorize']);
+    expect(netCharged(entries)).toBe(1999);
   });
 });
