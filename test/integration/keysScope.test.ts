@@ -1,6 +1,10 @@
 import { hashToken, mintToken } from '../../src/domain/apiKeys';
 import { addCrmKey, addProcessingKey, createMerchant, createPartner, type Merchant, type PartnerFixture, type ProcessingFixture } from '../helpers/fixtures';
-import { call, startHarness, type Harness } from '../helpers/harness';
+import { call, startHarness, type ApiAnswer, type Harness } from '../helpers/harness';
+
+/** Status and error code of an answer, and the object type of a success: one comparison per cell. */
+const outcome = (answer: ApiAnswer) =>
+  answer.status < 400 && answer.body?.object ? { status: answer.status, code: answer.body.code, object: answer.body.object } : { status: answer.status, code: answer.body?.code };
 
 /**
  * Spec part 5, item 7, cell by cell: which key works where, and the status and code everywhere
@@ -35,44 +39,41 @@ describe('key domains and scope', () => {
     const crm = (await call(harness, 'POST', `/api/public/v1/partner/merchants/${account.id}/keys`, { token: payfac.token, body: {} })).body.token;
     const store = (await call(harness, 'POST', '/api/public/v1/stores', { token: crm, body: { name: 'S', baseCurrency: 'EUR' } })).body.id;
     const answer = await createTpa(payfac.token, account.id, store);
-    expect(answer.status).toBe(201);
+    expect(outcome(answer)).toEqual({ status: 201, code: undefined, object: 'processing_account' });
   });
 
   it('partner key, CRM-only partner: create processing account → 403 payfac_required', async () => {
     const account = (await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: crmOnly.token, body: { name: 'C' } })).body;
     const answer = await createTpa(crmOnly.token, account.id, 'store_whatever');
-    expect(answer.status).toBe(403);
-    expect(answer.body.code).toBe('payfac_required');
+    expect(outcome(answer)).toEqual({ status: 403, code: 'payfac_required' });
   });
 
   it('partner key: create merchant → allowed', async () => {
     const answer = await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: payfac.token, body: { name: 'Allowed' } });
-    expect(answer.status).toBe(201);
+    expect(outcome(answer)).toEqual({ status: 201, code: undefined, object: 'merchant' });
   });
 
   it('processing key: create processing account (provisioning) → 403', async () => {
     const answer = await createTpa(processing.token, merchant.accountId, storeId);
-    expect(answer.status).toBe(403);
-    expect(answer.body.code).toBe('WRONG_DOMAIN');
+    expect(outcome(answer)).toEqual({ status: 403, code: 'WRONG_DOMAIN' });
     const merchants = await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: processing.token, body: { name: 'X' } });
-    expect(merchants.status).toBe(403);
+    expect(outcome(merchants)).toEqual({ status: 403, code: 'WRONG_DOMAIN' });
   });
 
   it('processing key: the processing domain for its own processing account → allowed', async () => {
     const answer = await call(harness, 'GET', '/api/processing/v1/auth/test', { token: processing.token });
-    expect(answer.status).toBe(200);
+    expect(outcome(answer)).toEqual({ status: 200, code: undefined });
     expect(answer.body).toMatchObject({ keyType: 'processing', tpaId: processing.tpaId, storeIds: [storeId], account: { id: merchant.accountId } });
   });
 
   it('processing key: the public API → 403 (wrong domain)', async () => {
     const answer = await call(harness, 'POST', '/api/public/v1/orders/list', { token: processing.token, body: {} });
-    expect(answer.status).toBe(403);
-    expect(answer.body.code).toBe('WRONG_DOMAIN');
+    expect(outcome(answer)).toEqual({ status: 403, code: 'WRONG_DOMAIN' });
   });
 
   it('CRM key: list orders of its own merchant → allowed', async () => {
     const answer = await call(harness, 'POST', '/api/public/v1/orders/list', { token: merchant.token, body: {} });
-    expect(answer.status).toBe(200);
+    expect(outcome(answer)).toEqual({ status: 200, code: undefined });
     expect(Array.isArray(answer.body.data)).toBe(true);
   });
 
@@ -90,8 +91,13 @@ describe('key domains and scope', () => {
   });
 
   it('CRM key: provisioning routes → 403', async () => {
-    const answer = await call(harness, 'GET', '/api/public/v1/partner/merchants', { token: merchant.token });
-    expect(answer.status).toBe(403);
+    for (const [method, path] of [
+      ['GET', '/api/public/v1/partner/merchants'],
+      ['POST', '/api/public/v1/partner/merchants'],
+    ] as const) {
+      const answer = await call(harness, method, path, { token: merchant.token, body: method === 'POST' ? { name: 'X' } : undefined });
+      expect({ path, ...outcome(answer) }).toEqual({ path, status: 403, code: 'WRONG_DOMAIN' });
+    }
   });
 
   it('partner key: runtime endpoints → 403 (not to be used at runtime)', async () => {
@@ -110,15 +116,16 @@ describe('key domains and scope', () => {
 
   it('partner key: an unknown provisioning path is 404, not a fall-through into the runtime domain', async () => {
     const answer = await call(harness, 'GET', '/api/public/v1/partner/nothing-here', { token: payfac.token });
-    expect(answer.status).toBe(404);
+    expect(outcome(answer)).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('CRM key: its own account only; test and live data do not mix', async () => {
     const other = await createMerchant(harness.db);
-    expect((await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: other.token })).status).toBe(404);
+    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: other.token }))).toEqual({ status: 404, code: 'NOT_FOUND' });
     const live = await addCrmKey(harness.db, merchant, { mode: 'live' });
-    expect((await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: live })).status).toBe(404);
-    expect((await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: merchant.token })).status).toBe(200);
+    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: live }))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    const own = await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: merchant.token });
+    expect({ ...outcome(own), id: own.body.id }).toEqual({ status: 200, code: undefined, id: storeId });
   });
 
   describe('401 NOT_AUTHORIZED with an explanatory message', () => {
@@ -152,8 +159,8 @@ describe('key domains and scope', () => {
       const token = await addCrmKey(harness.db, merchant);
       await harness.db.apiKey.update({ where: { tokenHash: hashToken(token) }, data: { status: 'revoked', revokedAt: new Date() } });
       const answer = await call(harness, 'GET', '/api/public/v1/auth/test', { token });
-      expect(answer.status).toBe(401);
-      expect(answer.body.code).toBe('NOT_AUTHORIZED');
+      expect(outcome(answer)).toEqual({ status: 401, code: 'NOT_AUTHORIZED' });
+      expect(answer.body.message).toBe('API key has been revoked');
     });
   });
 

@@ -89,7 +89,8 @@ function registerOpenApi(
     summary: spec.summary,
     tags: spec.tags,
     ...(security === 'none' ? {} : { security: [{ [security === 'bearer' ? 'bearerAuth' : 'cmsToken']: [] }] }),
-    ...(spec.adminOnly ? { description: 'Requires the org:admin role.' } : {}),
+    // Machine-readable too: clients (and the role test) find admin-only operations without parsing prose.
+    ...(spec.adminOnly ? { description: 'Requires the org:admin role.', 'x-required-role': 'org:admin' } : {}),
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
