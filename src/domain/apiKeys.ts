@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { randomBase62 } from './ids';
 
 export type KeyKind = 'partner' | 'crm' | 'processing';
@@ -16,24 +16,30 @@ export function mintToken(kind: KeyKind, mode: Mode): string {
 
 /** Whether a bearer value is shaped like any key this API issues (new formats or legacy UUID). */
 export function isWellFormedToken(token: string): boolean {
-  return tokenPattern.test(token) || uuidPattern.test(token);
+  return tokenPattern.test(token) || isLegacyUuidToken(token);
+}
+
+/** Whether a bearer value is an older-format CRM token: a bare UUID. */
+export function isLegacyUuidToken(token: string): boolean {
+  return uuidPattern.test(token);
+}
+
+/**
+ * The form a token is hashed in. A UUID names the same value in either case (the CRM printed
+ * some in upper case), so legacy tokens are lower-cased; the new formats are case-sensitive.
+ */
+export function canonicalToken(token: string): string {
+  return isLegacyUuidToken(token) ? token.toLowerCase() : token;
 }
 
 /** SHA-256 is right for high-entropy tokens: a slow hash adds nothing against 238-bit secrets. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return createHash('sha256').update(canonicalToken(token)).digest('hex');
 }
 
 /** What is shown after creation instead of the token: its first 12 characters. */
 export function tokenPrefix(token: string): string {
   return token.slice(0, 12);
-}
-
-/** Constant-time comparison of two hex digests. */
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /**

@@ -160,9 +160,11 @@ describe('partner provisioning: merchants, CRM keys, processing accounts, proces
   it('keeps older UUID-format CRM tokens working', async () => {
     const merchant = await createMerchant(harness.db);
     const legacy = await addLegacyCrmKey(harness.db, merchant);
-    const answer = await call(harness, 'GET', '/api/public/v1/auth/test', { token: legacy });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ keyType: 'crm', account: { id: merchant.accountId } });
+    for (const spelling of [legacy, legacy.toUpperCase()]) {
+      const answer = await call(harness, 'GET', '/api/public/v1/auth/test', { token: spelling });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ keyType: 'crm', account: { id: merchant.accountId } });
+    }
   });
 
   describe('processing side', () => {
