@@ -6,11 +6,14 @@ import { config, ConfigError } from '../config';
 import { provideDatabase, type DatabaseHandle } from '../db/database';
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient, type Db } from '../db/prisma';
-import { createPartnerCommand, listKeysCommand, revokeKeyCommand } from '../keys/adminCommands';
+import { isLegacyUuidToken } from '../domain/apiKeys';
+import { createPartnerCommand, importLegacyKeyCommand, LegacyKeyImportError, listKeysCommand, revokeKeyCommand } from '../keys/adminCommands';
 import { createLogger, type Logger } from '../logging/logger';
 
 const usage = `Usage: npm run --silent admin -- <command>
   create-partner --name NAME --mode test|live [--crm-only]   make a partner and its first partner key
+  import-legacy-key --account ACCOUNT_ID --token UUID [--name NAME] [--role org:admin|org:member] [--mode live|test]
+                                                             keep an older CRM's UUID token working as a CRM key
   revoke-key KEY_ID                                          revoke any API key, immediately and for good
   list-keys [--partner PARTNER_ID]                           list keys (prefix and metadata only)
 Uses DATABASE_URL, else the embedded Postgres in DATA_DIR (started for the command unless npm start runs it).`;
@@ -52,6 +55,24 @@ function commandFor(command: string, args: string[]): (db: Db) => Promise<unknow
       if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('create-partner needs --mode test or --mode live');
       const mode = values.mode;
       return (db) => createPartnerCommand(db, { name, mode, crmOnly: values['crm-only'] });
+    }
+    case 'import-legacy-key': {
+      const { values } = parseArgs({
+        args,
+        options: { account: { type: 'string' }, token: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, mode: { type: 'string' } },
+        strict: true,
+      });
+      const accountId = values.account?.trim();
+      const token = values.token?.trim();
+      if (!accountId) throw new UsageError('import-legacy-key needs --account ACCOUNT_ID');
+      if (!token || !isLegacyUuidToken(token)) throw new UsageError('import-legacy-key needs --token with a UUID (the older CRM token format)');
+      const role = values.role ?? 'org:admin';
+      if (role !== 'org:admin' && role !== 'org:member') throw new UsageError('--role must be org:admin or org:member');
+      // The older CRM had no test mode: its tokens worked on real data.
+      const mode = values.mode ?? 'live';
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be live or test');
+      const name = values.name?.trim() || 'legacy CRM key';
+      return (db) => importLegacyKeyCommand(db, { accountId, token, name, role, mode });
     }
     case 'revoke-key': {
       const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
@@ -110,7 +131,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const isUsage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    const clean = error instanceof CommandError || error instanceof ConfigError;
+    const clean = error instanceof CommandError || error instanceof ConfigError || error instanceof LegacyKeyImportError;
     const message = isUsage ? `${(error as Error).message}\n\n${usage}` : clean ? (error as Error).message : String((error as Error)?.stack ?? error);
     process.stderr.write(`admin: ${message}\n`);
     process.exitCode = isUsage ? 2 : 1;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/prisma';
-import type { Mode } from '../domain/apiKeys';
+import { canonicalToken, hashToken, tokenPrefix, type Mode, type Role } from '../domain/apiKeys';
+import { newId } from '../domain/ids';
 import { revokeApiKey } from './mintKey';
 import { createPartnerWithKey, type PartnerKind } from './partners';
 
@@ -17,6 +18,48 @@ export async function createPartnerCommand(db: Db, input: { name: string; mode: 
   const kind: PartnerKind = input.crmOnly ? 'crm_only' : 'payfac';
   const created = await createPartnerWithKey(db, { name: input.name, mode: input.mode, kind });
   return { partnerId: created.partner.id, partnerKey: created.partnerKey, keyId: created.keyId, name: created.partner.name, mode: input.mode, kind };
+}
+
+/** What `admin import-legacy-key` prints; the token is the operator's already, so it is not repeated. */
+export interface ImportedLegacyKeyOutput {
+  keyId: string;
+  kind: 'crm';
+  accountId: string;
+  partnerId: string;
+  prefix: string;
+  name: string;
+  role: Role;
+  mode: Mode;
+}
+
+export class LegacyKeyImportError extends Error {}
+
+/**
+ * Stores an older CRM's UUID token as a CRM key of an existing account (hashed like any other:
+ * lower-cased first, so the upper-case spelling works too).
+ */
+export async function importLegacyKeyCommand(
+  db: Db,
+  input: { accountId: string; token: string; name: string; role: Role; mode: Mode },
+): Promise<ImportedLegacyKeyOutput> {
+  const account = await db.account.findUnique({ where: { id: input.accountId } });
+  if (!account) throw new LegacyKeyImportError(`no merchant account with id ${input.accountId}`);
+  const tokenHash = hashToken(input.token);
+  if (await db.apiKey.findUnique({ where: { tokenHash } })) throw new LegacyKeyImportError('this token is already a key');
+  const key = await db.apiKey.create({
+    data: {
+      id: newId('apiKey'),
+      kind: 'crm',
+      mode: input.mode,
+      role: input.role,
+      prefix: tokenPrefix(canonicalToken(input.token)),
+      tokenHash,
+      name: input.name,
+      partnerId: account.partnerId,
+      accountId: account.id,
+    },
+  });
+  return { keyId: key.id, kind: 'crm', accountId: account.id, partnerId: account.partnerId, prefix: key.prefix, name: key.name, role: input.role, mode: input.mode };
 }
 
 /** Revokes any key by id; null when there is no such key. */

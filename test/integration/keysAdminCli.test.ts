@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { projectRoot } from '../../src/config';
+import { createMerchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 
 interface CliRun {
@@ -73,6 +75,39 @@ describe('admin CLI (a separate process on the same database)', () => {
     const tpa = await call(harness, 'POST', '/api/processing/v1/partner/tpas', { token: output.partnerKey, body: { accountId: 'acc_x', storeId: 'store_x' } });
     expect(tpa.status).toBe(403);
     expect(tpa.body.code).toBe('payfac_required');
+  });
+
+  it('import-legacy-key stores an older CRM UUID token as a CRM key that works in either case', async () => {
+    const merchant = await createMerchant(harness.db);
+    const token = randomUUID().toUpperCase();
+    const imported = await admin('import-legacy-key', '--account', merchant.accountId, '--token', token, '--name', 'Old CRM', '--role', 'org:member');
+    expect(imported.code).toBe(0);
+    const output = JSON.parse(imported.stdout);
+    expect(output).toEqual({
+      keyId: expect.stringMatching(/^key_/),
+      kind: 'crm',
+      accountId: merchant.accountId,
+      partnerId: merchant.partnerId,
+      prefix: token.toLowerCase().slice(0, 12),
+      name: 'Old CRM',
+      role: 'org:member',
+      mode: 'live',
+    });
+    expect(imported.stdout + imported.stderr).not.toMatch(new RegExp(token, 'i'));
+    for (const spelling of [token, token.toLowerCase()]) {
+      const check = await call(harness, 'GET', '/api/public/v1/auth/test', { token: spelling });
+      expect({ status: check.status, keyId: check.body.keyId, role: check.body.role, mode: check.body.mode }).toEqual({ status: 200, keyId: output.keyId, role: 'org:member', mode: 'live' });
+    }
+
+    const again = await admin('import-legacy-key', '--account', merchant.accountId, '--token', token.toLowerCase());
+    // (stderr also carries the info-level log lines this suite asks for)
+    const lastLine = (run: { stderr: string }) => run.stderr.trim().split('\n').at(-1);
+    expect({ code: again.code, stdout: again.stdout, last: lastLine(again) }).toEqual({ code: 1, stdout: '', last: 'admin: this token is already a key' });
+    const unknownAccount = await admin('import-legacy-key', '--account', 'acc_doesnotexist', '--token', randomUUID());
+    expect({ code: unknownAccount.code, last: lastLine(unknownAccount) }).toEqual({ code: 1, last: 'admin: no merchant account with id acc_doesnotexist' });
+    const notUuid = await admin('import-legacy-key', '--account', merchant.accountId, '--token', 'sk_crm_live_not-a-uuid');
+    expect(notUuid.code).toBe(2);
+    expect(notUuid.stderr).toMatch(/needs --token with a UUID/);
   });
 
   it('refuses bad usage with exit code 2 and nothing on stdout; an unknown key id exits 1', async () => {
