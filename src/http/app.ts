@@ -4,12 +4,16 @@ import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './core/context';
 import { ApiError, toApiError } from './core/errors';
 import { generateOpenApiDocument } from './core/openapi';
+import { LastUsedRecorder } from '../keys/lastUsed';
 import { mountRoutes } from './routes';
 
 export const maxBodyBytes = '1mb';
 
-/** The Express application: JSON in, JSON out, every error in the spec's error shape. */
-export function createApp(deps: AppDeps): express.Express {
+/**
+ * The Express application: JSON in, JSON out, every error in the spec's error shape. `lastUsed`
+ * collects the keys' lastUsedAt; whoever stops the server flushes it.
+ */
+export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db, deps.logger)): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -33,7 +37,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(generateOpenApiDocument());
   });
-  mountRoutes(app, deps);
+  mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);

@@ -26,7 +26,7 @@ import { registerPartnerMerchantRoutes } from './partner-merchants/routes';
 import { registerPartnerTpaRoutes } from './partner-tpas/routes';
 import { registerAuthTestRoutes } from './auth-test/routes';
 import { accountRateLimit } from './rate-limit/limiter';
-import { LastUsedRecorder } from '../keys/lastUsed';
+import type { LastUsedRecorder } from '../keys/lastUsed';
 import { ApiError } from './core/errors';
 import { registerProcessorRoutes } from './processors/routes';
 import { registerPaymentFlowRoutes } from './payment-flows/routes';
@@ -90,7 +90,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */
-export function mountRoutes(app: Express, deps: AppDeps): void {
+export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecorder): void {
   const routers: Routers = {
     unauthenticatedRouter: express.Router(),
     publicRouter: express.Router(),
@@ -102,7 +102,6 @@ export function mountRoutes(app: Express, deps: AppDeps): void {
   };
   for (const register of resourceGroups) register(routers, deps);
 
-  const lastUsed = new LastUsedRecorder(deps.db, deps.logger);
   // Authentication, then the per-account rate limit (it keys on the authenticated account).
   const auth = [authenticate(deps.db, (keyId) => lastUsed.touch(keyId)), ...accountRateLimit({ logger: deps.logger, redisUrl: deps.config.REDIS_URL })];
   // Provisioning paths end here: an unknown one is 404, not a fall-through into the runtime domain.

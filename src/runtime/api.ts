@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../http/core/context';
 import { createApp } from '../http/app';
+import { LastUsedRecorder } from '../keys/lastUsed';
 
 export interface RunningApi {
   url: string;
@@ -9,9 +10,10 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** Serves the HTTP API; `stop` lets in-flight requests finish. */
+/** Serves the HTTP API; `stop` lets in-flight requests finish, then writes the keys' lastUsedAt. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
-  const server = http.createServer(createApp(deps));
+  const lastUsed = new LastUsedRecorder(deps.db, deps.logger);
+  const server = http.createServer(createApp(deps, lastUsed));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -21,10 +23,13 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   return {
     url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`,
     server,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+      // The last second's uses would otherwise wait for a timer that no longer runs.
+      await lastUsed.flush();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { createPartner, addLegacyCrmKey, createMerchant, type PartnerFixture } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { mintApiKey } from '../../src/keys/mintKey';
+import { startApi } from '../../src/runtime/api';
 
 const crmSide = '/api/public/v1/partner';
 const processingSide = '/api/processing/v1/partner';
@@ -103,6 +104,15 @@ describe('partner provisioning: merchants, CRM keys, processing accounts, proces
     // The partner key's own use is recorded too.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect((await harness.db.apiKey.findUniqueOrThrow({ where: { id: partner.keyId } })).lastUsedAt).not.toBeNull();
+  });
+
+  it('writes lastUsedAt when an API process stops, without waiting for the next flush', async () => {
+    const merchant = await createMerchant(harness.db);
+    const api = await startApi({ db: harness.db, temporal: harness.temporal, config: harness.config, logger: harness.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl }, 0, '127.0.0.1');
+    expect((await call(api, 'GET', '/api/public/v1/auth/test', { token: merchant.token })).status).toBe(200);
+    await api.stop();
+    // Read at once: the periodic flush would come about a second later.
+    expect((await harness.db.apiKey.findUniqueOrThrow({ where: { id: merchant.keyId } })).lastUsedAt).not.toBeNull();
   });
 
   it('mints org:member keys that get 403 on org:admin operations', async () => {
