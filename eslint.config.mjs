@@ -1,11 +1,6 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-
-const nodeBuiltins = [
-  'assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs',
-  'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream',
-  'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
-];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', 'coverage/', '*.js', '*.mjs'] },
@@ -34,10 +29,11 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            ...nodeBuiltins.flatMap((name) => [
-              { name, message: 'Node builtins are not allowed in workflow code; use an activity.' },
-              { name: `node:${name}`, message: 'Node builtins are not allowed in workflow code; use an activity.' },
-            ]),
+            // Every builtin of the running Node, bare and with the node: scheme (some exist only as node:x).
+            ...[...new Set(builtinModules.flatMap((name) => (name.startsWith('node:') ? [name] : [name, `node:${name}`])))].map((name) => ({
+              name,
+              message: 'Node builtins are not allowed in workflow code; use an activity.',
+            })),
             { name: '@temporalio/client', message: 'Workflows use @temporalio/workflow only.' },
             { name: '@temporalio/worker', message: 'Workflows use @temporalio/workflow only.' },
             { name: '@temporalio/activity', message: 'Workflows use @temporalio/workflow only.' },

