@@ -35,8 +35,12 @@ export class Lifecycle {
   /** Stops everything, then exits once the last log lines have reached stdout. */
   async exit(code: number): Promise<never> {
     await this.stopAll();
-    // pino writes asynchronously; process.exit() right away could drop "postgres stopped".
-    await new Promise<void>((resolve) => this.logger.flush(() => resolve()));
+    // pino writes asynchronously; process.exit() right away could drop "postgres stopped". The
+    // timer covers a stdout that is gone (terminal closed: SIGHUP), where a flush never ends.
+    await new Promise<void>((resolve) => {
+      setTimeout(resolve, 2000);
+      this.logger.flush(() => resolve());
+    });
     process.exit(code);
   }
 
