@@ -1,20 +1,22 @@
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
-import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../src/domain/billingState';
-import { declineCategoryOf } from '../src/processors/declineCodes';
-import { businessId, runPayment } from '../src/payments/startPayment';
-import type { PaymentOutcome } from '../src/payments/workflowTypes';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult } from '../src/domain/billingState';
+import { chargeResultOf, declinedCharge } from '../src/domain/subscriptionChargeResult';
+import { businessId, outcomeFromRow, runPayment } from '../src/payments/startPayment';
+import type { PaymentOutcome, PaymentWorkflowInput } from '../src/payments/workflowTypes';
 import type { ActivityDeps } from './deps';
 
-/** Answers a renewal may end on; anything else is still moving. */
+/** Answers a charge may end on; anything else is still moving. */
 const terminalStatuses = new Set(['succeeded', 'authorized', 'failed', 'canceled', 'refunded', 'partially_refunded']);
 const heartbeatEveryMs = 5_000;
 
 /**
- * Subscription charges go through the payment workflow, so a renewal is an ordinary payment:
+ * Subscription charges go through the payment workflow, so a charge is an ordinary payment:
  * routing, cascades, 3DS, attempts, events, and a `pay_…` run in the Temporal UI. The payment id is
- * derived from the charge key (subscription, cycle, attempt), so a retried activity finds the
- * same payment workflow instead of charging twice.
+ * derived from the charge key (subscription, cycle, attempt), so whoever starts it again (a retried
+ * activity, a replayed workflow) finds the same payment instead of charging twice. Renewals run it
+ * as a child of the subscription workflow (`prepareRenewalPayment` gives its input); a portal
+ * switch starts it here (`chargeSubscription`) because it must answer a 3DS challenge early.
  */
 export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   function temporal(): Client {
@@ -22,45 +24,54 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
     return deps.temporal;
   }
 
-  return {
-    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
-      const [store, instrument] = await Promise.all([
-        deps.db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
-        deps.db.paymentInstrument.findFirst({ where: { id: input.paymentMethodId, accountId: input.accountId, mode: input.mode, customerId: input.customerId } }),
-      ]);
-      const cardBrand = instrument?.brand ?? null;
-      if (!instrument) return declined(null, 'payment_method_missing', true, cardBrand);
-      // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
-      if (!store?.defaultPaymentFlowId) return declined(null, 'no_payment_flow', false, cardBrand);
+  /** The payment input for a charge, or the decline that stops it before any payment exists. */
+  async function paymentFor(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
+    const [store, instrument] = await Promise.all([
+      deps.db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
+      deps.db.paymentInstrument.findFirst({ where: { id: input.paymentMethodId, accountId: input.accountId, mode: input.mode, customerId: input.customerId } }),
+    ]);
+    const cardBrand = instrument?.brand ?? null;
+    if (!instrument) return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
+    // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
+    if (!store?.defaultPaymentFlowId) return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+    const payment: PaymentWorkflowInput = {
+      paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
+      accountId: input.accountId,
+      mode: input.mode,
+      storeId: input.storeId,
+      customerId: input.customerId,
+      paymentInstrumentId: instrument.id,
+      amount: input.amount,
+      currency: input.currency,
+      intent: 'purchase',
+      initiatedBy: input.initiatedBy,
+      source: null,
+      paymentFlowId: store.defaultPaymentFlowId,
+    };
+    return { kind: 'start', payment, cardBrand };
+  }
 
-      const paymentId = businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey);
+  return {
+    prepareRenewalPayment: paymentFor,
+
+    /** A charge started from here (a portal switch, or a renewal of a run from before renewals were children). */
+    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
+      const plan = await paymentFor(input);
+      if (plan.kind === 'declined') return plan.result;
       const answer = await runPayment(
         { db: deps.db, temporal: temporal(), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
-        {
-          paymentId,
-          accountId: input.accountId,
-          mode: input.mode,
-          storeId: input.storeId,
-          customerId: input.customerId,
-          paymentInstrumentId: instrument.id,
-          amount: input.amount,
-          currency: input.currency,
-          intent: 'purchase',
-          initiatedBy: input.initiatedBy,
-          source: null,
-          paymentFlowId: store.defaultPaymentFlowId,
-        },
+        plan.payment,
       );
       // A customer-present switch answers a challenge at once (the subscription workflow follows
       // the payment up); anything else waits for the payment's end.
-      if (input.initiatedBy === 'customer' && answer.kind === 'payment' && answer.status === 'requires_action') return toChargeResult(answer, cardBrand);
-      return toChargeResult(await finalOutcome(answer), cardBrand);
+      if (input.initiatedBy === 'customer' && answer.kind === 'payment' && answer.status === 'requires_action') return chargeResultOf(answer, plan.cardBrand);
+      return chargeResultOf(await finalOutcome(answer), plan.cardBrand);
     },
 
-    /** Waits for a payment that answered `requires_action` (a switch's challenge) to end. */
+    /** Waits for a payment (a switch's challenge, or a child the workflow cannot await) to end. */
     async awaitSubscriptionPayment(input: { paymentId: string; cardBrand: string | null }): Promise<SubscriptionChargeResult> {
       const outcome = await waitForPaymentEnd(input.paymentId);
-      return toChargeResult(outcome, input.cardBrand);
+      return chargeResultOf(outcome, input.cardBrand);
     },
   };
 
@@ -70,7 +81,10 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   }
 
   async function waitForPaymentEnd(paymentId: string): Promise<PaymentOutcome> {
-    const result = temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>;
+    const result = (temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>).catch((error: unknown) => {
+      if (error instanceof WorkflowFailedError) return interruptedOutcome(paymentId);
+      throw error;
+    });
     const context = Context.current();
     for (;;) {
       const done = await Promise.race([result, context.sleep(heartbeatEveryMs).then(() => null)]);
@@ -78,18 +92,15 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
       context.heartbeat();
     }
   }
-}
 
-function declined(paymentId: string | null, declineCode: string, hardDecline: boolean, cardBrand: string | null): SubscriptionChargeResult {
-  return { status: 'declined', paymentId, hardDecline, declineCode, redirectUrl: null, cardBrand };
-}
-
-function toChargeResult(outcome: PaymentOutcome, cardBrand: string | null): SubscriptionChargeResult {
-  if (outcome.kind === 'rejected') return declined(null, outcome.code, true, cardBrand);
-  if (outcome.status === 'succeeded') return { status: 'paid', paymentId: outcome.paymentId, hardDecline: false, declineCode: null, redirectUrl: null, cardBrand };
-  if (outcome.status === 'requires_action') {
-    return { status: 'requires_action', paymentId: outcome.paymentId, hardDecline: false, declineCode: null, redirectUrl: outcome.redirectUrl, cardBrand };
+  /**
+   * The payment workflow ended without an answer (terminated by an operator): its row says what
+   * happened. One left unfinished may hold money at the acquirer, so it is a hard decline: dunning
+   * never charges that card again on its own, and an operator reconciles the payment.
+   */
+  async function interruptedOutcome(paymentId: string): Promise<PaymentOutcome> {
+    const row = await outcomeFromRow(deps.db, paymentId);
+    if (row && row.kind === 'payment' && terminalStatuses.has(row.status)) return row;
+    return { kind: 'rejected', httpStatus: 500, code: 'payment_interrupted', message: `payment ${paymentId} ended without an outcome` };
   }
-  const code = outcome.declineCode ?? 'declined';
-  return declined(outcome.paymentId, code, declineCategoryOf(code) === 'hard_decline', cardBrand);
 }

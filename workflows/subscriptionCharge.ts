@@ -1,4 +1,4 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { nextStatus, switchCharge, type SubscriptionEvent } from '../src/domain/billing';
 import { dunningRetryAt } from '../src/domain/billingRetry';
@@ -11,9 +11,11 @@ import {
   type SubscriptionState,
 } from '../src/domain/billingState';
 import type { SwitchAnswer, SwitchRequest } from './subscriptionApi';
+import { chargeAsChildPayment } from './subscriptionPayment';
 
-// The charge runs the payment workflow (see activities/subscriptionsCharge.ts) and waits for its
-// end, which may include a 15-minute 3DS challenge window. A decline is a result, never an exception.
+// A switch starts the payment workflow from an activity (activities/subscriptionsCharge.ts) so the
+// portal gets an early requires_action, then it waits for the end, which may include a 15-minute
+// 3DS challenge window. A decline is a result, never an exception.
 const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '1 minute',
@@ -40,6 +42,8 @@ function chargeInput(state: SubscriptionState, amount: number, reason: Subscript
   };
 }
 
+
+const renewalChildPatch = 'renewal-payment-child-workflow';
 
 /** Charges the due billing date (or dunning retry) and moves the state by the outcome. */
 export async function chargeRenewal(state: SubscriptionState, now: number): Promise<void> {
@@ -73,7 +77,9 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
       return;
     }
   }
-  result = await chargeSubscription(chargeInput(state, state.price, reason, chargeKey));
+  const input = chargeInput(state, state.price, reason, chargeKey);
+  // Runs that charged through the activity before renewals became child workflows replay that way.
+  result = patched(renewalChildPatch) ? await chargeAsChildPayment(input) : await chargeSubscription(input);
 
   if (result.status === 'paid') {
     const event: 'trial_converted' | 'renewal_paid' | 'dunning_recovered' = dunning

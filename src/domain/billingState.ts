@@ -1,3 +1,4 @@
+import type { PaymentWorkflowInput } from '../payments/workflowTypes';
 import { billingDateAt, type BillingInterval, type SubscriptionStatus } from './billing';
 
 /**
@@ -101,3 +102,8 @@ export interface SubscriptionChargeInput {
   /** Customer present (switch from the portal) or merchant-initiated (renewals). */
   initiatedBy: 'customer' | 'merchant';
 }
+
+/** A renewal's payment: the child workflow's input, or a decline decided before any payment exists. */
+export type RenewalPaymentPlan =
+  | { kind: 'start'; payment: PaymentWorkflowInput; cardBrand: string | null }
+  | { kind: 'declined'; result: SubscriptionChargeResult };

@@ -49,6 +49,9 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     const order = await harness.db.order.findFirstOrThrow({ where: { source: `subscription:${state.subscriptionId}` } });
     const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: order.paymentId! } });
     expect(payment).toMatchObject({ status: 'succeeded', initiatedBy: 'merchant', amount: 2500 });
+    // The renewal ran as a child of the subscription's workflow.
+    const described = await harness.temporal.workflow.getHandle(payment.id).describe();
+    expect(described.parentExecution?.workflowId).toBe(state.subscriptionId);
 
     const session = await harness.db.threeDsSession.findUniqueOrThrow({ where: { id: payment.threedsSessionId! } });
     expect(session).toMatchObject({
