@@ -1,4 +1,6 @@
 import { newId } from '../../src/domain/ids';
+import { signOfferLink } from '../../src/http/portal-sessions/offerLinks';
+import { offerLinkSecret } from '../../src/http/portal-sessions/tokens';
 import { subscriptionStateQuery } from '../../workflows/subscriptionApi';
 import { createMerchant, type Merchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
@@ -203,6 +205,38 @@ describe('customer portal', () => {
     expect(notAllowed.body.code).toBe('ACTION_NOT_ALLOWED');
     const tampered = `${link.body.link.slice(0, -2)}xx`;
     expect((await call(harness, 'POST', '/api/v1/cms/session/offer', { body: { link: tampered } })).status).toBe(401);
+  });
+
+  it('holds an offer session to its link: the switch target, the link expiry, and no session past it', async () => {
+    const target = await subscribe(storeA, basic.price.id);
+    const other = await subscribe(storeA, basic.price.id);
+    const link = await call(harness, 'POST', '/api/public/v1/portal/offer-links', { token: merchant.token, body: { storeId: storeA, customerId, actions: ['switch'], targetId: target.id } });
+    expect(link.status).toBe(201);
+    const offer = await call(harness, 'POST', '/api/v1/cms/session/offer', { body: { link: link.body.link } });
+    const offTarget = await portal(offer.body.token, '/switch', { target: { type: 'subscription', subscriptionId: other.id }, optionId: pro.price.id });
+    expect(offTarget.status).toBe(403);
+    expect(offTarget.body.code).toBe('ACTION_NOT_ALLOWED');
+    expect((await harness.db.subscription.findUniqueOrThrow({ where: { id: other.id } })).optionId).toBe(basic.price.id);
+    const onTarget = await portal(offer.body.token, '/switch', { target: { type: 'subscription', subscriptionId: target.id }, optionId: pro.price.id });
+    expect(onTarget.status).toBe(200);
+    expect(onTarget.body).toMatchObject({ status: 'paid', subscription: { id: target.id, optionId: pro.price.id } });
+
+    const signed = (expSeconds: number) =>
+      signOfferLink({ accountId: merchant.accountId, mode: merchant.mode, storeId: storeA, customerId, actions: ['payment-methods.default'], targetId: null, exp: expSeconds }, offerLinkSecret(harness.config));
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const expired = await call(harness, 'POST', '/api/v1/cms/session/offer', { body: { link: signed(nowSeconds - 5) } });
+    expect(expired.status).toBe(401);
+
+    // A link with seconds left opens a session that ends with the link, not a minute later.
+    const exp = nowSeconds + 2;
+    const short = await call(harness, 'POST', '/api/v1/cms/session/offer', { body: { link: signed(exp) } });
+    expect(short.status).toBe(200);
+    expect(Date.parse(short.body.expiresAt)).toBeLessThanOrEqual(exp * 1000);
+    expect((await portal(short.body.token, '/payment-methods/default', { paymentMethodId: goodCardId })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 100));
+    const afterLink = await portal(short.body.token, '/payment-methods/default', { paymentMethodId: goodCardId });
+    expect(afterLink.status).toBe(401);
+    expect(afterLink.body.message).toMatch(/expired/);
   });
 
   it('expires sessions and caps code guesses', async () => {

@@ -1,6 +1,6 @@
 import { createMerchant, type Merchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
-import { createCard, createCustomer, createRecurringPrice, createStore, eventually, goodCard, testVaultEnv } from './subscriptionsFixtures';
+import { createCard, createCustomer, createRecurringPrice, createStore, decliningCard, eventually, goodCard, testVaultEnv } from './subscriptionsFixtures';
 
 describe('subscriptions public API', () => {
   let harness: Harness;
@@ -99,6 +99,22 @@ describe('subscriptions public API', () => {
     const page2 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { page: 2, per_page: 2, sort: 'createdAt', sort_order: 'asc' } });
     expect(page2.body.data[0].id).not.toBe(page1.body.data[1].id);
     expect(Date.parse(page2.body.data[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(page1.body.data[1].createdAt));
+    expect(page1.body).toMatchObject({ page: 1, per_page: 2, total_pages: Math.ceil(page1.body.total / 2) });
+
+    const list = (body: Record<string, unknown>) => call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { per_page: 100, ...body } });
+    const newestFirst = await list({ sort: 'createdAt', sort_order: 'desc' });
+    const created = newestFirst.body.data.map((row: { createdAt: string }) => Date.parse(row.createdAt));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    expect(newestFirst.body.data[0].id).not.toBe(page1.body.data[0].id);
+    for (const sort_order of ['asc', 'desc'] as const) {
+      const byPrice = await list({ sort: 'price', sort_order });
+      const prices = byPrice.body.data.map((row: { price: number }) => row.price);
+      expect(new Set(prices).size).toBeGreaterThan(1);
+      expect(prices).toEqual([...prices].sort((a, b) => (sort_order === 'asc' ? a - b : b - a)));
+    }
+    const pastTheEnd = await list({ page: 50, per_page: 2 });
+    expect(pastTheEnd.body).toMatchObject({ data: [], page: 50, total: page1.body.total, total_pages: Math.ceil(page1.body.total / 2) });
+
     const canceled = await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { filters: { status: ['canceled'] } } });
     expect(canceled.body.data.every((row: { status: string }) => row.status === 'canceled')).toBe(true);
     expect((await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { sort: 'secret' } })).status).toBe(400);
@@ -107,6 +123,30 @@ describe('subscriptions public API', () => {
     const hidden = await call(harness, 'GET', `/api/public/v1/subscriptions/${page1.body.data[0].id}`, { token: other.token });
     expect(hidden.status).toBe(404);
     expect((await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: other.token, body: {} })).body.total).toBe(0);
+  });
+
+  it('keeps membership dates: trialEndsAt on a trial, graceEndsAt = first failure + 14 days, renewsAt null and canceledAt on cancel', async () => {
+    const clubPrice = await createRecurringPrice(harness.db, merchant, storeId, 'Dates club', 2000);
+    const program = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId, name: 'Dates club', optionId: clubPrice.price.id, creditsPerRenewal: 3 } });
+    const trial = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: program.body.id, customerId, paymentMethodId: cardId, trialDays: 7 } });
+    expect(trial.status).toBe(201);
+    expect(trial.body).toMatchObject({ status: 'trialing', graceEndsAt: null, canceledAt: null, creditsBalance: 0 });
+    expect(Date.parse(trial.body.trialEndsAt) - Date.parse(trial.body.startedAt)).toBe(7 * 86_400_000);
+    expect(trial.body.renewsAt).toBe(trial.body.trialEndsAt);
+
+    const canceled = await call(harness, 'POST', `/api/public/v1/subscriptions/${trial.body.subscriptionId}/cancel`, { token: merchant.token, body: {} });
+    expect(canceled.body.status).toBe('canceled');
+    const afterCancel = await call(harness, 'GET', `/api/public/v1/memberships/${trial.body.id}`, { token: merchant.token });
+    expect(afterCancel.body).toMatchObject({ status: 'canceled', renewsAt: null, canceledAt: canceled.body.canceledAt, trialEndsAt: trial.body.trialEndsAt });
+    expect(afterCancel.body.canceledAt).not.toBeNull();
+
+    const declining = await createCard(harness.db, harness.config, merchant, customerId, decliningCard);
+    const failing = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: program.body.id, customerId, paymentMethodId: declining.id } });
+    const pastDue = await eventually(() => call(harness, 'GET', `/api/public/v1/memberships/${failing.body.id}`, { token: merchant.token }), (answer) => answer.body.status === 'past_due');
+    const subscription = await get(failing.body.subscriptionId);
+    expect(subscription.body.lastPaymentFailedAt).not.toBeNull();
+    expect(Date.parse(pastDue.body.graceEndsAt)).toBe(Date.parse(subscription.body.lastPaymentFailedAt) + 14 * 86_400_000);
+    expect(pastDue.body.creditsBalance).toBe(0);
   });
 
   it('documents every subscription, membership and portal route in /openapi.json', async () => {

@@ -80,6 +80,8 @@ describe('subscription workflow (time skipping)', () => {
     expect(mocks.charges[0]!.input.reason).toBe('trial_conversion');
     expect(mocks.charges[0]!.atMs).toBeGreaterThanOrEqual(trialEnd);
     expect(mocks.orders[0]!.properties).toMatchObject({ transition: 'trial_converted', periodStart: iso(trialEnd), nextBillingAt: iso(billingDateAt(trialEnd, 'month', 1, 1)) });
+    expect(mocks.events).toHaveLength(1);
+    expect(mocks.events[0]).toMatchObject({ eventType: 's_subscription_renewed', state: { status: 'active', trialEndsAtMs: trialEnd }, properties: { transition: 'trial_converted' } });
   });
 
   it('goes past_due on a failed renewal, then back to active when a dunning retry succeeds', async () => {
@@ -198,6 +200,13 @@ describe('subscription workflow (time skipping)', () => {
     expect(switchCharges[0]!.input.amount).toBeLessThanOrEqual(8501);
     expect(switchCharges.every((charge) => charge.input.initiatedBy === 'customer')).toBe(true);
     expect(mocks.orders[1]!.amount).toBe(switchCharges[1]!.input.amount);
+    const switched = mocks.events.filter((event) => event.properties.change === 'switched');
+    expect(switched).toHaveLength(1);
+    expect(switched[0]).toMatchObject({
+      eventType: 's_subscription_updated',
+      state: { optionId: 'price_pro', price: 3000 },
+      properties: { fromOptionId: 'price_basic', toOptionId: 'price_pro', amountCharged: switchCharges[1]!.input.amount, credit: 3000 - switchCharges[1]!.input.amount },
+    });
   });
 
   it('continues as new every N charges and keeps its state', async () => {

@@ -39,6 +39,23 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
     expect(mocks.events.at(-1)).toMatchObject({ eventType: 's_subscription_cancelled', properties: { atPeriodEnd: true } });
   });
 
+  it('cancels now: the workflow ends at once with its event and no further charge', async () => {
+    const mocks = mockSubscriptionActivities(env);
+    const start = await nowMs();
+    const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
+    await withWorker(env, mocks.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      await env.sleep(2 * day);
+      const cancelAt = await nowMs();
+      const canceled = await handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, reasonId: 'too_expensive', atMs: cancelAt }] });
+      expect(canceled).toMatchObject({ status: 'canceled', canceledAtMs: cancelAt, cancelReasonId: 'too_expensive', cancelAtPeriodEnd: false });
+      expect(await handle.result()).toMatchObject({ status: 'canceled' });
+    });
+    expect(mocks.charges).toHaveLength(1);
+    expect(mocks.events.map((event) => event.eventType)).toEqual(['s_subscription_renewed', 's_subscription_cancelled']);
+    expect(mocks.events[1]).toMatchObject({ state: { status: 'canceled' }, properties: { atPeriodEnd: false, reason: 'too_expensive' } });
+  });
+
   it('skips the next date (no charge that period) and bills the one after', async () => {
     const mocks = mockSubscriptionActivities(env);
     const start = await nowMs();
@@ -52,6 +69,7 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
       await handle.terminate('test over');
     });
     expect(mocks.orders.map((order) => order.properties.periodStart)).toEqual([iso(billingDateAt(anchor, 'month', 1, 1))]);
+    expect(mocks.events[0]).toMatchObject({ eventType: 's_subscription_updated', state: { skippedDatesMs: [anchor], cycle: 1 }, properties: { change: 'date_skipped', skippedDate: iso(anchor) } });
   });
 
   it('resumes by itself when pausedUntil passes', async () => {

@@ -26,11 +26,10 @@ const invalidCode = 'The code is wrong, expired or already used; request a new o
 
 async function openSession(
   db: Db,
-  ttlMinutes: number,
+  expiresAt: Date,
   data: { accountId: string; mode: 'test' | 'live'; storeId: string; kind: 'customer' | 'offer'; customerId: string | null; email?: string | null; emailVerified: boolean; allowedActions: string[]; offerRef?: string | null },
 ) {
   const token = mintPortalToken();
-  const expiresAt = new Date(Date.now() + ttlMinutes * 60_000);
   await db.portalSession.create({ data: { id: newId('portalSession'), tokenHash: hashSecret(token), expiresAt, ...data } });
   return {
     token,
@@ -96,7 +95,7 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       if (!sameHash(login.codeHash, hashLoginCode(login.id, body.code)) || !login.customerId) throw notAuthorized(invalidCode);
       const consumed = await db.portalLoginCode.updateMany({ where: { id: login.id, consumedAt: null }, data: { consumedAt: new Date() } });
       if (consumed.count !== 1) throw notAuthorized(invalidCode);
-      return openSession(db, config.PORTAL_SESSION_TTL_MINUTES, {
+      return openSession(db, new Date(Date.now() + config.PORTAL_SESSION_TTL_MINUTES * 60_000), {
         accountId: login.accountId,
         mode: login.mode,
         storeId: login.storeId,
@@ -127,8 +126,9 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
     async ({ body }) => {
       const payload = verifyOfferLink(body.link, offerLinkSecret(config), Date.now());
       if (!payload) throw notAuthorized('Offer link is not valid or has expired');
-      const ttl = Math.min(config.PORTAL_SESSION_TTL_MINUTES, Math.max(1, Math.floor((payload.exp * 1000 - Date.now()) / 60_000)));
-      return openSession(db, ttl, {
+      // The session never outlives its link (nor the session TTL).
+      const expiresAt = new Date(Math.min(Date.now() + config.PORTAL_SESSION_TTL_MINUTES * 60_000, payload.exp * 1000));
+      return openSession(db, expiresAt, {
         accountId: payload.accountId,
         mode: payload.mode,
         storeId: payload.storeId,
