@@ -1,4 +1,4 @@
-import type { PaymentOutcome } from '../payments/workflowTypes';
+import { outcomeUnknownCode, type PaymentOutcome } from '../payments/workflowTypes';
 import { declineCategoryOf } from '../processors/declineCodes';
 import type { SubscriptionChargeResult } from './billingState';
 
@@ -17,5 +17,7 @@ export function chargeResultOf(outcome: PaymentOutcome, cardBrand: string | null
     return { status: 'requires_action', paymentId: outcome.paymentId, hardDecline: false, declineCode: null, redirectUrl: outcome.redirectUrl, cardBrand };
   }
   const code = outcome.declineCode ?? 'declined';
-  return declinedCharge(outcome.paymentId, code, declineCategoryOf(code) === 'hard_decline', cardBrand);
+  // A charge that may still stand at the processor (reversal unconfirmed, left for review) is
+  // never reattempted on the same card: a retry could charge the customer twice.
+  return declinedCharge(outcome.paymentId, code, declineCategoryOf(code) === 'hard_decline' || code === outcomeUnknownCode, cardBrand);
 }

@@ -55,7 +55,7 @@ export async function startDeliveryWorkflow(
 export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]): Promise<{ started: number; workflowIds: string[] }> {
   const ids = [...new Set(eventIds)];
   const events = await deps.db.event.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== null);
+  const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== undefined);
   const endpoints =
     deliverable.length === 0
       ? []
