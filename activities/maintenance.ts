@@ -1,3 +1,4 @@
+import { expireLapsedCheckoutSessions } from '../src/commerce/checkoutExpirySweep';
 import type { ActivityDeps } from './deps';
 
 export function createMaintenanceActivities(deps: ActivityDeps) {
@@ -7,6 +8,13 @@ export function createMaintenanceActivities(deps: ActivityDeps) {
       const { count } = await deps.db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
       if (count > 0) deps.logger.info({ count }, 'purged expired idempotency records');
       return count;
+    },
+
+    /** Moves lapsed unpaid checkout sessions to expired with their events; returns the event ids. */
+    async expireLapsedCheckoutSessions(): Promise<string[]> {
+      const eventIds = await expireLapsedCheckoutSessions(deps.db, new Date());
+      if (eventIds.length > 0) deps.logger.info({ count: eventIds.length }, 'expired lapsed checkout sessions');
+      return eventIds;
     },
   };
 }

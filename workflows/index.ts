@@ -2,6 +2,7 @@
 export { maintenanceWorkflow } from './maintenance';
 export { webhookDeliveryWorkflow } from './webhookDelivery';
 export { eventOutboxWorkflow } from './eventOutbox';
+export { checkoutExpiryWorkflow } from './checkoutExpiry';
 export { subscriptionWorkflow } from './subscription';
 export { paymentWorkflow } from './payment';
 export { refundWorkflow } from './refund';

@@ -1,4 +1,4 @@
-import { recordEvent } from '../events/recordEvent';
+import { recordSessionExpired } from './lapsedSessions';
 import type { Db, Prisma } from '../db/prisma';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
@@ -134,14 +134,7 @@ export async function expireCheckoutSession(db: Db, scope: Scope, checkoutSessio
     if (flipped.count !== 1) throw conflict(`Checkout session is ${session.status} and cannot be expired`, 'CHECKOUT_NOT_OPEN');
     await releasePromotionCodes(tx, session.id);
     // Delivered by the outbox sweep (workflows/eventOutbox.ts), like any event recorded outside a workflow.
-    await recordEvent(tx, {
-      accountId: session.accountId,
-      mode: session.mode,
-      storeId: session.storeId,
-      customerId: session.customerId,
-      eventType: 's_checkout_session_expired',
-      properties: { checkoutSessionId: session.id, amount: session.total, currency: session.currency },
-    });
+    await recordSessionExpired(tx, session, 'requested');
     return tx.checkoutSession.findUniqueOrThrow({ where: { id: session.id }, include: sessionInclude });
   }, transactionOptions);
 }

@@ -1,4 +1,5 @@
 import { Prisma } from '../db/prisma';
+import { recordEvent } from '../events/recordEvent';
 
 type Tx = Prisma.TransactionClient;
 
@@ -45,7 +46,7 @@ export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: stri
   });
   const candidates = await withoutPaymentHolding(tx, [...new Set(overdue.map((row) => row.checkoutSessionId))]);
   if (candidates.length === 0) return released;
-  const flipped = await tx.$queryRaw<{ id: string }[]>`
+  const flipped = await tx.$queryRaw<ExpiredSessionRow[]>`
     WITH "locked" AS (
       SELECT "id" FROM "checkout_sessions"
        WHERE "id" IN (${Prisma.join(candidates)}) AND "status" = 'open'
@@ -53,8 +54,9 @@ export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: stri
     )
     UPDATE "checkout_sessions" AS "s" SET "status" = 'expired', "updated_at" = CURRENT_TIMESTAMP
       FROM "locked" WHERE "s"."id" = "locked"."id"
-    RETURNING "s"."id"`;
+    RETURNING ${expiredSessionColumns}`;
   if (flipped.length === 0) return released;
+  for (const session of flipped) await recordSessionExpired(tx, session, 'lapsed');
   const uses = await tx.promotionRedemption.groupBy({
     by: ['promotionCodeId'],
     where: { checkoutSessionId: { in: flipped.map((row) => row.id) } },
@@ -62,4 +64,33 @@ export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: stri
   });
   for (const use of uses) released.set(use.promotionCodeId, use._count._all);
   return released;
+}
+
+/** What the `s_checkout_session_expired` event needs of a session. */
+export interface ExpiredSessionRow {
+  id: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string;
+  customerId: string | null;
+  total: number;
+  currency: string;
+}
+
+export const expiredSessionColumns = Prisma.sql`"s"."id", "s"."account_id" AS "accountId", "s"."mode"::text AS "mode", "s"."store_id" AS "storeId",
+  "s"."customer_id" AS "customerId", "s"."total", "s"."currency"`;
+
+/**
+ * The event of a session's move to expired, in the transaction that moved it: `requested` by
+ * POST /checkout-sessions/expire, or `lapsed` when its expiry passed unpaid.
+ */
+export async function recordSessionExpired(tx: Tx, session: ExpiredSessionRow, reason: 'requested' | 'lapsed'): Promise<{ id: string }> {
+  return recordEvent(tx, {
+    accountId: session.accountId,
+    mode: session.mode,
+    storeId: session.storeId,
+    customerId: session.customerId,
+    eventType: 's_checkout_session_expired',
+    properties: { checkoutSessionId: session.id, amount: session.total, currency: session.currency, reason },
+  });
 }

@@ -4,6 +4,7 @@ import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
 import { createWorker } from '../../temporal/worker';
+import { checkoutExpiryWorkflowId } from '../../workflows/checkoutExpiry';
 import { eventOutboxWorkflowId } from '../../workflows/eventOutbox';
 import { maintenanceWorkflowId } from '../../workflows/maintenance';
 
@@ -27,11 +28,12 @@ export async function startWorker(settings: TemporalSettings, taskQueue: string,
   };
 }
 
-/** Starts the singleton maintenance workflows (idempotency sweep, event outbox) unless they run. */
+/** Starts the singleton maintenance workflows (idempotency sweep, event outbox, checkout expiry) unless they run. */
 export async function ensureMaintenanceWorkflow(client: Client, taskQueue: string): Promise<void> {
   const singletons = [
     { type: 'maintenanceWorkflow', workflowId: maintenanceWorkflowId, args: [0] },
     { type: 'eventOutboxWorkflow', workflowId: eventOutboxWorkflowId, args: [] },
+    { type: 'checkoutExpiryWorkflow', workflowId: checkoutExpiryWorkflowId, args: [] },
   ];
   for (const { type, workflowId, args } of singletons) {
     try {

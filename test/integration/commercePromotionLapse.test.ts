@@ -40,6 +40,8 @@ describe('promotion codes held by lapsed checkout sessions', () => {
     const second = await session(customer.id, [limited.code]);
     expect(second.status).toBe(200);
     expect(await statusInDb(first.body.id)).toBe('expired');
+    const expiredEvents = await harness.db.event.findMany({ where: { eventType: 's_checkout_session_expired', properties: { path: ['checkoutSessionId'], equals: first.body.id } } });
+    expect(expiredEvents.map((event) => event.properties)).toEqual([expect.objectContaining({ checkoutSessionId: first.body.id, reason: 'lapsed' })]);
     expect(await timesRedeemed(limited.id)).toBe(1);
     expect((await session(customer.id, [limited.code])).body.code).toBe('PROMOTION_CODE_LIMIT_REACHED');
   });
