@@ -1,6 +1,7 @@
 import { CheckoutAlreadyPaidError, createOrderForPaidCheckout } from '../src/commerce/orders';
 import type { Prisma } from '../src/db/prisma';
 import { newId } from '../src/domain/ids';
+import { keepEventsWithSubscribers } from '../src/events/dispatch';
 import { recordEvent } from '../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../src/payments/checkoutClaims';
 import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../src/payments/workflowTypes';
@@ -25,7 +26,8 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
   return {
     /**
      * Records the payment's end in ONE transaction: the payment row, the checkout session (paid)
-     * and its order, a dispute the acquirer opened, and the events. A repeat after commit finds
+     * and its order, a dispute the acquirer opened, and the events. Answers the ids of the events
+     * that still need dispatching (those with a subscribed endpoint). A repeat after commit finds
      * the payment no longer open and answers what was recorded, writing nothing twice.
      */
     async finalizePayment(input: FinalizeInput): Promise<FinalizeResult> {
@@ -91,7 +93,8 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           });
           await event('s_payment_disputed', { paymentId: payment.id, disputeId: dispute.id, amount: dispute.amount, currency: dispute.currency, reason: dispute.reason, status: dispute.status });
         }
-        return { eventIds, order: summaryOf(order) };
+        // Only events someone subscribes to go on to the workflow's dispatch step.
+        return { eventIds: await keepEventsWithSubscribers(tx, eventIds), order: summaryOf(order) };
       });
     },
   };

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { Db } from '../db/prisma';
+import type { Db, Prisma } from '../db/prisma';
 import { searchAttributes } from '../../temporal/searchAttributes';
 import { webhookTypeOf } from '../webhooks/catalogue';
 
@@ -53,17 +53,44 @@ export async function startDeliveryWorkflow(
  * events and the candidate endpoints in one query each, whatever the batch size.
  */
 export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]): Promise<{ started: number; workflowIds: string[] }> {
-  const ids = [...new Set(eventIds)];
-  const events = await deps.db.event.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const { events, subscribers } = await subscribersOf(deps.db, eventIds);
+  const workflowIds: string[] = [];
+  for (const event of events) {
+    for (const endpointId of subscribers.get(event.id) ?? []) {
+      const target = { eventId: event.id, endpointId, accountId: event.accountId, storeId: event.storeId };
+      if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpointId));
+    }
+  }
+  await markProcessed(deps.db, events.map((event) => event.id));
+  return { started: workflowIds.length, workflowIds };
+}
+
+/**
+ * In the transaction that recorded `eventIds`: marks those no endpoint subscribes to as processed
+ * (they have nothing to deliver) and returns the others, which still need `dispatchEventsNow`
+ * after commit. Saves a workflow step per payment for merchants without webhooks.
+ */
+export async function keepEventsWithSubscribers(tx: Prisma.TransactionClient, eventIds: string[]): Promise<string[]> {
+  const { events, subscribers } = await subscribersOf(tx, eventIds);
+  const silent = events.filter((event) => (subscribers.get(event.id) ?? []).length === 0).map((event) => event.id);
+  await markProcessed(tx, silent);
+  const kept = new Set(eventIds);
+  for (const id of silent) kept.delete(id);
+  return [...kept];
+}
+
+/** The events (oldest first) and, per event id, the ids of the enabled endpoints subscribed to it. */
+async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string[]) {
+  const events = await db.event.findMany({ where: { id: { in: [...new Set(eventIds)] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== undefined);
   const endpoints =
     deliverable.length === 0
       ? []
-      : await deps.db.webhookEndpoint.findMany({
+      : await db.webhookEndpoint.findMany({
           where: { enabled: true, OR: distinctScopes(deliverable).map(({ accountId, mode }) => ({ accountId, mode })) },
           select: { id: true, accountId: true, mode: true, storeId: true, eventTypes: true },
         });
-  const workflowIds: string[] = [];
+  const subscribers = new Map<string, string[]>();
   for (const event of deliverable) {
     const webhookType = webhookTypeOf(event.eventType)!;
     const subscribed = endpoints.filter(
@@ -73,15 +100,14 @@ export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]):
         endpoint.eventTypes.includes(webhookType) &&
         (event.storeId === null || endpoint.storeId === event.storeId),
     );
-    for (const endpoint of subscribed) {
-      const target = { eventId: event.id, endpointId: endpoint.id, accountId: event.accountId, storeId: event.storeId };
-      if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpoint.id));
-    }
+    subscribers.set(event.id, subscribed.map((endpoint) => endpoint.id));
   }
-  if (events.length > 0) {
-    await deps.db.event.updateMany({ where: { id: { in: events.map((event) => event.id) }, processedAt: null }, data: { processedAt: new Date() } });
-  }
-  return { started: workflowIds.length, workflowIds };
+  return { events, subscribers };
+}
+
+async function markProcessed(db: Db | Prisma.TransactionClient, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.event.updateMany({ where: { id: { in: eventIds }, processedAt: null }, data: { processedAt: new Date() } });
 }
 
 function distinctScopes<Scope extends { accountId: string; mode: string }>(events: Scope[]): Pick<Scope, 'accountId' | 'mode'>[] {
