@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import path from 'node:path';
 import { createActivities } from '../../activities';
 import { parseConfig } from '../../src/config';
@@ -106,7 +107,8 @@ async function main(): Promise<void> {
       const plan = planRoute({ flow: context.flow, processors: context.processors, currency: input.currency, stickyProcessorId: context.stickyProcessorId, random: Math.random() });
       const processorId = plan.order[0];
       if (!processorId) return false;
-      const attempt = await activities.authorizeAttempt({ ...input, attemptNumber: 1, processorId, capture: true });
+      // authorizeAttempt reads its activity context (earlier tries' verdicts), as it would under a worker.
+      const attempt: Awaited<ReturnType<typeof activities.authorizeAttempt>> = await new MockActivityEnvironment().run(activities.authorizeAttempt, { ...input, attemptNumber: 1, processorId, capture: true });
       if (attempt.outcome !== 'approved') return false;
       const final = await activities.finalizePayment({
         paymentId: input.paymentId,
