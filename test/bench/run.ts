@@ -16,6 +16,7 @@ import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../src/sandbox/server';
 import { createTemporalClient } from '../../temporal/connection';
 import { createBenchTenant, drive, summary } from './setup';
+import { startWorkerProcess } from './workerProcess';
 
 /**
  * `npm run bench`: starts its own engine (embedded Postgres + Temporal dev server under
@@ -27,6 +28,8 @@ import { createBenchTenant, drive, summary } from './setup';
 const clients = Number(process.env.BENCH_CLIENTS ?? 16);
 const payments = Number(process.env.BENCH_PAYMENTS ?? 400);
 const warmup = Number(process.env.BENCH_WARMUP ?? 32);
+/** BENCH_WORKER=process: the worker runs as `npm run worker` in its own process (API and load clients stay here). */
+const separateWorker = process.env.BENCH_WORKER === 'process';
 
 async function main(): Promise<void> {
   const cfg = parseConfig({
@@ -56,8 +59,13 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox(0);
     lifecycle.add('sandbox', sandbox.stop);
     const deps = { db, logger, config: cfg, sandboxUrl: sandbox.url, temporal: client };
-    const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, deps);
-    lifecycle.add('worker', worker.stop);
+    if (separateWorker) {
+      const stopWorker = await startWorkerProcess({ databaseUrl: database.url, temporalAddress: temporal.settings.address, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandbox.url, dataDir: cfg.DATA_DIR });
+      lifecycle.add('worker process', stopWorker);
+    } else {
+      const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, deps);
+      lifecycle.add('worker', worker.stop);
+    }
     const api = await startApi({ ...deps, taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 0, '127.0.0.1');
     lifecycle.add('api', api.stop);
 
@@ -130,7 +138,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        'API, worker, sandbox acquirer and these load clients share one Node process, as under `npm start`;',
+        separateWorker
+          ? 'Worker in its own process (`npm run worker`); API, sandbox acquirer and these load clients share this one;'
+          : 'API, worker, sandbox acquirer and these load clients share one Node process, as under `npm start`;',
         'Postgres and the Temporal dev server are their own processes on the same 2 cores.',
         row(engine),
         row(baseline),
