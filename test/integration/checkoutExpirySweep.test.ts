@@ -1,7 +1,7 @@
 import { expireLapsedCheckoutSessions } from '../../src/commerce/checkoutExpirySweep';
 import { lapsedSessionGraceMs } from '../../src/commerce/lapsedSessions';
 import { call, startHarness, type Harness } from '../helpers/harness';
-import { api, createCustomer, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createCustomer, createProduct, createStore, createTenants, lapseSession, ok, sessionStatusInDb, type Tenants } from './commerceHelpers';
 
 /** The sweep that moves checkout sessions whose expiry passed unpaid to expired, with their events. */
 describe('checkout expiry sweep', () => {
@@ -16,8 +16,8 @@ describe('checkout expiry sweep', () => {
     expect(answer.status).toBe(200);
     return answer.body as { id: string; total: number; currency: string };
   };
-  const lapse = (id: string, agoMs: number) => harness.db.checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - agoMs) } });
-  const statusInDb = async (id: string) => (await harness.db.checkoutSession.findUniqueOrThrow({ where: { id } })).status;
+  const lapse = (id: string, agoMs: number) => lapseSession(harness, id, agoMs);
+  const statusInDb = (id: string) => sessionStatusInDb(harness, id);
   const expiryEventsOf = (checkoutSessionId: string) =>
     harness.db.event.findMany({ where: { eventType: 's_checkout_session_expired', properties: { path: ['checkoutSessionId'], equals: checkoutSessionId } } });
   const sweep = () => expireLapsedCheckoutSessions(harness.db, new Date());

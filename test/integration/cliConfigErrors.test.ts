@@ -1,21 +1,6 @@
-import { spawn } from 'node:child_process';
-import { projectRoot } from '../../src/config';
+import { runCommand } from '../helpers/runCommand';
 
-function run(script: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      cwd: projectRoot,
-      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined)),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string | undefined>) => runCommand(process.execPath, ['--import', 'tsx', script, ...args], env);
 
 /** A typo in the environment is an operator's mistake: one line naming it, exit 1, no stack trace. */
 describe('command-line entry points with a bad variable', () => {

@@ -39,3 +39,13 @@ export async function createProduct(harness: Harness, token: string, storeId: st
 export async function createCustomer(harness: Harness, token: string, email = `buyer-${Math.random().toString(36).slice(2)}@example.com`) {
   return ok(harness, 'POST', '/customers', token, { email, firstName: 'Ada', lastName: 'Lovelace' });
 }
+
+/** Moves a checkout session's expiry `agoMs` into the past, as if it had lapsed unpaid. */
+export function lapseSession(harness: Harness, id: string, agoMs: number) {
+  return harness.db.checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - agoMs) } });
+}
+
+/** A checkout session's stored status (not the effective one the API shows). */
+export async function sessionStatusInDb(harness: Harness, id: string): Promise<string> {
+  return (await harness.db.checkoutSession.findUniqueOrThrow({ where: { id } })).status;
+}

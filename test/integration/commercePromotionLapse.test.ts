@@ -1,6 +1,6 @@
 import { lapsedSessionGraceMs } from '../../src/commerce/lapsedSessions';
 import { call, startHarness, type Harness } from '../helpers/harness';
-import { api, createCustomer, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createCustomer, createProduct, createStore, createTenants, lapseSession, ok, sessionStatusInDb, type Tenants } from './commerceHelpers';
 
 /** Sessions that lapse on their own (open, past expiresAt, never expired explicitly) and the code uses they hold. */
 describe('promotion codes held by lapsed checkout sessions', () => {
@@ -15,9 +15,9 @@ describe('promotion codes held by lapsed checkout sessions', () => {
   };
   const session = (customerId: string, promotionCodes: string[]) =>
     call(harness, 'POST', `${api}/checkout-sessions`, { token: t.merchant.token, body: { storeId, customerId, lineItems: [{ priceId, quantity: 1 }], promotionCodes } });
-  const lapse = (id: string, agoMs = lapsedSessionGraceMs + 60_000) => harness.db.checkoutSession.update({ where: { id }, data: { expiresAt: new Date(Date.now() - agoMs) } });
+  const lapse = (id: string, agoMs = lapsedSessionGraceMs + 60_000) => lapseSession(harness, id, agoMs);
   const timesRedeemed = async (id: string) => (await ok(harness, 'GET', `/promotion-codes/${id}`, t.merchant.token)).timesRedeemed;
-  const statusInDb = async (id: string) => (await harness.db.checkoutSession.findUniqueOrThrow({ where: { id } })).status;
+  const statusInDb = (id: string) => sessionStatusInDb(harness, id);
 
   beforeAll(async () => {
     harness = await startHarness();

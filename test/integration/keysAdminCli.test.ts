@@ -1,30 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { projectRoot } from '../../src/config';
 import { createMerchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runCommand, type CommandRun } from '../helpers/runCommand';
 
 /** `npm run --silent admin -- …` as an operator runs it, against the test database. */
-function admin(...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function admin(...args: string[]): Promise<CommandRun> {
+  return runCommand('npm', ['run', '--silent', 'admin', '--', ...args], { DATABASE_URL: process.env.TEST_DATABASE_URL, LOG_LEVEL: 'info' });
 }
 
 describe('admin CLI (a separate process on the same database)', () => {

@@ -5,6 +5,7 @@ import { addProcessingKey } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { api, ok } from './commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
+import { until } from '../helpers/until';
 
 const searchable = (described: WorkflowExecutionDescription) => ({
   StoreId: described.typedSearchAttributes.get(searchAttributes.StoreId),
@@ -13,15 +14,6 @@ const searchable = (described: WorkflowExecutionDescription) => ({
   PaymentStatus: described.typedSearchAttributes.get(searchAttributes.PaymentStatus),
 });
 
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)', () => {
   let harness: Harness;

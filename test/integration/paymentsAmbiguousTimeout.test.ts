@@ -7,6 +7,7 @@ import { paymentStateQuery } from '../../workflows/payment';
 import { startHarness, type Harness } from '../helpers/harness';
 import { ok } from './commerceHelpers';
 import { authorizeTries, cards, createPaymentTenant, netCharged, payV2, untilSettled, type PaymentTenant } from './paymentsFixtures';
+import { until } from '../helpers/until';
 
 // The engine waits 500 ms per processor call and 1 s for the payment's answer. The authorize
 // activity's retry budget (4 tries with 0.3/0.6/1.2 s backoff) ends about 4.1 s after the first
@@ -31,15 +32,6 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     return t;
   }
 
-  async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('reverses A by idempotency key before cascading to B: the ledgers end with exactly one net charge', async () => {
     const t = await silentThenPrompt();

@@ -24,13 +24,4 @@ export async function startReceiver(status = 200) {
   return { url, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Polls `probe` every 100 ms until it gives a value. */
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+export { until } from '../helpers/until';
