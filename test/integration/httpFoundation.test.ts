@@ -1,8 +1,17 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { createPrismaClient } from '../../src/db/prisma';
 import { startApi, type RunningApi } from '../../src/runtime/api';
 import { freePort } from '../../temporal/devServer';
 import { createMerchant } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
+
+function validateOpenApi(document: string): Promise<{ valid: boolean; version: string; errors: unknown }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', 'helpers', 'validateOpenApi.ts')], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
+    child.stdin!.end(document);
+  });
+}
 
 describe('HTTP foundations against real Postgres and the Temporal dev server', () => {
   let harness: Harness;
@@ -98,6 +107,14 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
     const health = answer.body.paths['/api/public/v1/health'].get;
     expect(health.responses['200'].content['application/json'].schema).toBeDefined();
     expect(health.security).toBeUndefined();
+  });
+
+  it('the OpenAPI document is valid against the OpenAPI 3.1 schema', async () => {
+    const answer = await call(harness, 'GET', '/openapi.json');
+    const verdict = await validateOpenApi(JSON.stringify(answer.body));
+    expect(verdict).toEqual({ valid: true, version: '3.1', errors: null });
+    // The same check refuses a broken document, so the verdict above means something.
+    expect((await validateOpenApi(JSON.stringify({ ...answer.body, paths: { '/x': { get: { responses: 'none' } } } }))).valid).toBe(false);
   });
 
   it('keeps a caller-supplied request id', async () => {
