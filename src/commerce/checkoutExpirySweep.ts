@@ -1,5 +1,5 @@
 import type { Db } from '../db/prisma';
-import { expiredSessionColumns, lapsedSessionGraceMs, recordSessionExpired, type ExpiredSessionRow } from './lapsedSessions';
+import { flipLapsedSessions, lapsedSessionGraceMs } from './lapsedSessions';
 import { releasePromotionCodes } from './promotionRedemption';
 
 /**
@@ -19,19 +19,10 @@ export async function expireLapsedCheckoutSessions(db: Db, now: Date, batchSize 
   const eventIds: string[] = [];
   for (const { id: sessionId } of candidates) {
     const eventId = await db.$transaction(async (tx) => {
-      const [session] = await tx.$queryRaw<ExpiredSessionRow[]>`
-        WITH "locked" AS (
-          SELECT "id" FROM "checkout_sessions"
-           WHERE "id" = ${sessionId} AND "status" = 'open' AND "expires_at" <= ${cutoff}
-             AND NOT EXISTS (SELECT 1 FROM "checkout_payment_claims" c WHERE c."checkout_session_id" = "checkout_sessions"."id" AND c."state" = 'held')
-           FOR UPDATE SKIP LOCKED
-        )
-        UPDATE "checkout_sessions" AS "s" SET "status" = 'expired', "updated_at" = CURRENT_TIMESTAMP
-          FROM "locked" WHERE "s"."id" = "locked"."id"
-        RETURNING ${expiredSessionColumns}`;
+      const [session] = await flipLapsedSessions(tx, [sessionId], cutoff);
       if (!session) return null;
       await releasePromotionCodes(tx, session.id);
-      return (await recordSessionExpired(tx, session, 'lapsed')).id;
+      return session.eventId;
     });
     if (eventId) eventIds.push(eventId);
   }

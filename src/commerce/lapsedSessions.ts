@@ -39,24 +39,14 @@ async function withoutPaymentHolding(tx: Tx, sessionIds: string[]): Promise<stri
 export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: string[], now = new Date()): Promise<Map<string, number>> {
   const released = new Map<string, number>();
   if (promotionCodeIds.length === 0) return released;
+  const cutoff = new Date(now.getTime() - lapsedSessionGraceMs);
   // Driven from the code's redemptions (indexed by code), not from the sessions table.
   const overdue = await tx.promotionRedemption.findMany({
-    where: { promotionCodeId: { in: promotionCodeIds }, checkoutSession: { status: 'open', expiresAt: { lte: new Date(now.getTime() - lapsedSessionGraceMs) } } },
+    where: { promotionCodeId: { in: promotionCodeIds }, checkoutSession: { status: 'open', expiresAt: { lte: cutoff } } },
     select: { checkoutSessionId: true },
   });
-  const candidates = await withoutPaymentHolding(tx, [...new Set(overdue.map((row) => row.checkoutSessionId))]);
-  if (candidates.length === 0) return released;
-  const flipped = await tx.$queryRaw<ExpiredSessionRow[]>`
-    WITH "locked" AS (
-      SELECT "id" FROM "checkout_sessions"
-       WHERE "id" IN (${Prisma.join(candidates)}) AND "status" = 'open'
-       ORDER BY "id" FOR UPDATE SKIP LOCKED
-    )
-    UPDATE "checkout_sessions" AS "s" SET "status" = 'expired', "updated_at" = CURRENT_TIMESTAMP
-      FROM "locked" WHERE "s"."id" = "locked"."id"
-    RETURNING ${expiredSessionColumns}`;
+  const flipped = await flipLapsedSessions(tx, [...new Set(overdue.map((row) => row.checkoutSessionId))], cutoff);
   if (flipped.length === 0) return released;
-  for (const session of flipped) await recordSessionExpired(tx, session, 'lapsed');
   const uses = await tx.promotionRedemption.groupBy({
     by: ['promotionCodeId'],
     where: { checkoutSessionId: { in: flipped.map((row) => row.id) } },
@@ -64,6 +54,30 @@ export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: stri
   });
   for (const use of uses) released.set(use.promotionCodeId, use._count._all);
   return released;
+}
+
+/**
+ * Moves those of `sessionIds` that are still open, expired at or before `cutoff` and held by no
+ * payment to expired, recording `s_checkout_session_expired` (`lapsed`) for each, and returns
+ * them with their event ids. Rows another transaction has locked are skipped rather than waited for (SKIP LOCKED), in
+ * id order; the conditional `status = 'open'` flips each session exactly once.
+ */
+export async function flipLapsedSessions(tx: Tx, sessionIds: string[], cutoff: Date): Promise<(ExpiredSessionRow & { eventId: string })[]> {
+  if (sessionIds.length === 0) return [];
+  const flipped = await tx.$queryRaw<ExpiredSessionRow[]>`
+    WITH "locked" AS (
+      SELECT "id" FROM "checkout_sessions"
+       WHERE "id" IN (${Prisma.join(sessionIds)}) AND "status" = 'open' AND "expires_at" <= ${cutoff}
+         AND NOT EXISTS (SELECT 1 FROM "checkout_payment_claims" c WHERE c."checkout_session_id" = "checkout_sessions"."id" AND c."state" = 'held')
+       ORDER BY "id" FOR UPDATE SKIP LOCKED
+    )
+    UPDATE "checkout_sessions" AS "s" SET "status" = 'expired', "updated_at" = CURRENT_TIMESTAMP
+      FROM "locked" WHERE "s"."id" = "locked"."id"
+    RETURNING "s"."id", "s"."account_id" AS "accountId", "s"."mode"::text AS "mode", "s"."store_id" AS "storeId",
+              "s"."customer_id" AS "customerId", "s"."total", "s"."currency"`;
+  const expired = [];
+  for (const session of flipped) expired.push({ ...session, eventId: (await recordSessionExpired(tx, session, 'lapsed')).id });
+  return expired;
 }
 
 /** What the `s_checkout_session_expired` event needs of a session. */
@@ -76,9 +90,6 @@ export interface ExpiredSessionRow {
   total: number;
   currency: string;
 }
-
-export const expiredSessionColumns = Prisma.sql`"s"."id", "s"."account_id" AS "accountId", "s"."mode"::text AS "mode", "s"."store_id" AS "storeId",
-  "s"."customer_id" AS "customerId", "s"."total", "s"."currency"`;
 
 /**
  * The event of a session's move to expired, in the transaction that moved it: `requested` by
