@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createTemporalClient } from '../../temporal/connection';
+import { checkoutExpiryWorkflowId } from '../../workflows/checkoutExpiry';
+import { eventOutboxWorkflowId } from '../../workflows/eventOutbox';
 import { maintenanceWorkflowId } from '../../workflows/maintenance';
 import { childrenOf, freeEnginePorts, healthStatus, isAlive, spawnEngine, waitFor, type ChildInfo, type EngineProcess, type EnginePorts } from '../helpers/engineProcess';
 
@@ -63,6 +65,10 @@ describe('npm start: shutdown on SIGTERM and Ctrl-C, restart on the same DATA_DI
     let client = await connect();
     const before = await client.workflow.getHandle(maintenanceWorkflowId).describe();
     expect(before.status.name).toBe('RUNNING');
+    // The other singletons npm start owns run too.
+    for (const singleton of [eventOutboxWorkflowId, checkoutExpiryWorkflowId]) {
+      expect((await client.workflow.getHandle(singleton).describe()).status.name).toBe('RUNNING');
+    }
     await client.connection.close();
 
     process.kill(first.engine.pid, 'SIGTERM');
