@@ -2,7 +2,7 @@ import { findBlockingRule, type BlockRuleInput } from '../src/domain/blockRules'
 import { capabilityNames } from '../src/payments/processorAccess';
 import { claimCheckoutSession } from '../src/payments/checkoutClaims';
 import { validatePaymentRequest, type Refusal } from '../src/payments/validatePayment';
-import type { PaymentContext, PaymentWorkflowInput, PrepareResult } from '../src/payments/workflowTypes';
+import { chargeOf, type ChargeInput, type PaymentContext, type PaymentWorkflowInput, type PrepareResult } from '../src/payments/workflowTypes';
 import { decryptPan } from '../src/vault/cardVault';
 import type { ActivityDeps } from './deps';
 
@@ -21,7 +21,8 @@ export function createPaymentActivities(deps: ActivityDeps) {
     /**
      * Validates the request (before any side effect), then in one transaction claims the checkout
      * session (pay-v2) and writes the payment row `processing`. Safe to repeat: a retried call
-     * finds its own row and claim. Returns what routing needs.
+     * finds its own row and claim. Returns what routing needs, or `free` for a payment of 0 (a
+     * checkout session a discount brought to 0), which routes nowhere.
      */
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
       const existing = await db.payment.findUnique({ where: { id: input.paymentId } });
@@ -63,7 +64,11 @@ export function createPaymentActivities(deps: ActivityDeps) {
         });
         if (refused) return { kind: 'rejected', ...refused };
       }
-      return { kind: 'ready', context: await loadRoutingContext(input) };
+      if (input.amount === 0) return { kind: 'free' };
+      const charge = chargeOf(input);
+      // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
+      if (!charge) return { kind: 'rejected', httpStatus: 400, code: 'PAYMENT_INSTRUMENT_REQUIRED', message: 'A payment of more than 0 needs a card and a payment flow' };
+      return { kind: 'ready', context: await loadRoutingContext(charge) };
     },
 
     /** Loads the account's block rules and the payment's signals (IP, e-mail, card BIN, card country). */
@@ -102,7 +107,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
   };
 
   /** The flow, its processors (with capabilities as data) and the sticky processor. */
-  async function loadRoutingContext(input: PaymentWorkflowInput): Promise<PaymentContext> {
+  async function loadRoutingContext(input: ChargeInput): Promise<PaymentContext> {
     const flow = await db.paymentFlow.findFirstOrThrow({ where: { id: input.paymentFlowId, accountId: input.accountId, mode: input.mode } });
     const processorConfigs = flow.processorConfigs as unknown as PaymentContext['flow']['processorConfigs'];
     const fallbackProcessorConfigs = flow.fallbackProcessorConfigs as unknown as PaymentContext['flow']['fallbackProcessorConfigs'];

@@ -1,9 +1,10 @@
-import { allHandlersFinished, condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { planRoute, requiredCapabilities } from '../src/domain/routing';
 import { declineCategoryOf } from '../src/processors/declineCodes';
 import {
   blockedByRuleCode,
+  chargeOf,
   noProcessorCode,
   outcomeUnknownCode,
   type AttemptRecord,
@@ -37,6 +38,7 @@ const { dispatchEvents } = proxyActivities<Activities>({
 /**
  * One payment (workflow id = payment id): validate → block rules → 3-D Secure → route →
  * one attempt per processor → record payment, order and events in one transaction → dispatch.
+ * A free checkout session (amount 0) goes from block rules straight to recording.
  * The API waits on `awaitOutcome` (update-with-start) for the answer.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
@@ -63,7 +65,6 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     await condition(allHandlersFinished);
     return outcome;
   }
-  const { context } = prepared;
 
   async function finish(final: Omit<FinalizeInput, 'paymentId'>): Promise<PaymentOutcome> {
     state.step = 'recording';
@@ -98,6 +99,16 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
   }
 
+  if (prepared.kind === 'free') {
+    // Nothing to charge (a discount took the whole total): no 3DS, no processor; the same recording
+    // step pays the session, writes its order and events, exactly once under the session's claim.
+    return finish({ status: 'succeeded', processorId: null, processorReference: null, captured: true, declineCode: null, declineCategory: null, declineMessage: null });
+  }
+  const { context } = prepared;
+  const charge = chargeOf(input);
+  // preparePayment already refused a payment of more than 0 without a card or a flow.
+  if (!charge) throw ApplicationFailure.nonRetryable('a payment of more than 0 names no card or no payment flow', 'InvalidPaymentInput');
+
   state.step = 'three_ds';
   const pendingWrites: Promise<void>[] = [];
   const threeDs = await runThreeDsStep(
@@ -107,7 +118,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       mode: input.mode,
       storeId: input.storeId,
       customerId: input.customerId,
-      paymentInstrumentId: input.paymentInstrumentId,
+      paymentInstrumentId: charge.paymentInstrumentId,
       threedsSessionId: input.threedsSessionId,
       initiatedBy: input.initiatedBy,
       flowThreeDsEnabled: context.flow.threeDsEnabled,
@@ -145,7 +156,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   if (plan.order.length === 0) return failed(noProcessorCode, `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`);
 
   state.step = 'authorizing';
-  const attempts = await runAttempts(input, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
+  const attempts = await runAttempts(charge, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
     state.attempts.push(attempt);
   });
   if (attempts.approved) {

@@ -16,24 +16,30 @@ const missing = (what: string) => refuse(404, 'NOT_FOUND', `${what} not found`);
  * Everything a payment must satisfy before anything is written: amount and currency, and that
  * store, customer, card, flow, checkout session and order exist in the caller's account and mode
  * and belong together. Returns the refusal, or null when the payment may go ahead.
+ *
+ * Only a checkout session may be paid with 0 (a discount took its whole total): such a payment
+ * charges nothing, so it needs no card and no flow; one given anyway is still checked.
  */
 export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<Refusal | null> {
-  if (!Number.isSafeInteger(input.amount) || input.amount < 1 || input.amount > maxAmount) {
-    return refuse(400, 'INVALID_AMOUNT', `amount must be a positive integer of minor units up to ${maxAmount}`);
+  const lowest = input.checkoutSessionId ? 0 : 1;
+  if (!Number.isSafeInteger(input.amount) || input.amount < lowest || input.amount > maxAmount) {
+    return refuse(400, 'INVALID_AMOUNT', `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`);
   }
+  if (input.amount > 0 && !input.paymentInstrumentId) return refuse(400, 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
+  if (input.amount > 0 && !input.paymentFlowId) return refuse(400, 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
   if (!isSupportedCurrency(input.currency)) return refuse(400, 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
   const scope = { accountId: input.accountId, mode: input.mode };
   const [store, customer, instrument, flow] = await Promise.all([
     db.store.findFirst({ where: { id: input.storeId, ...scope } }),
     db.customer.findFirst({ where: { id: input.customerId, ...scope } }),
-    db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } }),
-    db.paymentFlow.findFirst({ where: { id: input.paymentFlowId, ...scope } }),
+    input.paymentInstrumentId ? db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } }) : null,
+    input.paymentFlowId ? db.paymentFlow.findFirst({ where: { id: input.paymentFlowId, ...scope } }) : null,
   ]);
   if (!store) return missing('Store');
   if (!customer) return missing('Customer');
-  if (!instrument) return missing('Payment instrument');
-  if (!flow) return missing('Payment flow');
-  if (instrument.customerId !== customer.id) {
+  if (input.paymentInstrumentId && !instrument) return missing('Payment instrument');
+  if (input.paymentFlowId && !flow) return missing('Payment flow');
+  if (instrument && instrument.customerId !== customer.id) {
     return refuse(400, 'PAYMENT_INSTRUMENT_MISMATCH', 'The payment instrument belongs to another customer');
   }
   if (customer.storeId && customer.storeId !== store.id) {

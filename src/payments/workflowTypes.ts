@@ -2,8 +2,8 @@ import type { RoutingFlow, RoutingProcessor } from '../domain/routing';
 import type { DeclineCategory, ThreeDsValues } from '../processors/types';
 
 /**
- * The data the payment workflow and its activities exchange. Pure types only: workflow code
- * imports this file, so nothing here may do I/O.
+ * The data the payment workflow and its activities exchange. Pure types and functions only:
+ * workflow code imports this file, so nothing here may do I/O.
  */
 export type PaymentIntent = 'purchase' | 'auth';
 export type InitiatedBy = 'customer' | 'merchant';
@@ -32,13 +32,15 @@ export interface PaymentWorkflowInput {
   mode: 'test' | 'live';
   storeId: string;
   customerId: string;
-  paymentInstrumentId: string;
+  /** Null only for a free checkout session (amount 0): nothing is charged, so no card is needed. */
+  paymentInstrumentId: string | null;
   amount: number;
   currency: string;
   intent: PaymentIntent;
   initiatedBy: InitiatedBy;
   source?: PaymentSource | null;
-  paymentFlowId: string;
+  /** Null only for a free checkout session: no processor is routed to. */
+  paymentFlowId: string | null;
   threedsSessionId?: string | null;
   /** The API's base URL as the caller reached it: the 3DS challenge return link uses it when PUBLIC_BASE_URL is unset. */
   returnBaseUrl?: string | null;
@@ -51,6 +53,15 @@ export interface PaymentWorkflowInput {
   blikCode?: string | null;
 }
 
+/** A payment that charges a card: validation made sure it names a card and a flow. */
+export type ChargeInput = PaymentWorkflowInput & { paymentInstrumentId: string; paymentFlowId: string };
+
+/** The input as a card charge, or null when it names no card or no flow (only a free checkout may). */
+export function chargeOf(input: PaymentWorkflowInput): ChargeInput | null {
+  const { paymentInstrumentId, paymentFlowId } = input;
+  return paymentInstrumentId && paymentFlowId ? { ...input, paymentInstrumentId, paymentFlowId } : null;
+}
+
 /** What preparePayment loaded and checked before anything was written. */
 export interface PaymentContext {
   flow: RoutingFlow & { id: string; threeDsEnabled: boolean };
@@ -61,6 +72,8 @@ export interface PaymentContext {
 
 export type PrepareResult =
   | { kind: 'ready'; context: PaymentContext }
+  /** A checkout session a discount brought to 0: nothing to charge, no processor is called. */
+  | { kind: 'free' }
   /** Refused before any side effect (no payment row): HTTP status + stable code. */
   | { kind: 'rejected'; httpStatus: number; code: string; message: string };
 

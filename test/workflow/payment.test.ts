@@ -40,6 +40,20 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     expect(mocks.reverseCalls).toHaveLength(0);
   });
 
+  it('a free checkout (amount 0) calls no processor and records a captured succeeded payment; a block rule still stops it', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'approve' } });
+    const { outcome, state } = await run(mocks, paymentInput({ amount: 0, paymentInstrumentId: null, paymentFlowId: null, checkoutSessionId: 'ch_free' }));
+    expect(outcome).toMatchObject({ kind: 'payment', status: 'succeeded', amount: 0 });
+    expect(mocks.calls).toEqual([]);
+    expect(state.attempts).toEqual([]);
+    expect(mocks.finalized).toEqual([expect.objectContaining({ status: 'succeeded', processorId: null, captured: true, declineCode: null })]);
+
+    const blocked = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {}, blocked: true });
+    const stopped = await run(blocked, paymentInput({ amount: 0, paymentInstrumentId: null, paymentFlowId: null, checkoutSessionId: 'ch_free' }));
+    expect(stopped.outcome).toMatchObject({ status: 'failed', declineCode: 'blocked_by_rule' });
+    expect(blocked.calls).toEqual([]);
+  });
+
   it('reverses a processor that never answered (but charged) by its idempotency key before cascading: one net charge', async () => {
     const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: { proc_a: 'charge_silently', proc_b: 'approve' } });
     const input = paymentInput();

@@ -3,7 +3,7 @@ import type { Activities } from '../../activities';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
-import type { AttemptRecord, AuthorizeAttemptResult, AuthorizeFailureDetails, PaymentWorkflowInput, ReverseAttemptResult } from '../../src/payments/workflowTypes';
+import type { AttemptRecord, AuthorizeAttemptResult, AuthorizeFailureDetails, ChargeInput, ReverseAttemptResult } from '../../src/payments/workflowTypes';
 
 // A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
 // times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
@@ -44,7 +44,7 @@ export interface AttemptsResult {
  * stops there, because cascading could charge the card a second time.
  */
 export async function runAttempts(
-  input: PaymentWorkflowInput,
+  input: ChargeInput,
   flow: RoutingFlow,
   order: string[],
   threeDs: ThreeDsValues | undefined,
@@ -79,7 +79,7 @@ interface FailedAttempt {
   mayHaveCharged: boolean;
 }
 
-async function attemptOnce(input: PaymentWorkflowInput, processorId: string, attemptNumber: number, threeDs: ThreeDsValues | undefined): Promise<Attempt> {
+async function attemptOnce(input: ChargeInput, processorId: string, attemptNumber: number, threeDs: ThreeDsValues | undefined): Promise<Attempt> {
   try {
     return await authorizeAttempt({
       paymentId: input.paymentId,
@@ -104,7 +104,7 @@ async function attemptOnce(input: PaymentWorkflowInput, processorId: string, att
 }
 
 /** Reverses a failed attempt that may have charged, then records the attempt row with what happened. */
-async function settleFailedAttempt(input: PaymentWorkflowInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
+async function settleFailedAttempt(input: ChargeInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
   let record = failure.record;
   let unresolved = false;
   if (failure.mayHaveCharged && patched(reversalPatch)) {
@@ -123,7 +123,7 @@ async function settleFailedAttempt(input: PaymentWorkflowInput, failure: FailedA
   return { record, unresolved };
 }
 
-async function reverseOrNull(input: PaymentWorkflowInput, record: AttemptRecord): Promise<ReverseAttemptResult | null> {
+async function reverseOrNull(input: ChargeInput, record: AttemptRecord): Promise<ReverseAttemptResult | null> {
   try {
     return await reverseAttempt({
       paymentId: input.paymentId,

@@ -30,8 +30,11 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
       const scope = scopeOf(req);
       // 404 / 409 (paid, expired) fast; the workflow checks again under its claim.
       const checkout = await loadCheckoutForPayment(deps.db, { ...scope, checkoutSessionId: body.checkoutSessionId });
+      // A free cart (a discount took the whole total) charges nothing: no card and no flow needed.
+      const charges = checkout.amount > 0;
+      if (charges && !body.paymentInstrumentId) throw badRequest('paymentInstrumentId is required: the checkout session has a total to charge', 'PAYMENT_INSTRUMENT_REQUIRED');
       const paymentFlowId = body.paymentFlowId ?? checkout.store.defaultPaymentFlowId;
-      if (!paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+      if (charges && !paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
       await assertThreeDsSessionFits(deps.db, scope, body);
       const outcome = await runPayment(
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
@@ -40,7 +43,7 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
           ...scope,
           storeId: checkout.store.id,
           customerId: checkout.customer.id,
-          paymentInstrumentId: body.paymentInstrumentId,
+          paymentInstrumentId: body.paymentInstrumentId ?? null,
           amount: checkout.amount,
           currency: checkout.currency,
           intent: 'purchase',

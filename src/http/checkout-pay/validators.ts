@@ -3,11 +3,14 @@ import { idOf } from '../../commerce/schemas';
 import { initiatedBySchema, processPaymentResponseSchema } from '../payments/validators';
 import '../core/openapi';
 
-/** `POST /checkout/pay-v2` (spec part 4). `blikCode` is the spec's unnamed 6-character field. */
+/**
+ * `POST /checkout/pay-v2` (spec part 4). `blikCode` is the spec's unnamed 6-character field. The
+ * card is required only when the session has a total to charge (the route checks, it knows the total).
+ */
 export const payV2Schema = z
   .object({
     checkoutSessionId: idOf('ch'),
-    paymentInstrumentId: idOf('pi'),
+    paymentInstrumentId: idOf('pi').optional().openapi({ description: 'The card to charge; not needed when the session total is 0 (a free cart)' }),
     initiatedBy: initiatedBySchema.default('customer'),
     source: z.enum(['upsell', 'checkout', 'offer', 'missing_club', 'forced']).default('checkout'),
     paymentFlowId: idOf('flow').optional().openapi({ description: "Overrides the store's default payment flow" }),

@@ -8,7 +8,12 @@ export const initiatedBySchema = z.enum(['customer', 'merchant']);
 export const processPaymentSchema = z
   .object({
     storeId: idOf('store'),
-    amount: z.number().int().min(1).optional().openapi({ description: 'Minor units. Required for purchase/auth; for capture, defaults to the whole authorization' }),
+    amount: z
+      .number()
+      .int()
+      .min(1, 'amount must be at least 1 minor unit: a direct payment of 0 has nothing to charge (a free checkout session is completed by pay-v2)')
+      .optional()
+      .openapi({ description: 'Minor units, at least 1. Required for purchase/auth; for capture, defaults to the whole authorization' }),
     currency: currencySchema.optional(),
     paymentInstrumentId: idOf('pi').optional(),
     customerId: idOf('cus').optional(),
