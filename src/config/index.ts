@@ -36,6 +36,10 @@ export const configSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
   PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+  /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(30000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600000).default(65000),
   /** How long one processor call may take before it counts as a technical failure (timeout). */
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
   /** Customer portal: session lifetime, one-time login code lifetime, offer-link signing secret. */
@@ -45,6 +49,10 @@ export const configSchema = z.object({
   /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
+}).refine((cfg) => cfg.HTTP_HEADERS_TIMEOUT_MS <= cfg.HTTP_REQUEST_TIMEOUT_MS, {
+  // Node refuses to start a server whose headers may take longer than the whole request.
+  message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+  path: ['HTTP_HEADERS_TIMEOUT_MS'],
 });
 
 export type Config = z.infer<typeof configSchema>;

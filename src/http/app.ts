@@ -4,10 +4,9 @@ import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './core/context';
 import { ApiError, toApiError } from './core/errors';
 import { generateOpenApiDocument } from './core/openapi';
+import { readJsonBody, refuseOversizedBody } from './core/requestBody';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { mountRoutes } from './routes';
-
-export const maxBodyBytes = '1mb';
 
 /**
  * The Express application: JSON in, JSON out, every error in the spec's error shape. `lastUsed`
@@ -32,7 +31,7 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
       },
     }),
   );
-  app.use(express.json({ limit: maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(refuseOversizedBody, readJsonBody());
 
   app.get('/openapi.json', (_req, res) => {
     res.json(generateOpenApiDocument());

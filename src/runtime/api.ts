@@ -13,8 +13,17 @@ export interface RunningApi {
 /** Serves the HTTP API; `stop` lets in-flight requests finish, then writes the keys' lastUsedAt. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
   const lastUsed = new LastUsedRecorder(deps.db, deps.logger);
-  const server = http.createServer(createApp(deps, lastUsed));
-  server.keepAliveTimeout = 65_000;
+  const { HTTP_HEADERS_TIMEOUT_MS: headersTimeout, HTTP_REQUEST_TIMEOUT_MS: requestTimeout } = deps.config;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node looks for overdue requests on this tick (30 s by default), which would stretch short timeouts.
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(headersTimeout / 4)),
+    },
+    createApp(deps, lastUsed),
+  );
+  server.keepAliveTimeout = deps.config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -79,7 +79,8 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
   });
 
   it('answers malformed JSON with 400, never 500', async () => {
-    const answer = await call(harness, 'POST', '/api/public/v1/health', { raw: '{"broken": ' });
+    const merchant = await createMerchant(harness.db);
+    const answer = await call(harness, 'POST', '/api/public/v1/stores', { token: merchant.token, raw: '{"broken": ' });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('INVALID_JSON');
     expect(typeof answer.body.message).toBe('string');

@@ -66,6 +66,8 @@ export function toApiError(error: unknown): ApiError {
   switch (httpish.type) {
     case 'entity.parse.failed':
       return new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+    case 'encoding.invalid':
+      return new ApiError(400, 'INVALID_ENCODING', 'Request body is not valid UTF-8');
     case 'entity.too.large':
       return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
     case 'encoding.unsupported':

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { errorBodySchema, validationError } from './errors';
 import { openApiRegistry } from './openapi';
+import { assertReadableInput } from './requestBody';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Security = 'bearer' | 'cmsToken' | 'none';
@@ -58,6 +59,7 @@ export function defineRoute<
   registerOpenApi(basePath, spec);
   router[spec.method](spec.path, async (req: Request, res: Response) => {
     if (spec.adminOnly) req.requireAdmin?.();
+    assertReadableInput(req, spec.body !== undefined);
     const body = parsePart(spec.body, req.body ?? {}, 'body');
     const query = parsePart(spec.query, req.query, 'query');
     const params = parsePart(spec.params, req.params, 'path parameters');
@@ -82,7 +84,7 @@ function registerOpenApi(
   const fullPath = `${basePath}${spec.path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   const errorResponse = { description: 'Error', content: { 'application/json': { schema: errorBodySchema } } };
   const security = spec.security ?? 'bearer';
-  const errorStatuses = new Set([400, 429, 500, ...(security === 'none' ? [] : [401, 403]), ...(spec.errors ?? [])]);
+  const errorStatuses = new Set([400, 429, 500, ...(security === 'none' ? [] : [401, 403]), ...(spec.body ? [413, 415] : []), ...(spec.errors ?? [])]);
   openApiRegistry.registerPath({
     method: spec.method,
     path: fullPath,

@@ -4,6 +4,7 @@ import { Prisma, type Db } from '../../db/prisma';
 import { newId } from '../../domain/ids';
 import type { AuthContext } from '../core/context';
 import { ApiError, badRequest, conflict } from '../core/errors';
+import { hasUnreadableBody } from '../core/requestBody';
 
 export const idempotencyHeader = 'idempotency-key';
 /** Records are kept this long (the maintenance workflow sweeps them after). */
@@ -61,7 +62,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function idempotency(db: Db, options: IdempotencyOptions) {
   const pollMs = options.pollMs ?? 50;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (req.method !== 'POST') return next();
+    // An unreadable body hashes as no body at all, so it must not bind the key: its route answers
+    // 400/415 and the corrected retry may come with the same key.
+    if (req.method !== 'POST' || hasUnreadableBody(req)) return next();
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
     const scope = idempotencyScope(req.auth);
