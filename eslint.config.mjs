@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', 'coverage/', '*.js', '*.mjs'] },
+  { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', '.venv-fuzz/', 'coverage/', '*.js', '*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   setupFiles: ['<rootDir>/test/helpers/quietTemporal.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/contractChecks.ts'],
   globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 120000,

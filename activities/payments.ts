@@ -1,8 +1,9 @@
 import { findBlockingRule, type BlockRuleInput } from '../src/domain/blockRules';
 import { capabilityNames } from '../src/payments/processorAccess';
 import { claimCheckoutSession } from '../src/payments/checkoutClaims';
-import { validatePaymentRequest, type Refusal } from '../src/payments/validatePayment';
-import { chargeOf, type ChargeInput, type PaymentContext, type PaymentWorkflowInput, type PrepareResult } from '../src/payments/workflowTypes';
+import type { DomainErrorData } from '../src/errors';
+import { validatePaymentRequest } from '../src/payments/validatePayment';
+import { chargeOf, rejection, type ChargeInput, type PaymentContext, type PaymentWorkflowInput, type PrepareResult } from '../src/payments/workflowTypes';
 import { decryptPan } from '../src/vault/cardVault';
 import type { ActivityDeps } from './deps';
 
@@ -10,7 +11,7 @@ import type { ActivityDeps } from './deps';
 const stickyStatuses = ['succeeded', 'authorized', 'partially_refunded', 'refunded'];
 
 class RefusedInTransaction extends Error {
-  constructor(readonly refusal: Refusal) {
+  constructor(readonly refusal: DomainErrorData) {
     super(refusal.message);
   }
 }
@@ -28,7 +29,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
       const existing = await db.payment.findUnique({ where: { id: input.paymentId } });
       if (!existing) {
         const refusal = await validatePaymentRequest(db, input);
-        if (refusal) return { kind: 'rejected', ...refusal };
+        if (refusal) return { kind: 'rejected', error: refusal };
         const refused = await db.$transaction(async (tx) => {
           if (input.checkoutSessionId) {
             const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId);
@@ -62,12 +63,12 @@ export function createPaymentActivities(deps: ActivityDeps) {
           if (error instanceof RefusedInTransaction) return error.refusal;
           throw error;
         });
-        if (refused) return { kind: 'rejected', ...refused };
+        if (refused) return { kind: 'rejected', error: refused };
       }
       if (input.amount === 0) return { kind: 'free' };
       const charge = chargeOf(input);
       // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
-      if (!charge) return { kind: 'rejected', httpStatus: 400, code: 'PAYMENT_INSTRUMENT_REQUIRED', message: 'A payment of more than 0 needs a card and a payment flow' };
+      if (!charge) return rejection('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a card and a payment flow');
       return { kind: 'ready', context: await loadRoutingContext(charge) };
     },
 

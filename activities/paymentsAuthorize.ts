@@ -129,12 +129,19 @@ class ProcessorConfigurationError extends Error {
 /**
  * Whether an earlier try of this attempt may have charged. The workflow sees only the last try's
  * failure, so each failing try leaves its verdict in heartbeat details for the next one: a timeout
- * followed by an outage must still count as "may have charged".
+ * followed by an outage must still count as "may have charged". A try that left no verdict (its
+ * worker died, or it outran its start-to-close timeout) may have been in the middle of the call,
+ * so a gap in the chain of verdicts counts as "may have charged" too.
  */
 function mayHaveChargedBefore(): boolean {
-  const details = Context.current().info.heartbeatDetails as Partial<AuthorizeFailureDetails> | undefined;
-  return details?.mayHaveCharged === true;
+  const { attempt, heartbeatDetails } = Context.current().info;
+  if (attempt <= 1) return false;
+  const details = heartbeatDetails as Partial<TryVerdict> | undefined;
+  return details?.mayHaveCharged === true || details?.try !== attempt - 1;
 }
+
+/** What a failing try leaves for the next one: its verdict (with all earlier ones folded in) and its number. */
+type TryVerdict = AuthorizeFailureDetails & { try: number };
 
 function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent: boolean): ApplicationFailure {
   const message = (error as Error | undefined)?.message ?? String(error);
@@ -151,7 +158,7 @@ function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent:
     details = { code: 'processor_error', mayHaveCharged: earlierTryMayHaveCharged || sent };
     type = 'PaymentAttemptError';
   }
-  Context.current().heartbeat(details);
+  Context.current().heartbeat({ ...details, try: Context.current().info.attempt } satisfies TryVerdict);
   return ApplicationFailure.create({ message, type, details: [details], nonRetryable: error instanceof ProcessorConfigurationError });
 }
 

@@ -4,11 +4,11 @@ import { newId } from '../src/domain/ids';
 import { recordEvent } from '../src/events/recordEvent';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, SettlementInput } from '../src/payments/followUpTypes';
 import { processorAccess } from '../src/payments/processorAccess';
+import { rejection } from '../src/payments/workflowTypes';
 import { ProcessorTechnicalError, type FollowUpResult } from '../src/processors/types';
 import type { ActivityDeps } from './deps';
 
 type Tx = Prisma.TransactionClient;
-const refuse = (httpStatus: number, code: string, message: string) => ({ kind: 'rejected' as const, httpStatus, code, message });
 
 /** Calls capture / void / refund at the payment's processor; technical failures are thrown (retried). */
 export async function callProcessor(deps: ActivityDeps, scope: { accountId: string; mode: 'test' | 'live' }, action: 'capture' | 'void' | 'refund', call: FollowUpCall): Promise<ProcessorFollowUp> {
@@ -42,9 +42,9 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
   return {
     async beginSettlement(input: SettlementInput & { workflowId: string }): Promise<FollowUpCall | Extract<FollowUpOutcome, { kind: 'rejected' }>> {
       const payment = await db.payment.findFirst({ where: { id: input.paymentId, accountId: input.accountId, mode: input.mode } });
-      if (!payment) return refuse(404, 'NOT_FOUND', 'Payment not found');
+      if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
       const amount = input.operation === 'capture' ? (input.amount ?? payment.amount) : payment.amount;
-      if (amount > payment.amount) return refuse(400, 'AMOUNT_EXCEEDS_AUTHORIZATION', `At most ${payment.amount} can be captured`);
+      if (amount > payment.amount) return rejection('invalid', 'AMOUNT_EXCEEDS_AUTHORIZATION', `At most ${payment.amount} can be captured`);
       const call = { processorId: payment.processorId ?? '', processorReference: payment.processorReference ?? '', amount, currency: payment.currency, idempotencyKey: `${payment.id}:${input.operation}` };
       const owner = { settlement: input.workflowId };
       const ours = (payment.metadata as Record<string, unknown> | null)?.settlement === input.workflowId;
@@ -55,7 +55,7 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
       });
       if (claimed.count === 0) {
         const verb = input.operation === 'capture' ? 'captured' : 'voided';
-        return refuse(409, input.operation === 'capture' ? 'PAYMENT_NOT_CAPTURABLE' : 'PAYMENT_NOT_VOIDABLE', `Only an authorized payment can be ${verb}; this one is ${payment.status}`);
+        return rejection('conflict', input.operation === 'capture' ? 'PAYMENT_NOT_CAPTURABLE' : 'PAYMENT_NOT_VOIDABLE', `Only an authorized payment can be ${verb}; this one is ${payment.status}`);
       }
       return call;
     },
@@ -90,7 +90,7 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
           where: { id: payment.id },
           data: { status, metadata: metadata as Prisma.InputJsonObject, ...(capture ? { amountCaptured: input.call.amount, capturedAt: now } : { canceledAt: now }) },
         });
-        const base = { paymentId: payment.id, orderId: payment.orderId, amount: input.call.amount, currency: payment.currency };
+        const base = { paymentId: payment.id, orderId: payment.orderId, amount: input.call.amount, currency: payment.currency, processorId: payment.processorId };
         const events: [string, Record<string, unknown>][] = [[capture ? 's_payment_succeeded' : 's_payment_voided', { ...base, status, captured: capture }]];
         if (capture && input.result.dispute) {
           const dispute = await tx.dispute.create({

@@ -1,9 +1,9 @@
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../src/payments/followUpTypes';
+import { rejection } from '../src/payments/workflowTypes';
 import type { ActivityDeps } from './deps';
 import { callProcessor, recordEvents } from './paymentsFollowUp';
 
 const refundable = ['succeeded', 'partially_refunded'];
-const refuse = (httpStatus: number, code: string, message: string) => ({ kind: 'rejected' as const, httpStatus, code, message });
 
 /**
  * Refunds. `reserveRefund` adds the amount to `payments.amount_refunded` with a conditional UPDATE
@@ -16,15 +16,15 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
   return {
     async reserveRefund(input: RefundInput): Promise<FollowUpCall | Extract<FollowUpOutcome, { kind: 'rejected' }>> {
       const payment = await db.payment.findFirst({ where: { id: input.paymentId, accountId: input.accountId, mode: input.mode } });
-      if (!payment) return refuse(404, 'NOT_FOUND', 'Payment not found');
+      if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
       const call = (amount: number) => ({ processorId: payment.processorId ?? '', processorReference: payment.processorReference ?? '', amount, currency: payment.currency, idempotencyKey: input.refundId });
       const existing = await db.refund.findUnique({ where: { id: input.refundId } });
       if (existing) return call(existing.amount); // a retried activity after its commit
       if (!refundable.includes(payment.status) || payment.amountCaptured === 0) {
-        return refuse(409, 'PAYMENT_NOT_REFUNDABLE', `Only a captured payment can be refunded; this one is ${payment.status}`);
+        return rejection('conflict', 'PAYMENT_NOT_REFUNDABLE', `Only a captured payment can be refunded; this one is ${payment.status}`);
       }
       const amount = input.amount ?? payment.amountCaptured - payment.amountRefunded;
-      if (amount < 1) return refuse(409, 'REFUND_EXCEEDS_CAPTURED', 'Nothing is left to refund on this payment');
+      if (amount < 1) return rejection('conflict', 'REFUND_EXCEEDS_CAPTURED', 'Nothing is left to refund on this payment');
       const reserved = await db.$transaction(async (tx) => {
         const rows = await tx.$executeRaw`
           UPDATE "payments" SET "amount_refunded" = "amount_refunded" + ${amount}, "updated_at" = CURRENT_TIMESTAMP
@@ -34,7 +34,7 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
         await tx.refund.create({ data: { id: input.refundId, paymentId: payment.id, amount, currency: payment.currency, status: 'pending', reason: input.reason ?? null } });
         return true;
       });
-      if (!reserved) return refuse(409, 'REFUND_EXCEEDS_CAPTURED', `Refunds would exceed the captured amount of ${payment.amountCaptured}`);
+      if (!reserved) return rejection('conflict', 'REFUND_EXCEEDS_CAPTURED', `Refunds would exceed the captured amount of ${payment.amountCaptured}`);
       return call(amount);
     },
 

@@ -12,12 +12,16 @@ type Tx = Prisma.TransactionClient;
 
 export interface SaveSubscriptionStateInput {
   state: SubscriptionState;
+  /** Names this write (made in the workflow): a retry after its commit finds it applied and writes nothing. */
+  stateKey: string;
   eventType: string | null;
   properties: Record<string, unknown>;
 }
 
-export interface RecordSubscriptionChargeInput extends SaveSubscriptionStateInput {
+export interface RecordSubscriptionChargeInput extends Omit<SaveSubscriptionStateInput, 'stateKey'> {
   eventType: string;
+  /** The charge's key; it names the order (unique), so a retry finds its own order and no other. */
+  chargeKey: string;
   paymentId: string | null;
   /** What was charged (after any switch credit), integer minor units. */
   amount: number;
@@ -26,7 +30,11 @@ export interface RecordSubscriptionChargeInput extends SaveSubscriptionStateInpu
 
 async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<string[]> {
   const { state } = input;
-  await tx.subscription.update({ where: { id: state.subscriptionId }, data: subscriptionRowFromState(state) });
+  const applied = await tx.subscription.updateMany({
+    where: { id: state.subscriptionId, OR: [{ lastStateKey: null }, { lastStateKey: { not: input.stateKey } }] },
+    data: { ...subscriptionRowFromState(state), lastStateKey: input.stateKey },
+  });
+  if (applied.count === 0) return [];
   await tx.membership.updateMany({ where: { subscriptionId: state.subscriptionId }, data: membershipRowFromState(state) });
   if (!input.eventType) return [];
   const event = await recordEvent(tx, {
@@ -70,21 +78,15 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
 
     /**
      * A paid charge: the order, the row, membership credits and events in one transaction.
-     * Idempotent: the paidOrdersCount compare-and-set lets a retried activity find the order it
-     * already wrote instead of writing a second one.
+     * Idempotent by the charge key: a retried activity finds the order it already wrote (and
+     * writes nothing else); the unique index makes a concurrent second write fail and retry.
      */
     async recordSubscriptionCharge(input: RecordSubscriptionChargeInput): Promise<{ orderId: string }> {
       const { state } = input;
       const source = `subscription:${state.subscriptionId}`;
       const { orderId, eventIds } = await deps.db.$transaction(async (tx) => {
-        const claimed = await tx.subscription.updateMany({
-          where: { id: state.subscriptionId, paidOrdersCount: state.paidOrdersCount - 1 },
-          data: { paidOrdersCount: state.paidOrdersCount },
-        });
-        if (claimed.count === 0) {
-          const existing = await tx.order.findFirst({ where: { source }, orderBy: { createdAt: 'desc' } });
-          if (existing) return { orderId: existing.id, eventIds: [] };
-        }
+        const existing = await tx.order.findUnique({ where: { chargeKey: input.chargeKey }, select: { id: true } });
+        if (existing) return { orderId: existing.id, eventIds: [] };
         const product = await tx.product.findFirst({ where: { id: state.productId, accountId: state.accountId, mode: state.mode } });
         const fullPrice = state.price;
         const order = await createOrder(tx, {
@@ -99,8 +101,9 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
           discountTotal: fullPrice - input.amount,
           paymentId: input.paymentId,
           source,
+          chargeKey: input.chargeKey,
         });
-        const stateEvents = await writeState(tx, { ...input, properties: { ...input.properties, orderId: order.id, amount: input.amount, reason: input.reason } });
+        const stateEvents = await writeState(tx, { ...input, stateKey: input.chargeKey, properties: { ...input.properties, orderId: order.id, amount: input.amount, currency: state.currency, reason: input.reason } });
         const orderEvent = await recordEvent(tx, {
           accountId: state.accountId,
           mode: state.mode,
@@ -121,6 +124,8 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
      * Serialized per card by a row lock on the card's reattempt history (advisory lock).
      */
     async reserveCardReattempt(input: {
+      /** The charge the reattempt is for: a retried reservation finds its row and spends nothing more. */
+      chargeKey: string;
       accountId: string;
       mode: 'test' | 'live';
       subscriptionId: string;
@@ -130,6 +135,7 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
     }): Promise<RetryDecision> {
       return deps.db.$transaction(async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.paymentMethodId}))`;
+        if (await tx.cardReattempt.findUnique({ where: { chargeKey: input.chargeKey }, select: { id: true } })) return { allowed: true };
         const instrument = await tx.paymentInstrument.findFirst({ where: { id: input.paymentMethodId } });
         const previous = await tx.cardReattempt.findMany({
           where: { paymentMethodId: input.paymentMethodId, attemptedAt: { gt: new Date(input.atMs - longestReattemptWindowMs) } },
@@ -150,6 +156,7 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
               paymentMethodId: input.paymentMethodId,
               subscriptionId: input.subscriptionId,
               attemptedAt: new Date(input.atMs),
+              chargeKey: input.chargeKey,
             },
           });
         }

@@ -3,7 +3,7 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult } from '../src/domain/billingState';
 import { chargeResultOf, declinedCharge } from '../src/domain/subscriptionChargeResult';
 import { businessId, outcomeFromRow, runPayment } from '../src/payments/startPayment';
-import type { PaymentOutcome, PaymentWorkflowInput } from '../src/payments/workflowTypes';
+import { rejection, type PaymentOutcome, type PaymentWorkflowInput } from '../src/payments/workflowTypes';
 import type { ActivityDeps } from './deps';
 
 /** Answers a charge may end on; anything else is still moving. */
@@ -101,6 +101,6 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   async function interruptedOutcome(paymentId: string): Promise<PaymentOutcome> {
     const row = await outcomeFromRow(deps.db, paymentId);
     if (row && row.kind === 'payment' && terminalStatuses.has(row.status)) return row;
-    return { kind: 'rejected', httpStatus: 500, code: 'payment_interrupted', message: `payment ${paymentId} ended without an outcome` };
+    return rejection('internal', 'payment_interrupted', `payment ${paymentId} ended without an outcome`);
   }
 }

@@ -1,9 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { isDomainError } from '../src/errors';
 import { ProcessorTechnicalError } from '../src/processors/types';
 import { createThreeDsServerClient, type ThreeDsServerResult } from '../src/threeds/serverClient';
 import { returnUrlOf } from '../src/threeds/returnLink';
 import { challengeTimeoutMs, statusForTransStatus } from '../src/threeds/rules';
-import { transitionSession, valuesOf, type SessionTransition, type ThreeDsSessionRow } from '../src/threeds/sessions';
+import { sessionAlreadyFinalCode, transitionSession, valuesOf, type SessionTransition, type ThreeDsSessionRow } from '../src/threeds/sessions';
 import type { StartAuthenticationInput, ThreeDsCheck, ThreeDsDecision, ThreeDsFinal } from '../src/threeds/workflowTypes';
 import { decryptPan } from '../src/vault/cardVault';
 import type { ActivityDeps } from './deps';
@@ -49,7 +50,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     try {
       return await transitionSession(db, sessionId, change, dispatch);
     } catch (error) {
-      if (/cannot move/.test((error as Error).message)) {
+      if (isDomainError(error, sessionAlreadyFinalCode)) {
         // Another path finished the session first (e.g. the timeout raced the return): keep its result.
         return db.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
       }

@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 
 /**
  * Custom search attributes, registered on the dev server at start-up (and by the operator on a
@@ -16,3 +16,24 @@ export const searchAttributes = {
 export const searchAttributeFlags: string[] = Object.values(searchAttributes).map(
   (key) => `${key.name}=Keyword`,
 );
+
+/** Whose business a run is: the ids operators search runs by (those left out are not set). */
+export interface RunOwner {
+  accountId: string;
+  storeId?: string | null;
+  customerId?: string | null;
+  /** Payment runs only: their first PaymentStatus (the workflow upserts it as the payment moves on). */
+  paymentStatus?: string;
+  /** Webhook deliveries only: the event delivered. */
+  eventId?: string;
+}
+
+/** The search attributes a run starts with, written once for clients and workflows alike (this file is workflow-safe). */
+export function searchAttributesFor(owner: RunOwner): SearchAttributePair[] {
+  const pairs: SearchAttributePair[] = [{ key: searchAttributes.AccountId, value: owner.accountId }];
+  if (owner.storeId) pairs.push({ key: searchAttributes.StoreId, value: owner.storeId });
+  if (owner.customerId) pairs.push({ key: searchAttributes.CustomerId, value: owner.customerId });
+  if (owner.paymentStatus) pairs.push({ key: searchAttributes.PaymentStatus, value: owner.paymentStatus });
+  if (owner.eventId) pairs.push({ key: searchAttributes.EventId, value: owner.eventId });
+  return pairs;
+}

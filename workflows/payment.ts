@@ -1,4 +1,4 @@
-import { allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { planRoute, requiredCapabilities } from '../src/domain/routing';
 import { declineCategoryOf } from '../src/processors/declineCodes';
@@ -59,8 +59,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const prepared = await preparePayment(input);
   if (prepared.kind === 'rejected') {
     outcome = prepared;
-    // Rejections closed before this status existed replay without the upsert.
-    if (patched('rejected-payment-status')) setStatus('rejected');
+    setStatus('rejected');
     state.step = 'done';
     await condition(allHandlersFinished);
     return outcome;

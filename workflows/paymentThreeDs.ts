@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ThreeDsValues } from '../src/processors/types';
 import { authenticateDurably } from './threeDsAuthentication';
@@ -41,16 +41,12 @@ const { planPaymentThreeDs } = proxyActivities<Activities>({
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });
 
-const merchantThreeRiPatch = 'merchant-initiated-3ri';
-
 export async function runThreeDsStep(input: ThreeDsStepInput, hooks: ThreeDsStepHooks): Promise<ThreeDsStepResult> {
   if (!input.threedsSessionId) {
     // Most payments carry no session and ask for no 3DS: decided here, without an activity round trip
     // (a strict subset of planThreeDs's `skip`).
     const nobodyAsks = !input.flowThreeDsEnabled || !input.processors.some((processor) => processor.enable3DS);
     if (nobodyAsks) return { kind: 'proceed' };
-    // Merchant-initiated payments used to skip 3DS here; ones started before 3RI replay that way.
-    if (input.initiatedBy === 'merchant' && !patched(merchantThreeRiPatch)) return { kind: 'proceed' };
   }
   const plan = await planPaymentThreeDs(input);
   switch (plan.kind) {

@@ -3,19 +3,20 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  proxyActivities,
   proxyLocalActivities,
   setHandler,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { canTransition, firstCycleAtOrAfter, nextStatus, type SubscriptionEvent } from '../src/domain/billing';
+import { firstCycleAtOrAfter, nextStatus, type SubscriptionEvent } from '../src/domain/billing';
 import { dunningRetryAt } from '../src/domain/billingRetry';
 import { nextBillingAtMs, type SubscriptionState } from '../src/domain/billingState';
+import { WorkflowLock } from './shared/lock';
 import {
   type CancelRequest,
   type ResumeRequest,
+  type SkipRequest,
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,
   paymentMethodChangedSignal,
@@ -25,12 +26,10 @@ import {
   switchOptionUpdate,
 } from './subscriptionApi';
 import { chargeRenewal, completePendingSwitch, switchSubscription } from './subscriptionCharge';
+import { saveState } from './subscriptionSave';
+import { assertCan as assertCanIn, assertCanSkip, assertCanSwitch, type ChargeInFlight } from './subscriptionGuards';
 
 const { readClock } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
-const { saveSubscriptionState } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20 },
-});
 
 export interface SubscriptionWorkflowInput {
   state: SubscriptionState;
@@ -40,6 +39,11 @@ export interface SubscriptionWorkflowInput {
 
 const defaultChargesPerRun = 24;
 
+/** When the next charge is due: the dunning retry while past due, else the next billing date. */
+function dueAtOf(state: SubscriptionState): number | null {
+  return state.dunning ? dunningRetryAt(state.dunning.failedAtMs, state.dunning.retryIndex) : nextBillingAtMs(state);
+}
+
 /**
  * One workflow per subscription (workflow id = subscription id). Sleeps until the next billing
  * date (or dunning retry), charges, records, moves the date; customers' and merchants' changes
@@ -48,35 +52,27 @@ const defaultChargesPerRun = 24;
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<SubscriptionState> {
   const state: SubscriptionState = { ...input.state };
   const chargesPerRun = input.chargesPerRun ?? defaultChargesPerRun;
-  let busy = false;
+  const lock = new WorkflowLock();
   let wake = false;
+  /** The option a switch moves to, from the moment it is accepted until it ends. */
+  let switchingTo: string | null = null;
+  let renewalCharging = false;
+  const chargeInFlight = (): ChargeInFlight =>
+    switchingTo !== null ? { kind: 'switch', optionId: switchingTo } : renewalCharging ? { kind: 'renewal' } : null;
 
   /** Runs one change at a time (billing or a customer's update) and wakes the main loop after. */
   async function exclusive<T>(change: () => Promise<T>): Promise<T> {
-    await condition(() => !busy);
-    busy = true;
     try {
-      return await change();
+      return await lock.run(change);
     } finally {
-      busy = false;
       wake = true;
     }
   }
 
-  function assertCan(event: SubscriptionEvent): void {
-    if (state.pendingSwitch) {
-      throw ApplicationFailure.nonRetryable('a switch is waiting for its 3-D Secure challenge; try again when it ends', 'SubscriptionBusyError');
-    }
-    if (!canTransition(state.status, event)) {
-      throw ApplicationFailure.nonRetryable(
-        `a ${state.status} subscription cannot be ${event.replace(/_/g, ' ')}`,
-        'SubscriptionTransitionError',
-      );
-    }
-  }
+  const assertCan = (event: SubscriptionEvent) => assertCanIn(state, event);
 
   async function persist(eventType: string | null, properties: Record<string, unknown> = {}): Promise<void> {
-    await saveSubscriptionState({ state: { ...state }, eventType, properties });
+    await saveState({ state: { ...state }, eventType, properties });
   }
 
   function move(event: SubscriptionEvent): void {
@@ -90,8 +86,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     (request) =>
       exclusive(async () => {
         assertCan('canceled');
-        state.cancelReasonId = request.reasonId ?? state.cancelReasonId;
-        if (request.atPeriodEnd && state.status !== 'past_due') {
+        const reasonId = request.reasonId ?? state.cancelReasonId;
+        const atPeriodEnd = request.atPeriodEnd && state.status !== 'past_due';
+        // Asked already (a retry, a double-click): nothing changes, so nothing is written or sent twice.
+        if (atPeriodEnd && state.cancelAtPeriodEnd && reasonId === state.cancelReasonId) return state;
+        state.cancelReasonId = reasonId;
+        if (atPeriodEnd) {
           state.cancelAtPeriodEnd = true;
           await persist('s_subscription_cancelled', { atPeriodEnd: true, cancelAt: new Date(nextBillingAtMs(state)).toISOString() });
         } else {
@@ -142,38 +142,34 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     { validator: (_request: ResumeRequest) => assertCan('resumed') },
   );
 
-  function assertCanSkip(): void {
-    if (state.pendingSwitch) assertCan('switched');
-    if (state.status !== 'active' && state.status !== 'trialing') {
-      throw ApplicationFailure.nonRetryable(`a ${state.status} subscription cannot skip a date`, 'SubscriptionTransitionError');
-    }
-  }
-
   setHandler(
     skipNextDateUpdate,
-    () =>
+    (request) =>
       exclusive(async () => {
-        assertCanSkip();
+        assertCanSkip(state, request);
         const skipped = nextBillingAtMs(state);
         state.skippedDatesMs = [...state.skippedDatesMs, skipped];
         state.cycle += 1;
-        await persist('s_subscription_updated', { change: 'date_skipped',  skippedDate: new Date(skipped).toISOString() });
+        await persist('s_subscription_updated', { change: 'date_skipped', skippedDate: new Date(skipped).toISOString() });
         return state;
       }),
-    { validator: (_request: { atMs: number }) => assertCanSkip() },
+    { validator: (request: SkipRequest) => assertCanSkip(state, request) },
   );
 
+  // The handler marks the switch in flight synchronously, right after its validator accepted it and
+  // before the next update's validator runs, so a second switch is refused, never queued to charge.
   setHandler(
     switchOptionUpdate,
-    (request) => exclusive(() => switchSubscription(state, request, uuid4(), assertCan)),
-    {
-      validator: (request) => {
-        assertCan('switched');
-        if (request.currency !== state.currency) {
-          throw ApplicationFailure.nonRetryable('the new option must bill in the subscription currency', 'InvalidRequest');
-        }
-      },
+    async (request) => {
+      assertCanSwitch(state, request, chargeInFlight());
+      switchingTo = request.optionId;
+      try {
+        return await exclusive(() => switchSubscription(state, request, uuid4()));
+      } finally {
+        switchingTo = null;
+      }
     },
+    { validator: (request) => assertCanSwitch(state, request, chargeInFlight()) },
   );
 
   setHandler(paymentMethodChangedSignal, ({ paymentMethodId }) =>
@@ -186,7 +182,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   while (state.status !== 'canceled') {
     if (state.chargesThisRun >= chargesPerRun || workflowInfo().continueAsNewSuggested) {
-      await condition(() => !busy && allHandlersFinished());
+      await condition(() => lock.idle && allHandlersFinished());
       await continueAsNew<typeof subscriptionWorkflow>({
         state: { ...state, chargesThisRun: 0, run: state.run + 1 },
         chargesPerRun,
@@ -210,7 +206,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       });
       continue;
     }
-    const dueAt = state.dunning ? dunningRetryAt(state.dunning.failedAtMs, state.dunning.retryIndex) : nextBillingAtMs(state);
+    const dueAt = dueAtOf(state);
     if (dueAt !== null && dueAt > now) {
       wake = false;
       await condition(() => wake, dueAt - now);
@@ -218,13 +214,21 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     await exclusive(async () => {
       if (state.status === 'canceled' || state.status === 'paused') return;
+      // A change that ran while this waited for its turn (a switch re-anchors) may have moved the date.
+      const stillDue = dueAtOf(state);
+      if (stillDue !== null && stillDue > now) return;
       if (!state.dunning && state.cancelAtPeriodEnd) {
         move('canceled');
         state.canceledAtMs = nextBillingAtMs(state);
         await persist('s_subscription_cancelled', { atPeriodEnd: true, reason: state.cancelReasonId ?? 'period_end' });
         return;
       }
-      await chargeRenewal(state, now);
+      renewalCharging = true;
+      try {
+        await chargeRenewal(state, now);
+      } finally {
+        renewalCharging = false;
+      }
     });
   }
   await condition(allHandlersFinished);

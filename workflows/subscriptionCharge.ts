@@ -1,6 +1,6 @@
-import { ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { nextStatus, switchCharge, type SubscriptionEvent } from '../src/domain/billing';
+import { nextStatus, switchCharge } from '../src/domain/billing';
 import { dunningRetryAt } from '../src/domain/billingRetry';
 import {
   currentPeriodStartMs,
@@ -11,7 +11,9 @@ import {
   type SubscriptionState,
 } from '../src/domain/billingState';
 import type { SwitchAnswer, SwitchRequest } from './subscriptionApi';
+import { assertCanSwitch } from './subscriptionGuards';
 import { chargeAsChildPayment } from './subscriptionPayment';
+import { saveState } from './subscriptionSave';
 
 // A switch starts the payment workflow from an activity (activities/subscriptionsCharge.ts) so the
 // portal gets an early requires_action, then it waits for the end, which may include a 15-minute
@@ -21,7 +23,7 @@ const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activit
   heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
 });
-const { recordSubscriptionCharge, saveSubscriptionState, reserveCardReattempt } = proxyActivities<Activities>({
+const { recordSubscriptionCharge, reserveCardReattempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 20 },
 });
@@ -43,8 +45,6 @@ function chargeInput(state: SubscriptionState, amount: number, reason: Subscript
 }
 
 
-const renewalChildPatch = 'renewal-payment-child-workflow';
-
 /** Charges the due billing date (or dunning retry) and moves the state by the outcome. */
 export async function chargeRenewal(state: SubscriptionState, now: number): Promise<void> {
   const dunning = state.dunning;
@@ -65,6 +65,7 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
       return;
     }
     const decision = await reserveCardReattempt({
+      chargeKey,
       accountId: state.accountId,
       mode: state.mode,
       subscriptionId: state.subscriptionId,
@@ -78,8 +79,7 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
     }
   }
   const input = chargeInput(state, state.price, reason, chargeKey);
-  // Runs that charged through the activity before renewals became child workflows replay that way.
-  result = patched(renewalChildPatch) ? await chargeAsChildPayment(input) : await chargeSubscription(input);
+  result = await chargeAsChildPayment(input);
 
   if (result.status === 'paid') {
     const event: 'trial_converted' | 'renewal_paid' | 'dunning_recovered' = dunning
@@ -95,6 +95,7 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
     state.chargesThisRun += 1;
     await recordSubscriptionCharge({
       state: { ...state },
+      chargeKey,
       paymentId: result.paymentId,
       amount: state.price,
       reason,
@@ -110,7 +111,7 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
     state.status = nextStatus(state.status, 'renewal_failed');
     state.dunning = { failedAtMs: now, retryIndex: 0, hardDeclinedPaymentMethodId: result.hardDecline ? state.paymentMethodId : null };
     state.chargesThisRun += 1;
-    await saveSubscriptionState({
+    await saveState({
       state: { ...state },
       eventType: 's_subscription_payment_failed',
       properties: { status: 'past_due',  declineCode: result.declineCode, nextRetryAt: new Date(dunningRetryAt(now, 0)!).toISOString() },
@@ -131,12 +132,12 @@ async function failRetry(state: SubscriptionState, now: number, refused: boolean
     state.canceledAtMs = now;
     state.cancelReasonId = 'dunning_exhausted';
     state.dunning = null;
-    await saveSubscriptionState({ state: { ...state }, eventType: 's_subscription_expired', properties: { reason: 'dunning_exhausted', declineCode } });
+    await saveState({ state: { ...state }, eventType: 's_subscription_expired', properties: { reason: 'dunning_exhausted', declineCode } });
     return;
   }
   state.status = nextStatus(state.status, 'dunning_retry_failed');
   state.dunning = { ...dunning, retryIndex: nextIndex };
-  await saveSubscriptionState({
+  await saveState({
     state: { ...state },
     eventType: 's_subscription_payment_failed',
     properties: { declineCode, refused, retry: nextIndex, nextRetryAt: new Date(nextRetryAt).toISOString() },
@@ -149,14 +150,9 @@ async function failRetry(state: SubscriptionState, now: number, refused: boolean
  * A declined charge leaves the subscription exactly as it was; a charge waiting for a 3DS
  * challenge answers `requires_action` and is followed up by `completePendingSwitch`.
  */
-export async function switchSubscription(
-  state: SubscriptionState,
-  request: SwitchRequest,
-  attemptId: string,
-  assertCan: (event: SubscriptionEvent) => void,
-): Promise<SwitchAnswer> {
-  assertCan('switched');
-  if (request.currency !== state.currency) throw ApplicationFailure.nonRetryable('the new option must bill in the subscription currency', 'InvalidRequest');
+export async function switchSubscription(state: SubscriptionState, request: SwitchRequest, attemptId: string): Promise<SwitchAnswer> {
+  // Checked again now that it is this switch's turn: a change that ran before it may have moved the state.
+  assertCanSwitch(state, request, null);
   // Only a paid, current period earns credit: nothing was paid in a trial or while past due.
   const paidPeriod = state.status === 'active' && state.paidOrdersCount > 0;
   const { credit, amountDue } = switchCharge({
@@ -166,17 +162,18 @@ export async function switchSubscription(
     periodEndMs: nextBillingAtMs(state),
     switchAtMs: request.atMs,
   });
+  const chargeKey = `${state.subscriptionId}:switch:${attemptId}`;
   let result: SubscriptionChargeResult = { status: 'paid', paymentId: null, hardDecline: false, declineCode: null, redirectUrl: null, cardBrand: null };
   if (amountDue > 0) {
-    result = await chargeSubscription(chargeInput(state, amountDue, 'switch', `${state.subscriptionId}:switch:${attemptId}`));
+    result = await chargeSubscription(chargeInput(state, amountDue, 'switch', chargeKey));
   }
   if (result.status === 'requires_action' && result.paymentId) {
-    state.pendingSwitch = { ...request, paymentId: result.paymentId, cardBrand: result.cardBrand, amountDue, credit };
+    state.pendingSwitch = { ...request, paymentId: result.paymentId, cardBrand: result.cardBrand, amountDue, credit, chargeKey };
   }
   if (result.status !== 'paid') {
     return { state: { ...state }, status: result.status, orderId: null, paymentId: result.paymentId, amountCharged: 0, redirectUrl: result.redirectUrl, declineCode: result.declineCode };
   }
-  const orderId = await applySwitch(state, request, amountDue, credit, result.paymentId);
+  const orderId = await applySwitch(state, request, { chargeKey, amountDue, credit, paymentId: result.paymentId });
   return { state: { ...state }, status: 'paid', orderId, paymentId: result.paymentId, amountCharged: amountDue, redirectUrl: null, declineCode: null };
 }
 
@@ -187,17 +184,25 @@ export async function completePendingSwitch(state: SubscriptionState): Promise<v
   const result = await awaitSubscriptionPayment({ paymentId: pending.paymentId, cardBrand: pending.cardBrand });
   state.pendingSwitch = null;
   if (result.status === 'paid') {
-    await applySwitch(state, pending, pending.amountDue, pending.credit, pending.paymentId);
+    await applySwitch(state, pending, { chargeKey: pending.chargeKey, amountDue: pending.amountDue, credit: pending.credit, paymentId: pending.paymentId });
     return;
   }
-  await saveSubscriptionState({
+  await saveState({
     state: { ...state },
     eventType: 's_subscription_updated',
     properties: { change: 'switch_abandoned', toOptionId: pending.optionId, paymentId: pending.paymentId, declineCode: result.declineCode },
   });
 }
 
-async function applySwitch(state: SubscriptionState, request: SwitchRequest, amountDue: number, credit: number, paymentId: string | null): Promise<string | null> {
+interface SwitchCharge {
+  /** Names this switch's order: a retried record finds it, another switch never does. */
+  chargeKey: string;
+  amountDue: number;
+  credit: number;
+  paymentId: string | null;
+}
+
+async function applySwitch(state: SubscriptionState, request: SwitchRequest, { chargeKey, amountDue, credit, paymentId }: SwitchCharge): Promise<string | null> {
   const fromOptionId = state.optionId;
   state.status = nextStatus(state.status, 'switched');
   Object.assign(state, {
@@ -214,6 +219,7 @@ async function applySwitch(state: SubscriptionState, request: SwitchRequest, amo
   });
   const { orderId } = await recordSubscriptionCharge({
     state: { ...state },
+    chargeKey,
     paymentId,
     amount: amountDue,
     reason: 'switch',

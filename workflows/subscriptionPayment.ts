@@ -12,7 +12,7 @@ import type { Activities } from '../activities';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../src/domain/billingState';
 import { chargeResultOf } from '../src/domain/subscriptionChargeResult';
 import type { PaymentWorkflowInput } from '../src/payments/workflowTypes';
-import { searchAttributes } from '../temporal/searchAttributes';
+import { searchAttributes, searchAttributesFor } from '../temporal/searchAttributes';
 import type { paymentWorkflow } from './payment';
 
 const { prepareRenewalPayment } = proxyActivities<Activities>({
@@ -59,10 +59,5 @@ export async function chargeAsChildPayment(input: SubscriptionChargeInput): Prom
 /** The payment's search attributes, where the subscription has them (a server without them refuses unknown ones). */
 function searchAttributesOf(payment: PaymentWorkflowInput) {
   if (workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined) return [];
-  return [
-    { key: searchAttributes.StoreId, value: payment.storeId },
-    { key: searchAttributes.AccountId, value: payment.accountId },
-    { key: searchAttributes.CustomerId, value: payment.customerId },
-    { key: searchAttributes.PaymentStatus, value: 'processing' },
-  ];
+  return searchAttributesFor({ accountId: payment.accountId, storeId: payment.storeId, customerId: payment.customerId, paymentStatus: 'processing' });
 }

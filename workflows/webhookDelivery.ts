@@ -27,7 +27,7 @@ const { disableWebhookEndpoint, dispatchEvents } = proxyActivities<Activities>({
 });
 
 export type WebhookDeliveryOutcome =
-  | { status: 'delivered'; attempt: number; httpStatus: number }
+  | { status: 'delivered'; attempt: number; receiverStatus: number }
   | { status: 'endpoint_unavailable' }
   | { status: 'failed'; endpointDisabled: boolean; disabledEventId?: string };
 
@@ -39,7 +39,7 @@ export type WebhookDeliveryOutcome =
 export async function webhookDeliveryWorkflow(input: { eventId: string; endpointId: string }): Promise<WebhookDeliveryOutcome> {
   try {
     const result = await attemptWebhookDelivery(input);
-    return { status: 'delivered', attempt: result.attempt, httpStatus: result.status };
+    return { status: 'delivered', attempt: result.attempt, receiverStatus: result.status };
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     const type = error.cause instanceof ApplicationFailure ? error.cause.type : undefined;

@@ -1,8 +1,9 @@
 import { recordSessionExpired } from './lapsedSessions';
 import type { Db, Prisma } from '../db/prisma';
+import { findOrCreateCustomerByEmail } from './customers';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
-import { badRequest, conflict, notFound } from '../http/core/errors';
+import { conflict, invalid, notFound } from '../errors';
 import { assertFirstTimeEligible, redeemPromotionCodes, releasePromotionCodes, resolvePromotionCodes } from './promotionRedemption';
 import type { Scope } from './scope';
 
@@ -36,7 +37,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
     if (!store) throw notFound('Store');
     const currency = input.currency ?? store.baseCurrency;
     if (currency !== store.baseCurrency && !store.presentmentCurrencies.includes(currency)) {
-      throw badRequest(`Store does not sell in ${currency}; its currencies are ${store.presentmentCurrencies.join(', ')}`, 'CURRENCY_NOT_SUPPORTED');
+      throw invalid(`Store does not sell in ${currency}; its currencies are ${store.presentmentCurrencies.join(', ')}`, 'CURRENCY_NOT_SUPPORTED');
     }
     const customer = await resolveCustomer(tx, scope, store.id, input);
     const lines = await resolveLines(tx, scope, store.id, currency, input.lineItems);
@@ -46,7 +47,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
     try {
       totals = computeCheckoutTotals(currency, lines, codes.map((code) => code.promotion));
     } catch (error) {
-      if (error instanceof TotalsError) throw badRequest(error.message, 'INVALID_CHECKOUT_TOTALS');
+      if (error instanceof TotalsError) throw invalid(error.message, 'INVALID_CHECKOUT_TOTALS');
       throw error;
     }
     const id = newId('checkoutSession');
@@ -88,20 +89,7 @@ async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: Cre
     if (!customer) throw notFound('Customer');
     return customer;
   }
-  const details = input.customer!;
-  const existing = await tx.customer.findFirst({ where: { ...scope, email: details.email }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  if (existing) return existing;
-  return tx.customer.create({
-    data: {
-      id: newId('customer'),
-      ...scope,
-      storeId,
-      email: details.email,
-      firstName: details.firstName ?? null,
-      lastName: details.lastName ?? null,
-      phone: details.phone ?? null,
-    },
-  });
+  return findOrCreateCustomerByEmail(tx, scope, storeId, input.customer!);
 }
 
 async function resolveLines(tx: Tx, scope: Scope, storeId: string, currency: string, items: { priceId: string; quantity: number }[]) {
@@ -111,9 +99,9 @@ async function resolveLines(tx: Tx, scope: Scope, storeId: string, currency: str
   });
   return items.map((item) => {
     const price = prices.find((candidate) => candidate.id === item.priceId);
-    if (!price || price.variant.product.storeId !== storeId) throw badRequest(`Price ${item.priceId} does not exist in this store`, 'PRICE_NOT_FOUND');
-    if (!price.active || !price.variant.product.active) throw badRequest(`Price ${item.priceId} is not active`, 'PRICE_INACTIVE');
-    if (price.currency !== currency) throw badRequest(`Price ${item.priceId} is in ${price.currency}, the session in ${currency}`, 'CURRENCY_MISMATCH');
+    if (!price || price.variant.product.storeId !== storeId) throw invalid(`Price ${item.priceId} does not exist in this store`, 'PRICE_NOT_FOUND');
+    if (!price.active || !price.variant.product.active) throw invalid(`Price ${item.priceId} is not active`, 'PRICE_INACTIVE');
+    if (price.currency !== currency) throw invalid(`Price ${item.priceId} is in ${price.currency}, the session in ${currency}`, 'CURRENCY_MISMATCH');
     return {
       priceId: price.id,
       productId: price.variant.productId,

@@ -3,7 +3,7 @@ import type { Mode } from '../domain/apiKeys';
 import { maxAmount } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
 import { assertMinorUnits, MoneyError } from '../domain/money';
-import { ApiError, conflict, notFound } from '../http/core/errors';
+import { conflict, DomainError, notFound } from '../errors';
 
 type Tx = Prisma.TransactionClient;
 
@@ -31,6 +31,8 @@ export interface CreateOrderInput {
   paymentId?: string | null;
   checkoutSessionId?: string | null;
   source?: string | null;
+  /** The subscription charge it records (unique: one order per charge). */
+  chargeKey?: string | null;
 }
 
 /** Creates an order and its items (product names snapshotted), e.g. for subscriptions and credits. */
@@ -58,6 +60,7 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
       currency: input.currency,
       paymentId: input.paymentId ?? null,
       source: input.source ?? null,
+      chargeKey: input.chargeKey ?? null,
       items: {
         create: input.items.map((item, index) => ({
           id: newId('orderItem'),
@@ -76,10 +79,10 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
   });
 }
 
-/** 409 over HTTP; in an activity, mark it non-retryable by this name (a retry can never succeed). */
-export class CheckoutAlreadyPaidError extends ApiError {
+/** A conflict (CHECKOUT_ALREADY_PAID); in an activity, mark it non-retryable by this name (a retry can never succeed). */
+export class CheckoutAlreadyPaidError extends DomainError {
   constructor(readonly checkoutSessionId: string) {
-    super(409, 'CHECKOUT_ALREADY_PAID', `Checkout session ${checkoutSessionId} is not open (already paid or expired)`);
+    super('conflict', 'CHECKOUT_ALREADY_PAID', `Checkout session ${checkoutSessionId} is not open (already paid or expired)`, { checkoutSessionId });
     this.name = 'CheckoutAlreadyPaidError';
   }
 }
@@ -137,7 +140,7 @@ export interface CheckoutForPayment {
 
 /**
  * What a payment needs to charge a checkout session, scoped to the caller's account and mode
- * (404 otherwise). Throws 409 when the session is already paid or expired (`requireOpen`, default).
+ * (not_found otherwise). A conflict when the session is already paid or expired (`requireOpen`, default).
  */
 export async function loadCheckoutForPayment(
   db: Db | Tx,

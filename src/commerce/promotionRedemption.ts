@@ -1,7 +1,7 @@
 import type { Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
 import type { TotalsPromotion } from '../domain/checkoutTotals';
-import { badRequest, conflict } from '../http/core/errors';
+import { conflict, invalid } from '../errors';
 import { expireLapsedSessionsHolding, findLapsedSessionIds } from './lapsedSessions';
 import type { Scope } from './scope';
 
@@ -19,15 +19,15 @@ export interface ResolvedCode {
   promotion: TotalsPromotion;
 }
 
-/** Looks codes up (case-insensitive) and checks they are usable on this store; 400 otherwise. */
+/** Looks codes up (case-insensitive) and checks they are usable on this store; invalid otherwise. */
 export async function resolvePromotionCodes(tx: Tx, scope: Scope, storeId: string, codes: string[]): Promise<ResolvedCode[]> {
   const wanted = [...new Set(codes.map((code) => code.toUpperCase()))];
   if (wanted.length === 0) return [];
   const rows = await tx.promotionCode.findMany({ where: { ...scope, code: { in: wanted } }, include: { promotion: true } });
   return wanted.map((code) => {
     const row = rows.find((candidate) => candidate.code === code);
-    if (!row || row.promotion.storeId !== storeId) throw badRequest(`Promotion code ${code} does not exist for this store`, 'PROMOTION_CODE_INVALID');
-    if (!row.active || !row.promotion.active) throw badRequest(`Promotion code ${code} is not active`, 'PROMOTION_CODE_INACTIVE');
+    if (!row || row.promotion.storeId !== storeId) throw invalid(`Promotion code ${code} does not exist for this store`, 'PROMOTION_CODE_INVALID');
+    if (!row.active || !row.promotion.active) throw invalid(`Promotion code ${code} is not active`, 'PROMOTION_CODE_INACTIVE');
     const { promotion } = row;
     const totals: TotalsPromotion =
       promotion.discountType === 'percentage'
@@ -55,7 +55,7 @@ export async function assertFirstTimeEligible(tx: Tx, customerId: string, codes:
     findLapsedSessionIds(tx, holding, new Date()),
   ]);
   if (orders > 0 || sessionsHolding - lapsed.length > 0) {
-    throw badRequest(`Promotion code ${firstTimeCode.code} is for first-time customers only`, 'PROMOTION_CODE_FIRST_TIME_ONLY');
+    throw invalid(`Promotion code ${firstTimeCode.code} is for first-time customers only`, 'PROMOTION_CODE_FIRST_TIME_ONLY');
   }
 }
 

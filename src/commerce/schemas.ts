@@ -1,19 +1,33 @@
 import { z } from 'zod';
 import '../http/core/openapi';
+import type { IdPrefix } from '../domain/ids';
 import { supportedCurrencies } from '../domain/money';
 
-/** zod pieces every commerce resource shares. */
+/** zod pieces every resource shares. */
 export const currencySchema = z.enum(supportedCurrencies).openapi({ description: 'ISO 4217 code, upper case' });
 
-export const idOf = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be a ${prefix}_ id`);
+/**
+ * The one id check, for path parameters, query parameters, body fields and list filters alike: an
+ * id of ours is `<prefix>_` and 1–64 base62 characters. Anything else is a 400 before any lookup
+ * (never a 404: a value without its prefix names nothing of ours). Several prefixes: any of them.
+ */
+export function idOf(...prefixes: [IdPrefix, ...IdPrefix[]]) {
+  const pattern = new RegExp(`^(?:${prefixes.join('|')})_[0-9A-Za-z]{1,64}$`);
+  return z.string().regex(pattern, `must be a ${prefixes.map((prefix) => `${prefix}_`).join(' or ')} id`);
+}
+
+/** True for the pattern `idOf` checks: a field that names a resource (which may not exist: 404). */
+export function isIdPattern(pattern: RegExp): boolean {
+  return /^\^\(\?:[0-9A-Za-z|]+\)_\[0-9A-Za-z\]\{1,64\}\$$/.test(pattern.source);
+}
 
 /** Path parameters `{name}` that must carry the id prefix of their kind. */
-export function idParam<N extends string>(name: N, prefix: string) {
+export function idParam<N extends string>(name: N, prefix: IdPrefix) {
   return z.object({ [name]: idOf(prefix) } as Record<N, ReturnType<typeof idOf>>);
 }
 
 /** Update bodies follow the spec's `{id, data}` convention (POST /promotion-codes/update). */
-export function updateBody<D extends z.ZodType>(prefix: string, data: D) {
+export function updateBody<D extends z.ZodType>(prefix: IdPrefix, data: D) {
   return z.object({ id: idOf(prefix), data }).strict();
 }
 

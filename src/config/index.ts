@@ -7,7 +7,7 @@ const booleanFromEnv = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
-/** Every environment variable the engine reads. The README's configuration table mirrors this. */
+/** Every environment variable the engine reads. docs/configuration.md's table mirrors this. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -35,6 +35,8 @@ export const configSchema = z.object({
   SANDBOX_URL: z.string().url().optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
+  /** Check every answer against /openapi.json and log what it does not declare (default: on when NODE_ENV=test). */
+  CHECK_RESPONSES: booleanFromEnv.optional(),
   PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
   /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),

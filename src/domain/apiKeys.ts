@@ -43,6 +43,19 @@ export function tokenPrefix(token: string): string {
 }
 
 /**
+ * Its last 4 characters, so keys of one family and mode (whose prefixes are all alike) can be told
+ * apart. 4 of 40 random base62 characters leave about 214 bits unknown.
+ */
+export function tokenLast4(token: string): string {
+  return token.slice(-4);
+}
+
+/** Stripe-style display of a stored key, `sk_crm_test_…abcd`; keys minted before last4 was kept show `…` alone. */
+export function maskedToken(prefix: string, last4: string | null): string {
+  return `${prefix}…${last4 ?? ''}`;
+}
+
+/**
  * Whether a partner key of `partnerMode` may mint or create things in `requested` mode: a test
  * key stays in test, a live key may also make test keys (spec part 5.8).
  */

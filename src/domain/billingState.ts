@@ -52,6 +52,8 @@ export interface SubscriptionState {
 
 export interface PendingSwitch {
   paymentId: string;
+  /** The switch's charge key, which also names its order. */
+  chargeKey: string;
   cardBrand: string | null;
   optionId: string;
   productId: string;

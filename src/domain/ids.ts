@@ -43,6 +43,7 @@ export const idPrefixes = {
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
+export type IdPrefix = (typeof idPrefixes)[IdKind];
 
 const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

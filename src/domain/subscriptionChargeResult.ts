@@ -11,7 +11,7 @@ export function declinedCharge(paymentId: string | null, declineCode: string, ha
 }
 
 export function chargeResultOf(outcome: PaymentOutcome, cardBrand: string | null): SubscriptionChargeResult {
-  if (outcome.kind === 'rejected') return declinedCharge(null, outcome.code, true, cardBrand);
+  if (outcome.kind === 'rejected') return declinedCharge(null, outcome.error.code, true, cardBrand);
   if (outcome.status === 'succeeded') return { status: 'paid', paymentId: outcome.paymentId, hardDecline: false, declineCode: null, redirectUrl: null, cardBrand };
   if (outcome.status === 'requires_action') {
     return { status: 'requires_action', paymentId: outcome.paymentId, hardDecline: false, declineCode: null, redirectUrl: outcome.redirectUrl, cardBrand };

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Db, Prisma } from '../db/prisma';
-import { searchAttributes } from '../../temporal/searchAttributes';
+import { searchAttributesFor } from '../../temporal/searchAttributes';
 import { webhookTypeOf } from '../webhooks/catalogue';
 
 export interface DispatchDeps {
@@ -33,11 +33,7 @@ export async function startDeliveryWorkflow(
       taskQueue: deps.taskQueue,
       args: [{ eventId: target.eventId, endpointId: target.endpointId } satisfies WebhookDeliveryInput],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: searchAttributes.EventId, value: target.eventId },
-        { key: searchAttributes.AccountId, value: target.accountId },
-        ...(target.storeId ? [{ key: searchAttributes.StoreId, value: target.storeId }] : []),
-      ],
+      typedSearchAttributes: searchAttributesFor({ accountId: target.accountId, storeId: target.storeId, eventId: target.eventId }),
     });
     return true;
   } catch (error) {

@@ -1,6 +1,20 @@
 import { newId } from '../domain/ids';
 import type { Db, Prisma } from '../db/prisma';
 import { isEventRecordType } from '../webhooks/catalogue';
+import { eventShapeProblem } from './payloads';
+
+/** An event recorded with properties off its declared shape (src/events/payloads.ts). */
+export interface EventShapeViolation {
+  eventType: string;
+  problem: string;
+}
+
+const shapeViolations: EventShapeViolation[] = [];
+
+/** Shape violations since the last call: tests fail on them (test/helpers/contractChecks.ts). */
+export function takeEventShapeViolations(): EventShapeViolation[] {
+  return shapeViolations.splice(0);
+}
 
 export interface RecordEventInput {
   accountId: string;
@@ -22,6 +36,10 @@ export async function recordEvent(tx: Prisma.TransactionClient | Db, input: Reco
   if (!isEventRecordType(input.eventType)) {
     throw new Error(`unknown event type ${input.eventType}; add it to src/webhooks/catalogue.ts`);
   }
+  // Noted, never thrown: a payload that drifted from its documented shape must not stop the
+  // payment or renewal whose transaction records it. Test runs turn it into a failure.
+  const problem = eventShapeProblem(input.eventType, input.properties);
+  if (problem) shapeViolations.push({ eventType: input.eventType, problem });
   const id = newId('event');
   await tx.event.create({
     data: {

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './core/context';
+import { noteAnswerTo, refusedBeforeWork } from './core/beforeWork';
 import { ApiError, toApiError } from './core/errors';
 import { generateOpenApiDocument } from './core/openapi';
 import { readJsonBody, refuseOversizedBody } from './core/requestBody';
+import { checkResponseContract } from './core/responseContract';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { mountRoutes } from './routes';
 
@@ -31,6 +33,7 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
       },
     }),
   );
+  if (deps.config.CHECK_RESPONSES ?? deps.config.NODE_ENV === 'test') app.use(checkResponseContract(deps.logger));
   app.use(refuseOversizedBody, readJsonBody());
 
   app.get('/openapi.json', (_req, res) => {
@@ -39,10 +42,11 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
   mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {
-    throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
+    throw refusedBeforeWork(new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const apiError = toApiError(error);
+    noteAnswerTo(res, error);
     if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
     for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
     res.status(apiError.status).json(apiError.body());

@@ -1,5 +1,5 @@
 import type { Db } from '../db/prisma';
-import { canonicalToken, hashToken, tokenPrefix, type Mode, type Role } from '../domain/apiKeys';
+import { canonicalToken, hashToken, maskedToken, tokenLast4, tokenPrefix, type Mode, type Role } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 import { revokeApiKey } from './mintKey';
 import { createPartnerWithKey, type PartnerKind } from './partners';
@@ -27,6 +27,8 @@ export interface ImportedLegacyKeyOutput {
   accountId: string;
   partnerId: string;
   prefix: string;
+  last4: string | null;
+  display: string;
   name: string;
   role: Role;
   mode: Mode;
@@ -53,22 +55,23 @@ export async function importLegacyKeyCommand(
       mode: input.mode,
       role: input.role,
       prefix: tokenPrefix(canonicalToken(input.token)),
+      last4: tokenLast4(canonicalToken(input.token)),
       tokenHash,
       name: input.name,
       partnerId: account.partnerId,
       accountId: account.id,
     },
   });
-  return { keyId: key.id, kind: 'crm', accountId: account.id, partnerId: account.partnerId, prefix: key.prefix, name: key.name, role: input.role, mode: input.mode };
+  return { keyId: key.id, kind: 'crm', accountId: account.id, partnerId: account.partnerId, prefix: key.prefix, last4: key.last4, display: maskedToken(key.prefix, key.last4), name: key.name, role: input.role, mode: input.mode };
 }
 
 /** Revokes any key by id; null when there is no such key. */
 export async function revokeKeyCommand(db: Db, keyId: string) {
   const key = await revokeApiKey(db, { id: keyId });
-  return key && { id: key.id, kind: key.kind, prefix: key.prefix, status: key.status, revokedAt: key.revokedAt?.toISOString() ?? null };
+  return key && { id: key.id, kind: key.kind, prefix: key.prefix, last4: key.last4, display: maskedToken(key.prefix, key.last4), status: key.status, revokedAt: key.revokedAt?.toISOString() ?? null };
 }
 
-/** Every key, by prefix and metadata only (the clear token is never stored). */
+/** Every key, by prefix, last 4 characters and metadata only (the clear token is never stored). */
 export async function listKeysCommand(db: Db, filter: { partnerId?: string } = {}) {
   const keys = await db.apiKey.findMany({
     where: filter.partnerId ? { partnerId: filter.partnerId } : {},
@@ -79,6 +82,8 @@ export async function listKeysCommand(db: Db, filter: { partnerId?: string } = {
     kind: key.kind,
     mode: key.mode,
     prefix: key.prefix,
+    last4: key.last4,
+    display: maskedToken(key.prefix, key.last4),
     name: key.name,
     role: key.role,
     status: key.status,

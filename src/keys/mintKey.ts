@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '../db/prisma';
 import type { ApiKey } from '../generated/prisma/client';
-import { hashToken, mintToken, tokenPrefix, type KeyKind, type Mode, type Role } from '../domain/apiKeys';
+import { hashToken, mintToken, tokenLast4, tokenPrefix, type KeyKind, type Mode, type Role } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 
 export interface KeyToMint {
@@ -19,7 +19,7 @@ export interface MintedKey {
   token: string;
 }
 
-/** Mints a token of the key's family and stores only its SHA-256 hash and 12-character prefix. */
+/** Mints a token of the key's family and stores only its SHA-256 hash, 12-character prefix and last 4 characters. */
 export async function mintApiKey(db: Db | Prisma.TransactionClient, input: KeyToMint): Promise<MintedKey> {
   const token = mintToken(input.kind, input.mode);
   const key = await db.apiKey.create({
@@ -29,6 +29,7 @@ export async function mintApiKey(db: Db | Prisma.TransactionClient, input: KeyTo
       mode: input.mode,
       role: input.role ?? 'org:admin',
       prefix: tokenPrefix(token),
+      last4: tokenLast4(token),
       tokenHash: hashToken(token),
       name: input.name,
       partnerId: input.partnerId,

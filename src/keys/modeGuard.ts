@@ -1,7 +1,7 @@
 import { canActInMode, type Mode } from '../domain/apiKeys';
-import { forbidden } from '../http/core/errors';
+import { forbidden } from '../errors';
 
-/** 403 mode_escalation_forbidden when a test partner key reaches for live mode. */
+/** Forbidden (mode_escalation_forbidden) when a test partner key reaches for live mode. */
 export function assertCanActInMode(partnerMode: Mode, requested: Mode): void {
   if (!canActInMode(partnerMode, requested)) {
     throw forbidden(`A ${partnerMode} partner key cannot create ${requested} keys or accounts`, 'mode_escalation_forbidden');

@@ -1,3 +1,5 @@
+import type { Rejection } from './workflowTypes';
+
 /** Data of the money follow-ups (capture, void, refund) shared by workflows and activities. Pure types. */
 export type SettlementOperation = 'capture' | 'void';
 
@@ -20,7 +22,7 @@ export interface RefundInput {
   reason?: string | null;
 }
 
-export type FollowUpRefusal = { kind: 'rejected'; httpStatus: number; code: string; message: string };
+export type FollowUpRefusal = Rejection;
 
 /** The processor's answer to a capture, void or refund; technical failures whose retries ran out become `failed`. */
 export type ProcessorFollowUp =

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { searchAttributes } from '../../temporal/searchAttributes';
+import type { Client } from '@temporalio/client';
+import { searchAttributesFor, startAndAwait } from '../../temporal/client';
 import { awaitOutcomeUpdate } from '../../workflows/payment/messages';
+import type { paymentWorkflow } from '../../workflows/payment';
 import type { Db } from '../db/prisma';
+import type { Mode } from '../domain/apiKeys';
 import { idPrefixes, newId, type IdKind } from '../domain/ids';
 import type { OrderSummary, PaymentOutcome, PaymentStatus, PaymentWorkflowInput } from './workflowTypes';
 
@@ -21,6 +23,17 @@ export function businessId(kind: IdKind, scope: string, idempotencyKey: string |
   return `${idPrefixes[kind]}_${out}`;
 }
 
+/**
+ * Whether this payment (id derived from an Idempotency-Key) has its row already: the same keyed
+ * request ran before and its answer was lost (its API process was killed, or it answered 5xx).
+ * That payment may have paid the checkout session itself, so its retry attaches to it rather
+ * than being refused as "already paid".
+ */
+export async function keyedPaymentExists(db: Db, scope: { accountId: string; mode: Mode }, paymentId: string, idempotencyKey: string | undefined): Promise<boolean> {
+  if (!idempotencyKey) return false;
+  return (await db.payment.count({ where: { id: paymentId, accountId: scope.accountId, mode: scope.mode } })) > 0;
+}
+
 export interface PaymentRunDeps {
   db: Db;
   temporal: Client;
@@ -32,42 +45,26 @@ export interface PaymentRunDeps {
 /**
  * Starts the payment workflow with update-with-start and waits for `awaitOutcome`: terminal,
  * requires_action, or `processing` at the deadline (the workflow's own timer answers first; the
- * client-side race only covers a worker that never picks the update up). A workflow already
- * closed under this id (a replay after the idempotency record expired) is answered from the row.
+ * client-side race only covers a worker that never picks the update up). A running workflow under
+ * this id is joined (a retry after the API died); one already closed is answered from its row, or
+ * from its result when it refused before writing one.
  */
 export async function runPayment(deps: PaymentRunDeps, input: PaymentWorkflowInput): Promise<PaymentOutcome> {
-  const operation = new WithStartWorkflowOperation('paymentWorkflow', {
-    workflowId: input.paymentId,
-    taskQueue: deps.taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    typedSearchAttributes: [
-      { key: searchAttributes.StoreId, value: input.storeId },
-      { key: searchAttributes.AccountId, value: input.accountId },
-      { key: searchAttributes.CustomerId, value: input.customerId },
-      { key: searchAttributes.PaymentStatus, value: 'processing' },
-    ],
+  return startAndAwait(deps.temporal, {
+    start: {
+      type: 'paymentWorkflow',
+      workflowId: input.paymentId,
+      taskQueue: deps.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      searchAttributes: searchAttributesFor({ accountId: input.accountId, storeId: input.storeId, customerId: input.customerId, paymentStatus: 'processing' }),
+    },
+    answer: { update: awaitOutcomeUpdate, args: [{ waitMs: deps.responseTimeoutMs }] },
+    deadlineMs: deps.responseTimeoutMs + 2_000,
+    onDeadline: () => processingOutcome(input),
+    whenClosed: async () =>
+      (await outcomeFromRow(deps.db, input.paymentId)) ?? (await deps.temporal.workflow.getHandle<typeof paymentWorkflow>(input.paymentId).result()),
   });
-  const update = deps.temporal.workflow.executeUpdateWithStart(awaitOutcomeUpdate, {
-    args: [{ waitMs: deps.responseTimeoutMs }],
-    startWorkflowOperation: operation,
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), deps.responseTimeoutMs + 2_000);
-  });
-  try {
-    const answer = await Promise.race([update, deadline]);
-    if (answer !== 'deadline') return answer;
-    update.catch(() => undefined);
-    return processingOutcome(input);
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return (await outcomeFromRow(deps.db, input.paymentId)) ?? processingOutcome(input);
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function processingOutcome(input: PaymentWorkflowInput): PaymentOutcome {

@@ -1,16 +1,11 @@
 import type { Db } from '../db/prisma';
 import { maxAmount } from '../domain/checkoutTotals';
 import { isSupportedCurrency } from '../domain/money';
+import type { DomainErrorData, DomainErrorKind } from '../errors';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
-export interface Refusal {
-  httpStatus: number;
-  code: string;
-  message: string;
-}
-
-const refuse = (httpStatus: number, code: string, message: string): Refusal => ({ httpStatus, code, message });
-const missing = (what: string) => refuse(404, 'NOT_FOUND', `${what} not found`);
+const refuse = (kind: DomainErrorKind, code: string, message: string): DomainErrorData => ({ kind, code, message });
+const missing = (what: string) => refuse('not_found', 'NOT_FOUND', `${what} not found`);
 
 /**
  * Everything a payment must satisfy before anything is written: amount and currency, and that
@@ -20,14 +15,14 @@ const missing = (what: string) => refuse(404, 'NOT_FOUND', `${what} not found`);
  * Only a checkout session may be paid with 0 (a discount took its whole total): such a payment
  * charges nothing, so it needs no card and no flow; one given anyway is still checked.
  */
-export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<Refusal | null> {
+export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
   const lowest = input.checkoutSessionId ? 0 : 1;
   if (!Number.isSafeInteger(input.amount) || input.amount < lowest || input.amount > maxAmount) {
-    return refuse(400, 'INVALID_AMOUNT', `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`);
+    return refuse('invalid', 'INVALID_AMOUNT', `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`);
   }
-  if (input.amount > 0 && !input.paymentInstrumentId) return refuse(400, 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
-  if (input.amount > 0 && !input.paymentFlowId) return refuse(400, 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
-  if (!isSupportedCurrency(input.currency)) return refuse(400, 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
+  if (input.amount > 0 && !input.paymentInstrumentId) return refuse('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
+  if (input.amount > 0 && !input.paymentFlowId) return refuse('invalid', 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
+  if (!isSupportedCurrency(input.currency)) return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
   const scope = { accountId: input.accountId, mode: input.mode };
   const [store, customer, instrument, flow] = await Promise.all([
     db.store.findFirst({ where: { id: input.storeId, ...scope } }),
@@ -40,33 +35,33 @@ export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput
   if (input.paymentInstrumentId && !instrument) return missing('Payment instrument');
   if (input.paymentFlowId && !flow) return missing('Payment flow');
   if (instrument && instrument.customerId !== customer.id) {
-    return refuse(400, 'PAYMENT_INSTRUMENT_MISMATCH', 'The payment instrument belongs to another customer');
+    return refuse('invalid', 'PAYMENT_INSTRUMENT_MISMATCH', 'The payment instrument belongs to another customer');
   }
   if (customer.storeId && customer.storeId !== store.id) {
-    return refuse(400, 'CUSTOMER_STORE_MISMATCH', 'The customer belongs to another store');
+    return refuse('invalid', 'CUSTOMER_STORE_MISMATCH', 'The customer belongs to another store');
   }
   if (input.currency !== store.baseCurrency && !store.presentmentCurrencies.includes(input.currency)) {
-    return refuse(400, 'CURRENCY_NOT_SUPPORTED', `Store does not sell in ${input.currency}`);
+    return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Store does not sell in ${input.currency}`);
   }
   if (input.checkoutSessionId) {
     const session = await db.checkoutSession.findFirst({ where: { id: input.checkoutSessionId, ...scope } });
     if (!session) return missing('Checkout session');
-    if (session.status === 'paid') return refuse(409, 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
+    if (session.status === 'paid') return refuse('conflict', 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
     if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
-      return refuse(409, 'CHECKOUT_EXPIRED', 'Checkout session is expired and cannot be paid');
+      return refuse('conflict', 'CHECKOUT_EXPIRED', 'Checkout session is expired and cannot be paid');
     }
     if (session.storeId !== store.id || session.customerId !== customer.id || session.total !== input.amount || session.currency !== input.currency) {
-      return refuse(400, 'CHECKOUT_MISMATCH', 'Payment does not match the checkout session (store, customer, amount or currency)');
+      return refuse('invalid', 'CHECKOUT_MISMATCH', 'Payment does not match the checkout session (store, customer, amount or currency)');
     }
   }
   if (input.orderId) {
     const order = await db.order.findFirst({ where: { id: input.orderId, ...scope } });
     if (!order) return missing('Order');
     if (order.storeId !== store.id || order.customerId !== customer.id) {
-      return refuse(400, 'ORDER_MISMATCH', 'The order belongs to another store or customer');
+      return refuse('invalid', 'ORDER_MISMATCH', 'The order belongs to another store or customer');
     }
-    if (order.currency !== input.currency) return refuse(400, 'ORDER_MISMATCH', `The order is in ${order.currency}`);
-    if (order.status !== 'pending') return refuse(409, 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
+    if (order.currency !== input.currency) return refuse('invalid', 'ORDER_MISMATCH', `The order is in ${order.currency}`);
+    if (order.status !== 'pending') return refuse('conflict', 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
   }
   return null;
 }

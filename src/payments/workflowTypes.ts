@@ -1,4 +1,5 @@
 import type { RoutingFlow, RoutingProcessor } from '../domain/routing';
+import type { DomainErrorData, DomainErrorKind } from '../errors';
 import type { DeclineCategory, ThreeDsValues } from '../processors/types';
 
 /**
@@ -62,6 +63,14 @@ export function chargeOf(input: PaymentWorkflowInput): ChargeInput | null {
   return paymentInstrumentId && paymentFlowId ? { ...input, paymentInstrumentId, paymentFlowId } : null;
 }
 
+/** A request refused before any side effect, as data: its domain error (src/http answers it with the kind's status). */
+export interface Rejection {
+  kind: 'rejected';
+  error: DomainErrorData;
+}
+
+export const rejection = (kind: DomainErrorKind, code: string, message: string): Rejection => ({ kind: 'rejected', error: { kind, code, message } });
+
 /** What preparePayment loaded and checked before anything was written. */
 export interface PaymentContext {
   flow: RoutingFlow & { id: string; threeDsEnabled: boolean };
@@ -74,8 +83,8 @@ export type PrepareResult =
   | { kind: 'ready'; context: PaymentContext }
   /** A checkout session a discount brought to 0: nothing to charge, no processor is called. */
   | { kind: 'free' }
-  /** Refused before any side effect (no payment row): HTTP status + stable code. */
-  | { kind: 'rejected'; httpStatus: number; code: string; message: string };
+  /** Refused before any side effect (no payment row). */
+  | Rejection;
 
 export interface AttemptRecord {
   attemptNumber: number;
@@ -167,7 +176,7 @@ export interface FinalizeResult {
 
 /** What the API answers with: terminal, requires_action, or still processing at the deadline. */
 export type PaymentOutcome =
-  | { kind: 'rejected'; httpStatus: number; code: string; message: string }
+  | Rejection
   | {
       kind: 'payment';
       paymentId: string;

@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
+import { searchAttributes } from '../../temporal/searchAttributes';
 import { createWorker } from '../../temporal/worker';
 import { checkoutExpiryWorkflowId } from '../../workflows/checkoutExpiry';
 import { eventOutboxWorkflowId } from '../../workflows/eventOutbox';
@@ -28,6 +29,9 @@ export async function startWorker(settings: TemporalSettings, taskQueue: string,
   };
 }
 
+/** `AccountId` of the engine's own runs (no merchant's): every run carries one, so `AccountId IS NULL` finds none. */
+export const systemAccountId = 'system';
+
 /** Starts the singleton maintenance workflows (idempotency sweep, event outbox, checkout expiry) unless they run. */
 export async function ensureMaintenanceWorkflow(client: Client, taskQueue: string): Promise<void> {
   const singletons = [
@@ -37,7 +41,7 @@ export async function ensureMaintenanceWorkflow(client: Client, taskQueue: strin
   ];
   for (const { type, workflowId, args } of singletons) {
     try {
-      await client.workflow.start(type, { workflowId, taskQueue, args });
+      await client.workflow.start(type, { workflowId, taskQueue, args, typedSearchAttributes: [{ key: searchAttributes.AccountId, value: systemAccountId }] });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }

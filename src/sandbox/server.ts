@@ -1,7 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import express from 'express';
+import { AcquirerJournal } from './acquirer/journal';
 import { createAcquirerRouter } from './acquirer/router';
+import { AcquirerState } from './acquirer/state';
 import { createOutboxRouter } from './outbox/router';
 import { createThreeDsServerRouter } from './threeds/router';
 
@@ -15,7 +18,20 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-export function createSandboxApp(): express.Express {
+export interface SandboxOptions {
+  /**
+   * Where the acquirer keeps its journal (ledger, transactions, answers by idempotency key), so a
+   * restart remembers them; without it the acquirer's memory ends with the process.
+   */
+  dataDir?: string;
+}
+
+/** The acquirer's journal file under a data folder. */
+export function acquirerJournalFile(dataDir: string): string {
+  return path.join(dataDir, 'sandbox', 'acquirer.jsonl');
+}
+
+export function createSandboxApp(options: SandboxOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '256kb' }));
@@ -23,15 +39,15 @@ export function createSandboxApp(): express.Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
-  // Sandbox services mount here, e.g. app.use('/acquirer', createAcquirerRouter());
-  app.use('/acquirer', createAcquirerRouter());
+  const journal = options.dataDir === undefined ? undefined : new AcquirerJournal(acquirerJournalFile(options.dataDir));
+  app.use('/acquirer', createAcquirerRouter(new AcquirerState(journal)));
   app.use('/outbox', createOutboxRouter());
   app.use('/threeds', createThreeDsServerRouter());
   return app;
 }
 
-export async function startSandbox(port: number, host = '127.0.0.1'): Promise<RunningSandbox> {
-  const server = http.createServer(createSandboxApp());
+export async function startSandbox(port: number, host = '127.0.0.1', options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const server = http.createServer(createSandboxApp(options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,5 +1,5 @@
 import type { Db } from '../db/prisma';
-import { badRequest } from '../http/core/errors';
+import { invalid } from '../errors';
 import { initiatedByMismatch } from './rules';
 import { findSession } from './sessions';
 
@@ -16,7 +16,7 @@ export async function assertThreeDsSessionFits(
 ): Promise<void> {
   if (!request.threedsSessionId) return;
   const session = await findSession(db, scope, request.threedsSessionId);
-  if (!session) throw badRequest(`threedsSessionId ${request.threedsSessionId} does not exist in this account and mode`, 'THREEDS_SESSION_NOT_FOUND');
+  if (!session) throw invalid(`threedsSessionId ${request.threedsSessionId} does not exist in this account and mode`, 'THREEDS_SESSION_NOT_FOUND');
   const mismatch = initiatedByMismatch(session.type, request.initiatedBy);
-  if (mismatch) throw badRequest(mismatch, 'THREEDS_SESSION_TYPE_MISMATCH');
+  if (mismatch) throw invalid(mismatch, 'THREEDS_SESSION_TYPE_MISMATCH');
 }

@@ -1,5 +1,6 @@
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
+import { DomainError } from '../errors';
 import type { DispatchEvents } from '../events/afterCommit';
 import { recordEvent } from '../events/recordEvent';
 import type { ThreeDsValues } from '../processors/types';
@@ -92,6 +93,9 @@ export interface SessionTransition extends Partial<ThreeDsResultValues> {
   workflowId?: string | null;
 }
 
+/** The code of a refused move: the session is final already (authenticated or failed) and is never rewritten. */
+export const sessionAlreadyFinalCode = 'THREEDS_SESSION_ALREADY_FINAL';
+
 const allowedFrom: Record<SessionTransition['status'], ThreeDsSessionStatus[]> = {
   challenge_required: ['pending'],
   authenticated: ['pending', 'challenge_required'],
@@ -100,8 +104,9 @@ const allowedFrom: Record<SessionTransition['status'], ThreeDsSessionStatus[]> =
 
 /**
  * Moves a session to its next state with its event, in one transaction. A session already in the
- * target state is left as is (a retried activity), and any other move is refused, so a finished
- * session is never rewritten. The event goes to `dispatch` (when given) once committed.
+ * target state is left as is (a retried activity), and any other move is refused (a conflict with
+ * `sessionAlreadyFinalCode`), so a finished session is never rewritten. The event goes to
+ * `dispatch` (when given) once committed.
  */
 export async function transitionSession(db: Db, sessionId: string, change: SessionTransition, dispatch?: DispatchEvents): Promise<ThreeDsSessionRow> {
   const { row, eventIds } = await db.$transaction(async (tx) => {
@@ -110,7 +115,7 @@ export async function transitionSession(db: Db, sessionId: string, change: Sessi
     const current = await tx.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
     if (current.status === change.status) return { row: current, eventIds: [] };
     if (!allowedFrom[change.status].includes(current.status as ThreeDsSessionStatus)) {
-      throw new Error(`3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`);
+      throw new DomainError('conflict', sessionAlreadyFinalCode, `3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`);
     }
     const row = await tx.threeDsSession.update({ where: { id: sessionId }, data: change });
     return { row, eventIds: [await emit(tx, row, eventTypeOfStatus[change.status]!)] };

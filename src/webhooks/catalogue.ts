@@ -1,6 +1,6 @@
 /**
  * The event catalogue: every event record type (`s_order_paid`, the event log's style) with the
- * webhook type endpoints subscribe to (`order/paid`) and when it is emitted. The README's
+ * webhook type endpoints subscribe to (`order/paid`) and when it is emitted. docs/webhooks.md's
  * catalogue table mirrors this list.
  */
 export const eventCatalogue = [

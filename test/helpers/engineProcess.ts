@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { projectRoot } from '../../src/config';
 import { freePort } from '../../temporal/devServer';
 
@@ -38,29 +39,54 @@ export interface EngineProcess {
 export function spawnEngine(env: Record<string, string>): EngineProcess {
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'REDIS_URL']) delete inherited[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/start.ts'], {
+  return spawnCli('start', { ...inherited, LOG_LEVEL: 'info', ...env }, { detached: true });
+}
+
+/** The roles a split deployment runs as processes of their own: `npm run api | worker | sandbox`. */
+export type Role = 'api' | 'worker' | 'sandbox';
+
+/**
+ * `npm run <role>` as node itself (no npm or shell in between), so `kill -9` of its pid is a crash
+ * of exactly that role. `logFile` sends its output there instead of keeping it in memory.
+ */
+export function spawnRole(role: Role, env: Record<string, string | undefined>, options: { logFile?: string } = {}): EngineProcess {
+  return spawnCli(role, { ...process.env, ...env }, options);
+}
+
+function spawnCli(script: string, env: NodeJS.ProcessEnv, options: { detached?: boolean; logFile?: string }): EngineProcess {
+  const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${script}.ts`], {
     cwd: projectRoot,
-    env: { ...inherited, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    env,
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
+    detached: options.detached ?? false,
   });
+  if (logFd !== undefined) fs.closeSync(logFd);
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  const read = () => (options.logFile ? fs.readFileSync(options.logFile, 'utf8') : output);
   return {
     child,
     pid: child.pid!,
-    output: () => output,
+    output: read,
     messages: () =>
-      output
+      read()
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => (JSON.parse(line) as { msg?: string }).msg ?? ''),
     exited,
   };
+}
+
+/** `kill -9`: the process gets no chance to drain, close connections or write anything more. */
+export async function crash(engine: EngineProcess): Promise<void> {
+  if (engine.child.exitCode !== null || engine.child.signalCode !== null) return;
+  engine.child.kill('SIGKILL');
+  await engine.exited;
 }
 
 /** Polls until `check` is true; fails with `what` and the engine's output after `timeoutMs`. */

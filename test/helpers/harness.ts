@@ -6,6 +6,7 @@ import { startApi } from '../../src/runtime/api';
 import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../src/sandbox/server';
 import { createTemporalClient } from '../../temporal/connection';
+import { recordDir, recordTaskQueueHistories } from '../replay/historyRecorder';
 
 export interface Harness {
   url: string;
@@ -55,6 +56,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     logger,
     taskQueue,
     stop: async () => {
+      if (recordDir) await recordTaskQueueHistories(temporal, taskQueue, recordDir);
       await api.stop();
       await worker.stop();
       await sandbox.stop();

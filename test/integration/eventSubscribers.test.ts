@@ -1,3 +1,5 @@
+import { sampleProperties } from '../../src/events/samples';
+import { webhookTypeOf, type WebhookEventType } from '../../src/webhooks/catalogue';
 import { newId } from '../../src/domain/ids';
 import { keepEventsWithSubscribers } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
@@ -17,7 +19,7 @@ describe('keepEventsWithSubscribers', () => {
     return id;
   };
   const event = (storeId: string | null, eventType: string, mode: 'test' | 'live' = 'test') =>
-    recordEvent(harness.db, { accountId: merchant.accountId, mode, storeId, eventType, properties: { orderId: 'ord_x', amount: 100, currency: 'EUR' } });
+    recordEvent(harness.db, { accountId: merchant.accountId, mode, storeId, eventType, properties: sampleProperties(webhookTypeOf(eventType) as WebhookEventType, { baseCurrency: 'EUR' }) });
   const processedAt = async (id: string) => (await harness.db.event.findUniqueOrThrow({ where: { id } })).processedAt;
 
   beforeAll(async () => {

@@ -25,14 +25,14 @@ describe('event log: POST /events/recent', () => {
         storeId,
         customerId: i % 2 === 0 ? customerId : null,
         eventType: 's_order_paid',
-        properties: { orderId: `ord_${i}`, amount: 1000 + i, currency: 'EUR' },
+        properties: { orderId: `ord_${i}`, amount: 1000 + i, currency: 'EUR', paymentId: `pay_${i}` },
       });
       await harness.db.event.update({ where: { id }, data: { createdAt: new Date(base + i * 1000), processedAt: new Date() } });
     }
     // Noise that must never show: another account, and the same account's live mode.
     const other = await createMerchant(harness.db, { mode: 'test' });
-    await recordEvent(harness.db, { accountId: other.accountId, mode: 'test', eventType: 's_order_paid', properties: { orderId: 'ord_other', amount: 1, currency: 'EUR' } });
-    await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'live', eventType: 's_order_paid', properties: { orderId: 'ord_live', amount: 1, currency: 'EUR' } });
+    await recordEvent(harness.db, { accountId: other.accountId, mode: 'test', eventType: 's_order_paid', properties: { orderId: 'ord_other', amount: 1, currency: 'EUR', paymentId: 'pay_other' } });
+    await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'live', eventType: 's_order_paid', properties: { orderId: 'ord_live', amount: 1, currency: 'EUR', paymentId: 'pay_live' } });
   });
   afterAll(async () => {
     await harness?.stop();
@@ -54,7 +54,7 @@ describe('event log: POST /events/recent', () => {
     expect(newest).toMatchObject({
       accountId: merchant.accountId,
       eventType: 's_order_paid',
-      properties: { orderId: 'ord_104', amount: 1104, currency: 'EUR' },
+      properties: { orderId: 'ord_104', amount: 1104, currency: 'EUR', paymentId: 'pay_104' },
       draft: false,
       store: { id: storeId, name: 'Event Shop' },
       customer: { id: customerId, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
@@ -112,7 +112,7 @@ describe('recordEvent', () => {
     let eventId = '';
     await expect(
       harness.db.$transaction(async (tx) => {
-        eventId = (await recordEvent(tx, { accountId: merchant.accountId, mode: 'test', eventType: 's_payment_failed', properties: { paymentId: 'pay_x' } })).id;
+        eventId = (await recordEvent(tx, { accountId: merchant.accountId, mode: 'test', eventType: 's_payment_failed', properties: { paymentId: 'pay_x', orderId: null, amount: 100, currency: 'EUR', status: 'failed', declineCode: 'card_declined', declineCategory: 'hard' } })).id;
         expect(await tx.event.count({ where: { id: eventId } })).toBe(1);
         throw new Error('the state change failed');
       }),

@@ -72,10 +72,11 @@ describe('no key in clear in the database or the logs', () => {
         expect({ table, count: Number(rows[0]!.n) }).toEqual({ table, count: 0 });
       }
     }
-    // What is kept instead: the SHA-256 hash and the 12-character prefix.
+    // What is kept instead: the SHA-256 hash, the 12-character prefix and the last 4 characters.
     const stored = await harness.db.apiKey.findUniqueOrThrow({ where: { id: crm.id } });
     expect(stored.tokenHash).toBe(hashToken(crm.token));
     expect(stored.prefix).toBe(crm.token.slice(0, 12));
+    expect(stored.last4).toBe(crm.token.slice(-4));
   });
 
   it('logs no rate-limiter or key-recording warnings while serving those calls', () => {

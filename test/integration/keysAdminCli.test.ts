@@ -37,7 +37,7 @@ describe('admin CLI (a separate process on the same database)', () => {
     const listed = await admin('list-keys', '--partner', output.partnerId);
     expect(listed.code).toBe(0);
     const { keys } = JSON.parse(listed.stdout);
-    expect(keys).toEqual([expect.objectContaining({ id: output.keyId, kind: 'partner', prefix: output.partnerKey.slice(0, 12), status: 'active' })]);
+    expect(keys).toEqual([expect.objectContaining({ id: output.keyId, kind: 'partner', prefix: output.partnerKey.slice(0, 12), last4: output.partnerKey.slice(-4), status: 'active' })]);
     expect(listed.stdout).not.toContain(output.partnerKey);
 
     const revoked = await admin('revoke-key', output.keyId);
@@ -70,6 +70,8 @@ describe('admin CLI (a separate process on the same database)', () => {
       accountId: merchant.accountId,
       partnerId: merchant.partnerId,
       prefix: token.toLowerCase().slice(0, 12),
+      last4: token.toLowerCase().slice(-4),
+      display: `${token.toLowerCase().slice(0, 12)}…${token.toLowerCase().slice(-4)}`,
       name: 'Old CRM',
       role: 'org:member',
       mode: 'live',

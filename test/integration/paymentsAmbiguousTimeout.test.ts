@@ -141,12 +141,26 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     }
 
     it('a timeout may have charged; an outage alone did not; an outage after an earlier timeout still may have', async () => {
-      expect(await failureOf(cards.timeout, { attempt: 1 })).toEqual({ details: { code: 'timeout', mayHaveCharged: true }, heartbeats: [{ code: 'timeout', mayHaveCharged: true }] });
+      expect(await failureOf(cards.timeout, { attempt: 1 })).toEqual({ details: { code: 'timeout', mayHaveCharged: true }, heartbeats: [{ code: 'timeout', mayHaveCharged: true, try: 1 }] });
       await t.outage(t.processorIds[0]!, true);
       try {
         expect((await failureOf(cards.approve, { attempt: 1 })).details).toEqual({ code: 'processor_unavailable', mayHaveCharged: false });
-        const carried = await failureOf(cards.approve, { attempt: 2, heartbeatDetails: { code: 'timeout', mayHaveCharged: true } });
-        expect(carried).toEqual({ details: { code: 'processor_unavailable', mayHaveCharged: true }, heartbeats: [{ code: 'processor_unavailable', mayHaveCharged: true }] });
+        const carried = await failureOf(cards.approve, { attempt: 2, heartbeatDetails: { code: 'timeout', mayHaveCharged: true, try: 1 } });
+        expect(carried).toEqual({ details: { code: 'processor_unavailable', mayHaveCharged: true }, heartbeats: [{ code: 'processor_unavailable', mayHaveCharged: true, try: 2 }] });
+        const outageAfterOutage = await failureOf(cards.approve, { attempt: 3, heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 } });
+        expect(outageAfterOutage.details).toEqual({ code: 'processor_unavailable', mayHaveCharged: false });
+      } finally {
+        await t.outage(t.processorIds[0]!, false);
+      }
+    });
+
+    it('a try that left no verdict (its worker died mid-call) may have charged, even when every later try is refused', async () => {
+      await t.outage(t.processorIds[0]!, true);
+      try {
+        expect((await failureOf(cards.approve, { attempt: 2 })).details).toEqual({ code: 'processor_unavailable', mayHaveCharged: true });
+        // Try 2 said "not charged", but try 3 died without a word: try 4 cannot know.
+        const gap = await failureOf(cards.approve, { attempt: 4, heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 } });
+        expect(gap.details).toEqual({ code: 'processor_unavailable', mayHaveCharged: true });
       } finally {
         await t.outage(t.processorIds[0]!, false);
       }

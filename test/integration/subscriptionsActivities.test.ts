@@ -10,6 +10,9 @@ import { createCard, createCustomer, createRecurringPrice, createStore, testVaul
 const hour = 3600_000;
 const day = 24 * hour;
 
+/** What the workflow passes with a paid renewal (workflows/subscriptionCharge.ts). */
+const renewal = { transition: 'renewal_paid', periodStart: '2026-01-01T00:00:00.000Z', nextBillingAt: '2026-02-01T00:00:00.000Z' };
+
 describe('subscription activities against Postgres', () => {
   let db: Db;
   let merchant: Merchant;
@@ -32,7 +35,7 @@ describe('subscription activities against Postgres', () => {
     return row.id;
   }
   const reserve = (paymentMethodId: string, atMs: number, hardDeclined = false) =>
-    activities.reserveCardReattempt({ accountId: merchant.accountId, mode: 'test', subscriptionId: 'sub_x', paymentMethodId, atMs, hardDeclined });
+    activities.reserveCardReattempt({ chargeKey: `sub_x:${newId('request')}`, accountId: merchant.accountId, mode: 'test', subscriptionId: 'sub_x', paymentMethodId, atMs, hardDeclined });
 
   it('counts Mastercard reattempts per card: the 11th in 24 hours is refused, a day later it is allowed again', async () => {
     const cardId = await card('mastercard');
@@ -80,16 +83,23 @@ describe('subscription activities against Postgres', () => {
     });
 
     const paid = { ...state, cycle: 1, paidOrdersCount: 1 };
-    const input = { state: paid, paymentId: null, amount: 2500, reason: 'first_charge' as const, eventType: 's_subscription_renewed', properties: {} };
-    const first = await activities.recordSubscriptionCharge(input);
-    const retried = await activities.recordSubscriptionCharge(input);
-    expect(retried.orderId).toBe(first.orderId);
+    const input = { state: paid, chargeKey: `${state.subscriptionId}:c0:a0`, paymentId: null, amount: 2500, reason: 'first_charge' as const, eventType: 's_subscription_renewed', properties: renewal };
+    // Ten deliveries of one charge at once (activity retries racing): one order, every answer names it.
+    const deliveries = await Promise.all(Array.from({ length: 10 }, () => activities.recordSubscriptionCharge(input).catch(() => activities.recordSubscriptionCharge(input))));
+    const first = deliveries[0]!;
+    expect(new Set(deliveries.map((answer) => answer.orderId))).toEqual(new Set([first.orderId]));
     expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(1);
     expect((await db.membership.findUniqueOrThrow({ where: { id: membership.id } })).creditsBalance).toBe(4);
     const row = await db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } });
     expect(row.paidOrdersCount).toBe(1);
     expect(row.nextBillingAt?.getUTCMonth()).toBe((new Date(state.anchorAtMs).getUTCMonth() + 1) % 12);
     expect(await db.event.count({ where: { properties: { path: ['orderId'], equals: first.orderId } } })).toBe(2);
+
+    // Another charge is another order, even when it carries the same counters (racing switches did):
+    // it never answers with an order it did not write.
+    const other = await activities.recordSubscriptionCharge({ ...input, chargeKey: `${state.subscriptionId}:switch:x`, reason: 'switch' });
+    expect(other.orderId).not.toBe(first.orderId);
+    expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(2);
   });
 
   it('keeps a member on their program at each renewal (two programs), moves it only on a switch, and allows one program per price', async () => {
@@ -119,8 +129,8 @@ describe('subscription activities against Postgres', () => {
     });
     const charge = (paidOrdersCount: number, overrides: Partial<typeof state> = {}) =>
       activities.recordSubscriptionCharge({
-        state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides }, paymentId: null, amount: overrides.price ?? 3000,
-        reason: paidOrdersCount === 1 ? 'first_charge' : 'renewal', eventType: 's_subscription_renewed', properties: {},
+        state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides }, chargeKey: `${state.subscriptionId}:c${paidOrdersCount}:a0`, paymentId: null, amount: overrides.price ?? 3000,
+        reason: paidOrdersCount === 1 ? 'first_charge' : 'renewal', eventType: 's_subscription_renewed', properties: renewal,
       });
     const member = () => db.membership.findUniqueOrThrow({ where: { id: membership.id } });
 

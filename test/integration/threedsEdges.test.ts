@@ -1,3 +1,5 @@
+import { isDomainError } from '../../src/errors';
+import { sessionAlreadyFinalCode, transitionSession } from '../../src/threeds/sessions';
 import { addCrmKey } from '../helpers/fixtures';
 import { call, startHarness, type Harness } from '../helpers/harness';
 import { ok } from './commerceHelpers';
@@ -95,6 +97,17 @@ describe('3-D Secure edges (real API, Temporal, sandbox 3DS server)', () => {
     const started = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(threeDsCards.challenge) });
     const challenge = await harness.db.event.findFirstOrThrow({ where: { eventType: 's_threeds_session_challenge_required', properties: { path: ['paymentId'], equals: started.body.payment.id } } });
     expect(challenge.processedAt).not.toBeNull();
+  });
+
+  it('refuses to move a finished session with a conflict the activities recognise by its code, and leaves it as it was', async () => {
+    const session = await fromValues();
+    const refused = await transitionSession(harness.db, session.id, { status: 'failed', failureReason: 'challenge_timeout' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isDomainError(refused, sessionAlreadyFinalCode)).toBe(true);
+    expect(refused).toMatchObject({ kind: 'conflict' });
+    expect(await harness.db.threeDsSession.findUniqueOrThrow({ where: { id: session.id } })).toMatchObject({ status: 'authenticated', failureReason: null });
   });
 
   it.each([

@@ -154,7 +154,7 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
   it('re-dispatching an event never duplicates its delivery; the outbox sweep delivers an event whose dispatch was lost', async () => {
     const endpoint = await createEndpoint(['checkout_session/paid']);
     // Committed but never dispatched, as if the process died right after the commit.
-    const { id: eventId } = await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_checkout_session_paid', properties: { checkoutSessionId: 'ch_x' } });
+    const { id: eventId } = await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_checkout_session_paid', properties: { checkoutSessionId: 'ch_x', orderId: 'ord_x', paymentId: 'pay_x' } });
     await harness.db.event.update({ where: { id: eventId }, data: { createdAt: new Date(Date.now() - 60_000) } });
     const activities = createActivities({ db: harness.db, logger: harness.logger, config: harness.config, sandboxUrl: harness.sandboxUrl, temporal: harness.temporal });
     expect(await activities.dispatchUndispatchedEvents({ accountId: merchant.accountId })).toBe(1);

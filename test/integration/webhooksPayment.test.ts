@@ -81,7 +81,7 @@ describe('payments emit events that reach subscribed webhook endpoints', () => {
     const described = await delivery.describe();
     expect(described.type).toBe('webhookDeliveryWorkflow');
     expect(described.typedSearchAttributes.get(searchAttributes.EventId)).toBe(eventId);
-    expect(await delivery.result()).toMatchObject({ status: 'delivered', attempt: 1, httpStatus: 200 });
+    expect(await delivery.result()).toMatchObject({ status: 'delivered', attempt: 1, receiverStatus: 200 });
 
     const events = await dispatchedEventsOf(paid.body.payment.id);
     expect(events.map((event) => event.eventType).sort()).toEqual(['s_checkout_session_paid', 's_order_paid', 's_payment_succeeded']);

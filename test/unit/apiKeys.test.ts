@@ -3,13 +3,22 @@ import {
   canActInMode,
   hashToken,
   isWellFormedToken,
+  maskedToken,
   mintToken,
   processingKeyLabel,
+  tokenLast4,
   tokenPrefix,
   visibleModes,
 } from '../../src/domain/apiKeys';
 
 describe('API key tokens', () => {
+  it('shows a stored key as prefix…last4, or prefix… when its last 4 were never kept', () => {
+    const token = 'sk_crm_test_0123456789abcdefghijABCDEFGHIJ0123456789wxyz';
+    expect(tokenLast4(token)).toBe('wxyz');
+    expect(maskedToken(tokenPrefix(token), tokenLast4(token))).toBe('sk_crm_test_…wxyz');
+    expect(maskedToken('sk_crm_test_', null)).toBe('sk_crm_test_…');
+  });
+
   it('mints each family in its format with 40 random base62 characters', () => {
     expect(mintToken('crm', 'test')).toMatch(/^sk_crm_test_[0-9A-Za-z]{40}$/);
     expect(mintToken('crm', 'live')).toMatch(/^sk_crm_live_[0-9A-Za-z]{40}$/);

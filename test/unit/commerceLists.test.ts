@@ -1,5 +1,6 @@
 import { ApiError } from '../../src/http/core/errors';
 import { buildListQuery, pageInfo, type ListDefinition } from '../../src/http/lists';
+import { escapeLikePattern } from '../../src/http/lists/listQuery';
 import { listRequestSchema, maxPageSize } from '../../src/http/lists/validators';
 
 const definition: ListDefinition = {
@@ -90,6 +91,18 @@ describe('the shared list implementation', () => {
       { totalAmount: { gt: 100 } },
       { active: true },
     ]);
+  });
+
+  it('escapes LIKE wildcards in contains and starts-with, and lower-cases values of lower-cased columns', () => {
+    expect(escapeLikePattern('50%_off\\now')).toBe('50\\%\\_off\\\\now');
+    const lowered: ListDefinition = { ...definition, filters: { email: { kind: 'string', lowerCase: true }, name: { kind: 'string' } } };
+    const where = (filters: Record<string, unknown>) => buildListQuery({ filters: filters as never }, lowered).where;
+    expect(where({ name: { condition: 'contains', value: '100%' } })).toEqual([{ name: { contains: '100\\%', mode: 'insensitive' } }]);
+    expect(where({ name: { condition: 'starts-with', value: 'a_b' } })).toEqual([{ name: { startsWith: 'a\\_b', mode: 'insensitive' } }]);
+    expect(where({ name: 'Mixed' })).toEqual([{ name: 'Mixed' }]);
+    expect(where({ email: 'Ada@Example.COM' })).toEqual([{ email: 'ada@example.com' }]);
+    expect(where({ email: ['A@X.io', 'b@x.io'] })).toEqual([{ email: { in: ['a@x.io', 'b@x.io'] } }]);
+    expect(where({ email: { condition: 'starts-with', value: 'ADA_' } })).toEqual([{ email: { startsWith: 'ada\\_', mode: 'insensitive' } }]);
   });
 
   it('compares whole UTC days for the date conditions', () => {

@@ -1,3 +1,4 @@
+import { DomainError, type DomainErrorKind } from '../../src/errors';
 import { ApiError, toApiError } from '../../src/http/core/errors';
 
 describe('toApiError: any thrown value to a status and the spec error body', () => {
@@ -18,5 +19,13 @@ describe('toApiError: any thrown value to a status and the spec error body', () 
     expect(answer).toBeInstanceOf(ApiError);
     expect({ status: answer.status, body: answer.body() }).toEqual({ status: 500, body: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
     expect(toApiError(new Error('plain')).status).toBe(500);
+  });
+
+  it('answers a DomainError with the status of its kind, its code and its message', () => {
+    const statuses: [DomainErrorKind, number][] = [['invalid', 400], ['forbidden', 403], ['not_found', 404], ['conflict', 409], ['internal', 500]];
+    for (const [kind, status] of statuses) {
+      const answer = toApiError(new DomainError(kind, 'SOME_CODE', `a ${kind} refusal`, { secret: 'kept out of the body' }));
+      expect({ status: answer.status, body: answer.body() }).toEqual({ status, body: { code: 'SOME_CODE', message: `a ${kind} refusal` } });
+    }
   });
 });

@@ -29,7 +29,7 @@ describe('a payment outcome as a subscription charge result', () => {
   });
 
   it('a rejected request is a hard decline without a payment', () => {
-    const result = chargeResultOf({ kind: 'rejected', httpStatus: 404, code: 'NOT_FOUND', message: 'Payment instrument not found' }, null);
+    const result = chargeResultOf({ kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } }, null);
     expect(result).toMatchObject({ status: 'declined', paymentId: null, hardDecline: true, declineCode: 'NOT_FOUND' });
   });
 });

@@ -1,6 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { checkoutExpiryWorkflow } from '../../workflows/checkoutExpiry';
 import { createTimeSkippingEnv, withWorker } from '../helpers/timeSkipping';
+import { recordDir, recordHistory } from '../replay/historyRecorder';
 
 describe('checkout expiry sweeper (time skipping)', () => {
   let env: TestWorkflowEnvironment;
@@ -29,6 +30,7 @@ describe('checkout expiry sweeper (time skipping)', () => {
     await withWorker(env, activities, async (taskQueue) => {
       const handle = await env.client.workflow.start(checkoutExpiryWorkflow, { workflowId: `checkout-expiry-${Date.now()}`, taskQueue });
       await env.sleep('10 minutes');
+      if (recordDir) await recordHistory(handle, 'checkoutExpiryWorkflow', recordDir);
       await handle.terminate('test over');
     });
     // 10 one-minute sweeps, the failed one tried 3 times: 12 calls.

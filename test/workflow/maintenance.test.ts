@@ -1,6 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { maintenanceWorkflow } from '../../workflows/maintenance';
 import { createTimeSkippingEnv, withWorker } from '../helpers/timeSkipping';
+import { recordDir, recordHistory } from '../replay/historyRecorder';
 
 describe('maintenance workflow (time skipping)', () => {
   let env: TestWorkflowEnvironment;
@@ -33,6 +34,7 @@ describe('maintenance workflow (time skipping)', () => {
       realSleepMs = Date.now() - realStart;
       const simulatedElapsed = Number(await env.currentTimeMs()) - Number(simulatedStart);
       expect(simulatedElapsed).toBeGreaterThanOrEqual(24 * 3600 * 1000);
+      if (recordDir) await recordHistory(handle, 'maintenanceWorkflow', recordDir);
       await handle.terminate('test over');
     });
     expect(sweeps).toBeGreaterThanOrEqual(23);

@@ -183,7 +183,7 @@ describe('payment workflow (time skipping, mocked activities)', () => {
 
     const rejecting = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {}, rejected: true });
     const rejected = await run(rejecting);
-    expect(rejected.outcome).toEqual({ kind: 'rejected', httpStatus: 404, code: 'NOT_FOUND', message: 'Payment instrument not found' });
+    expect(rejected.outcome).toEqual({ kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } });
     expect(rejected.state).toMatchObject({ step: 'done', status: 'rejected' });
     expect(rejecting.authorizeCalls).toHaveLength(0);
     expect(rejecting.finalized).toHaveLength(0);

@@ -95,7 +95,7 @@ export function mockPaymentActivities(options: {
 
   const activities = {
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
-      if (options.rejected) return { kind: 'rejected', httpStatus: 404, code: 'NOT_FOUND', message: 'Payment instrument not found' };
+      if (options.rejected) return { kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } };
       // What the real activity answers for a validated payment of 0 (a free checkout session).
       if (input.amount === 0) return { kind: 'free' };
       const ids = options.flow.processorConfigs.map((c) => c.processorId);

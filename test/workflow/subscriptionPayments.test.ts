@@ -107,15 +107,17 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
       const pendingPaymentId = answer.paymentId!;
       await eventually(() => mocks.awaited.includes(pendingPaymentId));
 
-      for (const update of [
-        handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, atMs: start }] }),
-        handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: start + 100 * day, atMs: start }] }),
-        handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: start }] }),
-        handle.executeUpdate(switchOptionUpdate, { args: [switchTo(start)] }),
-      ]) {
+      for (const [update, type] of [
+        [handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, atMs: start }] }), 'SubscriptionBusyError'],
+        [handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: start + 100 * day, atMs: start }] }), 'SubscriptionBusyError'],
+        [handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: start }] }), 'SubscriptionBusyError'],
+        [handle.executeUpdate(switchOptionUpdate, { args: [{ ...switchTo(start), optionId: 'price_max' }] }), 'SubscriptionBusyError'],
+        // The option the waiting switch moves to: the same switch again.
+        [handle.executeUpdate(switchOptionUpdate, { args: [switchTo(start)] }), 'SubscriptionSameOptionError'],
+      ] as const) {
         const refused = await update.then(() => null, (error: unknown) => error);
         expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
-        expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'SubscriptionBusyError' });
+        expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type });
       }
       expect((await handle.query(subscriptionStateQuery)).status).toBe('active');
 

@@ -55,7 +55,7 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const endpoint = await db.webhookEndpoint.create({
       data: { id: newId('webhookEndpoint'), accountId: merchant.accountId, mode: 'test', storeId, url, eventTypes: ['order/paid'], secret: newWebhookSecret(), ...failureRecord },
     });
-    const event = await recordEvent(db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_order_paid', properties: { orderId: 'ord_x', amount: 1999, currency: 'USD' } });
+    const event = await recordEvent(db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_order_paid', properties: { orderId: 'ord_x', amount: 1999, currency: 'USD', paymentId: 'pay_x' } });
     const activities = createActivities({
       db,
       logger: createLogger('silent'),
@@ -78,7 +78,7 @@ describe('webhook delivery workflow (time skipping, real activities and database
       const delivered = receiver.received.filter((request) => request.status === 200);
       expect(delivered).toHaveLength(1);
       expect(delivered[0]!.elapsedMs).toBeGreaterThanOrEqual(2 * day);
-      expect(outcome).toMatchObject({ status: 'delivered', httpStatus: 200, attempt: receiver.received.length });
+      expect(outcome).toMatchObject({ status: 'delivered', receiverStatus: 200, attempt: receiver.received.length });
 
       // Backoff grows exponentially and is capped at 6 hours: ~15 attempts across 2 days, not a tight loop.
       const gaps = receiver.received.slice(1).map((request, i) => request.elapsedMs - receiver.received[i]!.elapsedMs);
@@ -157,7 +157,7 @@ describe('webhook delivery workflow (time skipping, real activities and database
       const outcome = await withWorker(env, activities, (taskQueue) =>
         env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
       );
-      expect(outcome).toMatchObject({ status: 'delivered', attempt: 2, httpStatus: 200 });
+      expect(outcome).toMatchObject({ status: 'delivered', attempt: 2, receiverStatus: 200 });
       expect(receiver.received.map((request) => request.status)).toEqual([404, 200]);
       expect(receiver.received[1]!.elapsedMs - receiver.received[0]!.elapsedMs).toBeGreaterThanOrEqual(55_000);
       const attempts = await db.webhookDeliveryAttempt.findMany({ where: { eventId: event.id }, orderBy: { attempt: 'asc' } });

@@ -1,6 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { eventOutboxWorkflow } from '../../workflows/eventOutbox';
 import { createTimeSkippingEnv, withWorker } from '../helpers/timeSkipping';
+import { recordDir, recordHistory } from '../replay/historyRecorder';
 
 describe('event outbox sweeper (time skipping)', () => {
   let env: TestWorkflowEnvironment;
@@ -26,6 +27,7 @@ describe('event outbox sweeper (time skipping)', () => {
     await withWorker(env, activities, async (taskQueue) => {
       const handle = await env.client.workflow.start(eventOutboxWorkflow, { workflowId: `outbox-${Date.now()}`, taskQueue });
       await env.sleep('10 minutes');
+      if (recordDir) await recordHistory(handle, 'eventOutboxWorkflow', recordDir);
       await handle.terminate('test over');
     });
     // 20 sweeps in 10 minutes, plus 2 retries of the failed one; sweeps after it still happen.

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
@@ -22,9 +22,6 @@ const { recordAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
 });
-
-// Payments that failed an attempt before reversals existed replay without one.
-const reversalPatch = 'reverse-unanswered-attempts';
 
 export interface AttemptsResult {
   approved: AuthorizeAttemptResult | null;
@@ -107,7 +104,7 @@ async function attemptOnce(input: ChargeInput, processorId: string, attemptNumbe
 async function settleFailedAttempt(input: ChargeInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
   let record = failure.record;
   let unresolved = false;
-  if (failure.mayHaveCharged && patched(reversalPatch)) {
+  if (failure.mayHaveCharged) {
     const reversal = await reverseOrNull(input, record);
     if (!reversal || reversal.outcome === 'refused') {
       const why = reversal ? `the processor refused it (${reversal.code})` : 'it could not be confirmed';

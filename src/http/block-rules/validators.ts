@@ -29,7 +29,7 @@ const ruleFields = {
     .array(z.string().trim().min(1).max(320))
     .min(1)
     .max(500)
-    .openapi({ description: 'Patterns of the rule type, or `<type>:<pattern>` to combine signals (see README)' }),
+    .openapi({ description: 'Patterns of the rule type, or `<type>:<pattern>` to combine signals (see docs/processors.md)' }),
   enabled: z.boolean(),
   operator: z.enum(['OR', 'AND']).openapi({ description: 'OR: any value matches; AND: every value must match' }),
   ttlHours: z.number().int().min(1).max(8760).openapi({ description: 'Hours from creation (or from the update that sets it) until the rule stops matching' }),

@@ -15,7 +15,7 @@ const tags = ['checkout-offers'];
 const offerList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: { storeId: { kind: 'id' }, type: { kind: 'enum', values: offerTypes }, active: { kind: 'boolean' }, createdAt: { kind: 'date' } },
+  filters: { storeId: { kind: 'id', prefix: 'store' }, type: { kind: 'enum', values: offerTypes }, active: { kind: 'boolean' }, createdAt: { kind: 'date' } },
 };
 
 type OfferRow = Awaited<ReturnType<Db['checkoutOffer']['findFirstOrThrow']>>;

@@ -1,8 +1,9 @@
 import { loadCheckoutForPayment } from '../../commerce/orders';
 import { scopeOf } from '../../commerce/scope';
-import { businessId, runPayment } from '../../payments/startPayment';
+import { businessId, keyedPaymentExists, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
+import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
@@ -24,22 +25,30 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
       tags: ['checkout'],
       body: payV2Schema,
       response: payV2ResponseSchema,
+      otherResponseStatuses: [202],
       errors: [402, 404, 409],
     },
     async ({ body, req, res }) => {
       const scope = scopeOf(req);
-      // 404 / 409 (paid, expired) fast; the workflow checks again under its claim.
-      const checkout = await loadCheckoutForPayment(deps.db, { ...scope, checkoutSessionId: body.checkoutSessionId });
-      // A free cart (a discount took the whole total) charges nothing: no card and no flow needed.
-      const charges = checkout.amount > 0;
-      if (charges && !body.paymentInstrumentId) throw badRequest('paymentInstrumentId is required: the checkout session has a total to charge', 'PAYMENT_INSTRUMENT_REQUIRED');
-      const paymentFlowId = body.paymentFlowId ?? checkout.store.defaultPaymentFlowId;
-      if (charges && !paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
-      await assertThreeDsSessionFits(deps.db, scope, body);
+      const paymentId = businessId('payment', `${idempotencyScope(req.auth)}:pay-v2`, idempotencyKeyOf(req));
+      const { checkout, paymentFlowId } = await beforeWork(async () => {
+        // A retry of a request whose payment already started (its API process died) follows that
+        // payment, even if it has paid the session since: the workflow joined is the same.
+        const started = await keyedPaymentExists(deps.db, scope, paymentId, idempotencyKeyOf(req));
+        // 404 / 409 (paid, expired) fast; the workflow checks again under its claim.
+        const found = await loadCheckoutForPayment(deps.db, { ...scope, checkoutSessionId: body.checkoutSessionId, requireOpen: !started });
+        // A free cart (a discount took the whole total) charges nothing: no card and no flow needed.
+        const charges = found.amount > 0;
+        if (charges && !body.paymentInstrumentId) throw badRequest('paymentInstrumentId is required: the checkout session has a total to charge', 'PAYMENT_INSTRUMENT_REQUIRED');
+        const flowId = body.paymentFlowId ?? found.store.defaultPaymentFlowId;
+        if (charges && !flowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+        await assertThreeDsSessionFits(deps.db, scope, body);
+        return { checkout: found, paymentFlowId: flowId };
+      });
       const outcome = await runPayment(
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
         {
-          paymentId: businessId('payment', `${idempotencyScope(req.auth)}:pay-v2`, idempotencyKeyOf(req)),
+          paymentId,
           ...scope,
           storeId: checkout.store.id,
           customerId: checkout.customer.id,

@@ -23,8 +23,8 @@ const sessionList: ListDefinition = {
   filters: {
     status: { kind: 'enum', values: ['open', 'paid', 'expired'] },
     currency: { kind: 'string' },
-    storeId: { kind: 'id' },
-    customerId: { kind: 'id' },
+    storeId: { kind: 'id', prefix: 'store' },
+    customerId: { kind: 'id', prefix: 'cus' },
     total: { kind: 'number' },
     createdAt: { kind: 'date' },
   },

@@ -1,11 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
+import { DomainError, type DomainErrorKind } from '../../errors';
 
-/** The spec's error body (part 7): `{message, code, issues?}`. */
+/** The spec's error body (part 7): `{message, code, issues?}`; a declined payment (402) adds `data`. */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
   issues: z.array(z.object({ message: z.string(), path: z.string().optional() })).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
@@ -57,9 +59,19 @@ function codeForStatus(status: number): string {
   return (STATUS_CODES[status] ?? 'Bad Request').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 }
 
+/** The HTTP status of each kind of domain refusal: the only place a domain error meets HTTP. */
+export const statusOfDomainKind: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  internal: 500,
+};
+
 /** The one place any thrown value becomes an HTTP status and error body. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return new ApiError(statusOfDomainKind[error.kind], error.code, error.message);
   if (error instanceof z.ZodError) return validationError(error, 'request');
   const httpish = (error ?? {}) as HttpishError;
   // body-parser errors carry a `type`; they are the client's fault, never a 500.

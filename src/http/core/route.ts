@@ -1,11 +1,11 @@
+import { STATUS_CODES } from 'node:http';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { beforeWork } from './beforeWork';
 import { errorBodySchema, validationError } from './errors';
 import { openApiRegistry } from './openapi';
+import { acceptsIdempotencyKeys, derivedErrorStatuses, namesResource, registerOperation, type DeclaredResponse, type Method, type Security } from './operations';
 import { assertReadableInput } from './requestBody';
-
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Security = 'bearer' | 'cmsToken' | 'none';
 
 export interface RouteSpec<
   B extends z.ZodType | undefined,
@@ -27,7 +27,15 @@ export interface RouteSpec<
   response: R;
   /** Status of a successful answer (default 200). */
   status?: number;
-  /** Extra documented error statuses besides 400/401/403/404/429. */
+  /** Other statuses answered with the `response` body (202: a payment still running at the deadline; health's 503). */
+  otherResponseStatuses?: number[];
+  /** A redirect the operation may answer instead, without a body (303 to a merchant's return URL). */
+  redirectStatus?: number;
+  /**
+   * Error statuses the handler's own logic answers (a body naming something missing: 404; a
+   * conflict: 409; a decline: 402). Those every operation of its kind answers are derived from the
+   * declaration (see `derivedErrorStatuses`): never list them here.
+   */
   errors?: number[];
 }
 
@@ -56,13 +64,17 @@ export function defineRoute<
   spec: RouteSpec<B, Q, P, R>,
   handler: (input: HandlerInput<Infer<B>, Infer<Q>, Infer<P>>) => Promise<z.input<R>> | z.input<R>,
 ): void {
-  registerOpenApi(basePath, spec);
+  registerOpenApi(basePath, spec, acceptsIdempotencyKeys(router));
   router[spec.method](spec.path, async (req: Request, res: Response) => {
-    if (spec.adminOnly) req.requireAdmin?.();
-    assertReadableInput(req, spec.body !== undefined);
-    const body = parsePart(spec.body, req.body ?? {}, 'body');
-    const query = parsePart(spec.query, req.query, 'query');
-    const params = parsePart(spec.params, req.params, 'path parameters');
+    // Authorize, then validate: a refusal here happened before any work (see beforeWork.ts).
+    const { body, query, params } = beforeWork(() => {
+      if (spec.adminOnly) req.requireAdmin?.();
+      assertReadableInput(req, spec.body !== undefined);
+      // The URL first: a malformed id in the path is the error to report, whatever the body holds.
+      const params = parsePart(spec.params, req.params, 'path parameters');
+      const query = parsePart(spec.query, req.query, 'query');
+      return { body: parsePart(spec.body, req.body ?? {}, 'body'), query, params };
+    });
     const result = await handler({ body, query, params, req, res } as HandlerInput<Infer<B>, Infer<Q>, Infer<P>>);
     if (res.headersSent) return;
     // A handler may pick another status (health answers 503); otherwise the spec's success status.
@@ -77,14 +89,46 @@ function parsePart<T extends z.ZodType | undefined>(schema: T, value: unknown, w
   return parsed.data as Infer<T>;
 }
 
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .openapi({ description: 'Makes a retry safe: a repeat with the same body gets the first answer again (docs/payments.md: Idempotency-Key)' }),
+});
+
 function registerOpenApi(
   basePath: string,
   spec: RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, z.ZodType>,
+  idempotencyKeys: boolean,
 ): void {
   const fullPath = `${basePath}${spec.path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  const errorResponse = { description: 'Error', content: { 'application/json': { schema: errorBodySchema } } };
   const security = spec.security ?? 'bearer';
-  const errorStatuses = new Set([400, 429, 500, ...(security === 'none' ? [] : [401, 403]), ...(spec.body ? [413, 415] : []), ...(spec.errors ?? [])]);
+  const takesIdempotencyKey = idempotencyKeys && spec.method === 'post';
+  const traits = {
+    method: spec.method,
+    security,
+    adminOnly: spec.adminOnly ?? false,
+    hasBody: spec.body !== undefined,
+    hasPathParams: spec.params !== undefined,
+    namesResourceInInput: namesResource(spec.body) || namesResource(spec.query),
+    idempotencyKeys,
+  };
+  const declared = new Map<number, DeclaredResponse>();
+  for (const status of [spec.status ?? 200, ...(spec.otherResponseStatuses ?? [])]) declared.set(status, { schema: spec.response });
+  if (spec.redirectStatus) declared.set(spec.redirectStatus, {});
+  for (const status of [...derivedErrorStatuses(traits), ...(spec.errors ?? [])].sort((a, b) => a - b)) declared.set(status, { schema: errorBodySchema });
+  registerOperation(spec.method, fullPath, declared);
+
+  const responses = Object.fromEntries(
+    [...declared].map(([status, { schema }]) => [
+      status,
+      {
+        description: STATUS_CODES[status] ?? 'Answer',
+        ...(schema ? { content: { 'application/json': { schema } } } : { headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } } } }),
+      },
+    ]),
+  );
   openApiRegistry.registerPath({
     method: spec.method,
     path: fullPath,
@@ -97,10 +141,8 @@ function registerOpenApi(
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
       ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
+      ...(takesIdempotencyKey ? { headers: idempotencyHeaders } : {}),
     },
-    responses: {
-      [spec.status ?? 200]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
-      ...Object.fromEntries([...errorStatuses].map((status) => [status, errorResponse])),
-    },
+    responses,
   });
 }

@@ -1,5 +1,5 @@
 import type { Db, Prisma } from '../../db/prisma';
-import { newId } from '../../domain/ids';
+import { createCustomer, updateCustomer } from '../../commerce/customers';
 import { scopeOf, type Scope } from '../../commerce/scope';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
@@ -16,12 +16,12 @@ const customerList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', email: 'email', lastName: 'lastName', firstName: 'firstName', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
-    email: { kind: 'string' },
+    email: { kind: 'string', lowerCase: true },
     firstName: { kind: 'string' },
     lastName: { kind: 'string' },
     phone: { kind: 'string' },
     externalRef: { kind: 'string' },
-    storeId: { kind: 'id' },
+    storeId: { kind: 'id', prefix: 'store' },
     createdAt: { kind: 'date' },
   },
 };
@@ -37,22 +37,11 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/customers', summary: 'Creates a customer', tags, body: createCustomerSchema, response: customerSchema },
+    { method: 'post', path: '/customers', summary: 'Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)', tags, body: createCustomerSchema, response: customerSchema, errors: [409] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       if (body.storeId) await findStore(db, scope, body.storeId);
-      const customer = await db.customer.create({
-        data: {
-          id: newId('customer'),
-          ...scope,
-          storeId: body.storeId ?? null,
-          email: body.email,
-          firstName: body.firstName ?? null,
-          lastName: body.lastName ?? null,
-          phone: body.phone ?? null,
-          externalRef: body.externalRef ?? null,
-        },
-      });
+      const customer = await createCustomer(db, scope, body.storeId ?? null, body);
       return toPublicCustomer(customer);
     },
   );
@@ -82,10 +71,11 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/customers/update', summary: 'Updates a customer', tags, body: updateCustomerSchema, response: customerSchema },
+    { method: 'post', path: '/customers/update', summary: 'Updates a customer', tags, body: updateCustomerSchema, response: customerSchema, errors: [409] },
     async ({ body, req }) => {
-      const existing = await findCustomer(db, scopeOf(req), body.id);
-      const customer = await db.customer.update({ where: { id: existing.id }, data: body.data });
+      const scope = scopeOf(req);
+      const existing = await findCustomer(db, scope, body.id);
+      const customer = await updateCustomer(db, existing, scope, body.data);
       return toPublicCustomer(customer);
     },
   );

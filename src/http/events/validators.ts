@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from '../../commerce/schemas';
 
 export const recentEventsSchema = z
   .object({ limit: z.number().int().min(1).max(100).default(10) })
@@ -22,4 +23,4 @@ export const eventSchema = z
   })
   .openapi('Event');
 
-export const eventParams = z.object({ eventId: z.string() });
+export const eventParams = idParam('eventId', 'evt');

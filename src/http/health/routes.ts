@@ -26,7 +26,7 @@ export function registerHealthRoutes(router: Router, deps: AppDeps): void {
       tags: ['health'],
       security: 'none',
       response: healthResponseSchema,
-      errors: [503],
+      otherResponseStatuses: [503],
     },
     async ({ res }) => {
       const [database, temporal] = await Promise.all([

@@ -4,7 +4,9 @@ import { Prisma, type Db } from '../../db/prisma';
 import { newId } from '../../domain/ids';
 import type { AuthContext } from '../core/context';
 import { ApiError, badRequest, conflict } from '../core/errors';
+import { answerIsRefusalBeforeWork } from '../core/beforeWork';
 import { hasUnreadableBody } from '../core/requestBody';
+import type { IdempotencyOwnerLease } from './ownerLease';
 
 export const idempotencyHeader = 'idempotency-key';
 /** Records are kept this long (the maintenance workflow sweeps them after). */
@@ -19,9 +21,14 @@ export interface IdempotencyOptions {
   hashKey: () => Buffer;
   /** How long a repeat waits for the first request to finish before answering 409. */
   waitMs: number;
-  /** An `in_progress` record older than this belongs to a request whose process died: a repeat takes it over. */
+  /** An `in_progress` record older than this is taken over whatever its owner (a request that never answered). */
   staleMs: number;
+  /** The process's heartbeat; a record whose owner has not beaten for `ownerTimeoutMs` is taken over. */
+  lease: IdempotencyOwnerLease;
+  ownerTimeoutMs: number;
   pollMs?: number;
+  /** Whose keys these are (default: the API key's caller, `idempotencyScope`); runs after authentication. */
+  scopeOf?: (req: Request) => string;
 }
 
 /** `<key kind>:<processing account, account or key>:<mode>`: keys are per caller, so two merchants may use the same key. */
@@ -57,84 +64,109 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `Idempotency-Key` on mutating POSTs: the first request with a key runs and its answer (status
  * + body) is stored; a repeat with the same body gets that answer again (header
  * `Idempotent-Replayed: true`), also while the first still runs (it waits for it); the same key
- * with another body or path is 409. Server errors (5xx) are not stored, so the call may be retried.
+ * with another body or path is 409. Not stored, so the call may be retried with the same key:
+ * server errors (5xx) and refusals before any work (see core/beforeWork.ts). A request whose API
+ * process died is taken over by its retry once the owner's heartbeat is `ownerTimeoutMs` old.
  */
 export function idempotency(db: Db, options: IdempotencyOptions) {
   const pollMs = options.pollMs ?? 50;
+  const { lease } = options;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     // An unreadable body hashes as no body at all, so it must not bind the key: its route answers
     // 400/415 and the corrected retry may come with the same key.
     if (req.method !== 'POST' || hasUnreadableBody(req)) return next();
     const key = idempotencyKeyOf(req);
     if (key === undefined) return next();
-    const scope = idempotencyScope(req.auth);
+    const scope = options.scopeOf ? options.scopeOf(req) : idempotencyScope(req.auth);
     const requestHash = requestHashOf(req, options.hashKey());
     const deadline = Date.now() + options.waitMs;
+    const claimInput = { scope, key, requestHash, method: req.method, path: `${req.baseUrl}${req.path}`, ownerId: lease.ownerId };
 
-    for (;;) {
-      const owned = await claim(db, { scope, key, requestHash, method: req.method, path: `${req.baseUrl}${req.path}` }, options.staleMs);
-      if (owned) break;
-      const record = await db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
-      if (!record) continue; // deleted between the two reads (5xx or expiry): try to own it again
-      if (record.requestHash !== requestHash) {
-        throw conflict('This Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
+    // Held before the claim: a record must never exist under an owner whose heartbeat is stale.
+    await lease.hold();
+    let owned = false;
+    try {
+      for (;;) {
+        owned = await claim(db, claimInput, options);
+        if (owned) break;
+        const record = await db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
+        if (!record) continue; // deleted between the two reads (not stored, or expiry): try to own it again
+        if (record.requestHash !== requestHash) {
+          throw conflict('This Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
+        }
+        if (record.state === 'completed') {
+          res.setHeader('Idempotent-Replayed', 'true');
+          res.status(record.responseStatus ?? 200).json(record.responseBody);
+          return;
+        }
+        if (Date.now() >= deadline) {
+          throw new ApiError(409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later', undefined, { 'Retry-After': '1' });
+        }
+        await sleep(pollMs);
       }
-      if (record.state === 'completed') {
-        res.setHeader('Idempotent-Replayed', 'true');
-        res.status(record.responseStatus ?? 200).json(record.responseBody);
-        return;
-      }
-      if (Date.now() >= deadline) {
-        throw new ApiError(409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later', undefined, { 'Retry-After': '1' });
-      }
-      await sleep(pollMs);
+    } finally {
+      if (!owned) lease.release();
     }
 
-    // We own the key: remember the answer once it is sent.
-    const json = res.json.bind(res);
-    let body: unknown;
-    res.json = (payload: unknown) => {
-      body = payload;
-      return json(payload);
+    // We own the key: remember the answer as soon as the handler gives it, before it is sent, so a
+    // caller holding an answer always finds it stored (or the key free); a client that hung up
+    // still gets it on its retry. An answer not sent as JSON is remembered when it finishes.
+    let settled: Promise<void> | undefined;
+    const settle = (body: unknown) => {
+      const keep = res.statusCode < 400 || (res.statusCode < 500 && !answerIsRefusalBeforeWork(res));
+      settled ??= (keep ? store(db, claimInput, res.statusCode, body) : forget(db, claimInput))
+        .catch((error: unknown) => req.log?.error({ err: error }, 'storing an idempotent answer failed'))
+        .finally(() => lease.release());
+      return settled;
     };
-    res.on('finish', () => {
-      void store(db, scope, key, res.statusCode, body).catch((error: unknown) => req.log?.error({ err: error }, 'storing an idempotent answer failed'));
-    });
+    const json = res.json.bind(res);
+    res.json = (payload: unknown) => {
+      void settle(payload).then(() => json(payload));
+      return res;
+    };
+    res.on('finish', () => void settle(undefined));
     next();
   };
 }
 
-/** Inserts the record as ours, or takes over a stale in-progress one; false when someone else holds it. */
-async function claim(
-  db: Db,
-  input: { scope: string; key: string; requestHash: string; method: string; path: string },
-  staleMs: number,
-): Promise<boolean> {
+type ClaimInput = { scope: string; key: string; requestHash: string; method: string; path: string; ownerId: string };
+
+/**
+ * Inserts the record as ours, or takes over one that no longer binds the key: expired, or in
+ * progress (same request) under an owner that stopped beating, or older than `staleMs`.
+ * False when a live request holds it.
+ */
+async function claim(db: Db, input: ClaimInput, options: Pick<IdempotencyOptions, 'staleMs' | 'ownerTimeoutMs'>): Promise<boolean> {
   const now = new Date();
+  const expiresAt = new Date(now.getTime() + idempotencyRetentionMs);
   const inserted = await db.$executeRaw`
-    INSERT INTO "idempotency_records" ("id", "scope", "key", "request_hash", "method", "path", "state", "created_at", "expires_at")
-    VALUES (${newId('request')}, ${input.scope}, ${input.key}, ${input.requestHash}, ${input.method}, ${input.path}, 'in_progress', ${now}, ${new Date(now.getTime() + idempotencyRetentionMs)})
+    INSERT INTO "idempotency_records" ("id", "scope", "key", "request_hash", "method", "path", "state", "created_at", "expires_at", "owner_id")
+    VALUES (${newId('request')}, ${input.scope}, ${input.key}, ${input.requestHash}, ${input.method}, ${input.path}, 'in_progress', ${now}, ${expiresAt}, ${input.ownerId})
     ON CONFLICT ("scope", "key") DO NOTHING`;
   if (inserted === 1) return true;
-  // An expired record no longer binds the key; a stale in-progress one lost its process.
-  const takenOver = await db.idempotencyRecord.updateMany({
-    where: {
-      scope: input.scope,
-      key: input.key,
-      OR: [{ expiresAt: { lt: now } }, { state: 'in_progress', requestHash: input.requestHash, createdAt: { lt: new Date(now.getTime() - staleMs) } }],
-    },
-    data: { state: 'in_progress', requestHash: input.requestHash, method: input.method, path: input.path, createdAt: now, expiresAt: new Date(now.getTime() + idempotencyRetentionMs), responseStatus: null, responseBody: undefined },
-  });
-  return takenOver.count === 1;
+  const takenOver = await db.$executeRaw`
+    UPDATE "idempotency_records" AS r
+    SET "state" = 'in_progress', "request_hash" = ${input.requestHash}, "method" = ${input.method}, "path" = ${input.path},
+        "created_at" = ${now}, "expires_at" = ${expiresAt}, "owner_id" = ${input.ownerId}, "response_status" = NULL, "response_body" = NULL
+    WHERE r."scope" = ${input.scope} AND r."key" = ${input.key}
+      AND (r."expires_at" < ${now}
+        OR (r."state" = 'in_progress' AND r."request_hash" = ${input.requestHash}
+          AND (r."created_at" < ${new Date(now.getTime() - options.staleMs)}
+            OR (r."owner_id" IS NOT NULL AND r."owner_id" <> ${input.ownerId} AND NOT EXISTS (
+              SELECT 1 FROM "idempotency_owners" o
+              WHERE o."id" = r."owner_id" AND o."heartbeat_at" > (now() AT TIME ZONE 'UTC') - ${options.ownerTimeoutMs}::int * interval '1 millisecond')))))`;
+  return takenOver === 1;
 }
 
-async function store(db: Db, scope: string, key: string, status: number, body: unknown): Promise<void> {
-  if (status >= 500) {
-    await db.idempotencyRecord.deleteMany({ where: { scope, key, state: 'in_progress' } });
-    return;
-  }
+/** Completes our record; a record taken over meanwhile (we were thought dead) is left to its new owner. */
+async function store(db: Db, input: ClaimInput, status: number, body: unknown): Promise<void> {
   await db.idempotencyRecord.updateMany({
-    where: { scope, key, state: 'in_progress' },
+    where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
     data: { state: 'completed', responseStatus: status, responseBody: body === undefined || body === null ? Prisma.JsonNull : (body as Prisma.InputJsonValue) },
   });
+}
+
+/** Frees the key (5xx, refusal before work): the same key may be sent again and runs. */
+async function forget(db: Db, input: ClaimInput): Promise<void> {
+  await db.idempotencyRecord.deleteMany({ where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId } });
 }

@@ -1,12 +1,24 @@
+import { idOf } from '../../commerce/schemas';
+import type { IdPrefix } from '../../domain/ids';
 import { badRequest } from '../core/errors';
 import { defaultPageSize, type FilterCondition, type FilterValue, type ListRequest } from './validators';
 
-/** What a resource allows in its lists. Keys are public names; `path` is the Prisma field path. */
+/**
+ * What a resource allows in its lists. Keys are public names; `path` is the Prisma field path;
+ * `lowerCase` marks columns stored lower-cased (e-mails), whose filter values are lower-cased too.
+ */
 export type FilterKind = 'string' | 'enum' | 'number' | 'boolean' | 'date' | 'id';
+interface FilterBase {
+  path?: string[];
+  values?: readonly string[];
+  lowerCase?: boolean;
+}
+/** Id filters name their prefix: a value without it is a 400, as for any id parameter. */
+export type FilterDefinition = (FilterBase & { kind: Exclude<FilterKind, 'id'> }) | (FilterBase & { kind: 'id'; prefix: IdPrefix });
 export interface ListDefinition {
   sortFields: Record<string, string>;
   defaultSort: { field: string; direction: 'asc' | 'desc' };
-  filters: Record<string, { kind: FilterKind; path?: string[]; values?: readonly string[] }>;
+  filters: Record<string, FilterDefinition>;
 }
 
 export interface ListQuery {
@@ -59,8 +71,16 @@ function filterClause(name: string, raw: FilterValue, definition: ListDefinition
   if (!conditionsByKind[filter.kind].includes(condition)) {
     throw badRequest(`Filter "${name}" does not support "${condition}"; use one of ${conditionsByKind[filter.kind].join(', ')}`, 'INVALID_FILTER');
   }
-  const predicate = predicateFor(name, filter.kind, condition, value, filter.values);
+  const predicate = predicateFor(name, filter, condition, value);
   return nest(filter.path ?? [name], predicate);
+}
+
+/**
+ * Prisma sends `contains`/`startsWith` values into (I)LIKE as they are, so `%` and `_` would be
+ * wildcards; a backslash (PostgreSQL's default LIKE escape) makes them, and itself, literal.
+ */
+export function escapeLikePattern(value: string): string {
+  return value.replace(/[\\%_]/g, '\\$&');
 }
 
 function normalise(raw: FilterValue, kind: FilterKind): { condition: FilterCondition; value: unknown } {
@@ -69,7 +89,8 @@ function normalise(raw: FilterValue, kind: FilterKind): { condition: FilterCondi
   return { condition: kind === 'date' ? 'is-equal-date' : 'equals', value: raw };
 }
 
-function predicateFor(name: string, kind: FilterKind, condition: FilterCondition, value: unknown, allowed?: readonly string[]): unknown {
+function predicateFor(name: string, filter: FilterDefinition, condition: FilterCondition, value: unknown): unknown {
+  const { kind, values: allowed } = filter;
   const bad = (why: string) => badRequest(`Filter "${name}": ${why}`, 'INVALID_FILTER');
   const scalarOf = (v: unknown) => {
     if (kind === 'number') {
@@ -81,9 +102,11 @@ function predicateFor(name: string, kind: FilterKind, condition: FilterCondition
       return v;
     }
     if (typeof v !== 'string') throw bad('expects strings');
+    if (filter.kind === 'id' && !idOf(filter.prefix).safeParse(v).success) throw bad(`"${v}" is not a ${filter.prefix}_ id`);
     if (allowed && !allowed.includes(v)) throw bad(`"${v}" is not one of ${allowed.join(', ')}`);
-    return v;
+    return filter.lowerCase ? v.toLowerCase() : v;
   };
+  const likeOf = (v: unknown) => escapeLikePattern(scalarOf(v) as string);
   switch (condition) {
     case 'equals':
       return scalarOf(value);
@@ -92,9 +115,9 @@ function predicateFor(name: string, kind: FilterKind, condition: FilterCondition
     case 'in':
       return { in: (Array.isArray(value) ? value : [value]).map(scalarOf) };
     case 'contains':
-      return { contains: scalarOf(value), mode: 'insensitive' };
+      return { contains: likeOf(value), mode: 'insensitive' };
     case 'starts-with':
-      return { startsWith: scalarOf(value), mode: 'insensitive' };
+      return { startsWith: likeOf(value), mode: 'insensitive' };
     case 'greater-than':
       return { gt: scalarOf(value) };
     case 'less-than':

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/prisma';
-import { loadOrderPayments } from '../../commerce/orderPayments';
+import { paymentsOfOrder } from '../../payments/orderPayments';
 import { scopeOf } from '../../commerce/scope';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
@@ -17,9 +17,9 @@ const orderList: ListDefinition = {
   filters: {
     status: { kind: 'enum', values: orderStatuses },
     currency: { kind: 'string' },
-    storeId: { kind: 'id' },
-    customerId: { kind: 'id' },
-    customerEmail: { kind: 'string', path: ['customer', 'email'] },
+    storeId: { kind: 'id', prefix: 'store' },
+    customerId: { kind: 'id', prefix: 'cus' },
+    customerEmail: { kind: 'string', path: ['customer', 'email'], lowerCase: true },
     totalAmount: { kind: 'number' },
     source: { kind: 'string' },
     createdAt: { kind: 'date' },
@@ -58,7 +58,7 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
     async ({ params, req }) => {
       const order = await db.order.findFirst({ where: { id: params.orderId, ...scopeOf(req) }, include: orderInclude });
       if (!order) throw notFound('Order');
-      const payments = await loadOrderPayments(db, order);
+      const payments = await paymentsOfOrder(db, order);
       return { order: { ...toPublicOrder(order), payments } };
     },
   );

@@ -48,6 +48,7 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       tags,
       body: createMerchantSchema,
       response: createdMerchantSchema,
+      otherResponseStatuses: [201],
     },
     async ({ body, req, res }) => {
       const { partnerId } = authOf(req);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maskedToken } from '../../domain/apiKeys';
 import { idOf } from '../../commerce/schemas';
 import type { Account, ApiKey } from '../../generated/prisma/client';
 import { pageInfoSchema } from '../lists/validators';
@@ -55,6 +56,8 @@ export const crmKeySchema = z
     id: z.string(),
     accountId: z.string(),
     prefix: z.string(),
+    last4: z.string().nullable().openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
+    display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
     token: z.string().optional(),
     name: z.string(),
     role: z.enum(['org:admin', 'org:member']),
@@ -86,6 +89,8 @@ export function toCrmKey(key: ApiKey, token?: string) {
     id: key.id,
     accountId: key.accountId ?? '',
     prefix: key.prefix,
+    last4: key.last4,
+    display: maskedToken(key.prefix, key.last4),
     ...(token ? { token } : {}),
     name: key.name,
     role: key.role === 'org:member' ? ('org:member' as const) : ('org:admin' as const),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maskedToken } from '../../domain/apiKeys';
 import { idOf } from '../../commerce/schemas';
 import type { ApiKey, ProcessingAccount } from '../../generated/prisma/client';
 import { pageInfoSchema } from '../lists/validators';
@@ -49,6 +50,8 @@ export const processingKeySchema = z
     id: z.string(),
     tpaId: z.string(),
     prefix: z.string(),
+    last4: z.string().nullable().openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
+    display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
     secret: z.string().optional(),
     label: z.string(),
     status: z.enum(['active', 'revoked']),
@@ -80,6 +83,8 @@ export function toProcessingKey(key: ApiKey, secret?: string) {
     id: key.id,
     tpaId: key.tpaId ?? '',
     prefix: key.prefix,
+    last4: key.last4,
+    display: maskedToken(key.prefix, key.last4),
     ...(secret ? { secret } : {}),
     label: key.name,
     status: key.status,

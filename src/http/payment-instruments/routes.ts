@@ -26,7 +26,7 @@ const tags = ['payment-instruments'];
 const instrumentList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: { customerId: { kind: 'id' }, brand: { kind: 'string' }, last4: { kind: 'string' }, createdAt: { kind: 'date' } },
+  filters: { customerId: { kind: 'id', prefix: 'cus' }, brand: { kind: 'string' }, last4: { kind: 'string' }, createdAt: { kind: 'date' } },
 };
 
 function assertNotExpired(expMonth: number, expYear: number): void {

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { DomainError } from '../../errors';
 import type { PaymentOutcome } from '../../payments/workflowTypes';
 import { ApiError } from '../core/errors';
 
@@ -23,11 +24,12 @@ export class PaymentDeclinedError extends ApiError {
 }
 
 /**
- * Turns a payment workflow's answer into the HTTP answer: refusals are their 4xx, a decline is
- * 402, `processing` at the deadline is 202 (poll GET /payments/{id}), anything else is 200.
+ * Turns a payment workflow's answer into the HTTP answer: a refusal is thrown as its domain error
+ * (toApiError gives its status), a decline is 402, `processing` at the deadline is 202 (poll
+ * GET /payments/{id}), anything else is 200.
  */
 export function answerPayment(res: Response, outcome: PaymentOutcome) {
-  if (outcome.kind === 'rejected') throw new ApiError(outcome.httpStatus, outcome.code, outcome.message);
+  if (outcome.kind === 'rejected') throw DomainError.from(outcome.error);
   if (outcome.status === 'failed') {
     const code = outcome.declineCode ?? 'payment_declined';
     throw new PaymentDeclinedError(outcome.declineMessage ?? 'The payment was declined', code, {

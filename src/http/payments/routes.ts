@@ -5,6 +5,7 @@ import { businessId, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
+import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { badRequest, forbidden, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
@@ -26,12 +27,12 @@ const paymentList: ListDefinition = {
     status: { kind: 'enum', values: ['processing', 'requires_action', 'authorized', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded'] },
     currency: { kind: 'string' },
     amount: { kind: 'number' },
-    storeId: { kind: 'id' },
-    customerId: { kind: 'id' },
-    orderId: { kind: 'id' },
-    checkoutSessionId: { kind: 'id' },
-    processorId: { kind: 'id' },
-    paymentFlowId: { kind: 'id' },
+    storeId: { kind: 'id', prefix: 'store' },
+    customerId: { kind: 'id', prefix: 'cus' },
+    orderId: { kind: 'id', prefix: 'ord' },
+    checkoutSessionId: { kind: 'id', prefix: 'ch' },
+    processorId: { kind: 'id', prefix: 'proc' },
+    paymentFlowId: { kind: 'id', prefix: 'flow' },
     intent: { kind: 'enum', values: ['purchase', 'auth'] },
     declineCode: { kind: 'string' },
     createdAt: { kind: 'date' },
@@ -48,6 +49,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     tags,
     body: processPaymentSchema,
     response: processPaymentResponseSchema,
+    otherResponseStatuses: [202],
     errors: [402, 404, 409],
   };
   defineRoute(publicRouter, publicBase, processSpec, ({ body, req, res }) => processPayment(deps, body, req, res));
@@ -92,17 +94,23 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
 async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Request, res: Response) {
   const auth = authOf(req);
   const scope = scopeOf(req);
-  // A processing key acts only on the stores of its processing account (spec part 5.7).
-  if (auth.kind === 'processing' && !(auth.storeIds ?? []).includes(body.storeId)) {
-    throw forbidden('This processing key may not process payments for this store', 'STORE_NOT_ALLOWED');
-  }
-  const store = await deps.db.store.findFirst({ where: { id: body.storeId, ...scope } });
-  if (!store) throw notFound('Store');
+  const store = await beforeWork(async () => {
+    // A processing key acts only on the stores of its processing account (spec part 5.7).
+    if (auth.kind === 'processing' && !(auth.storeIds ?? []).includes(body.storeId)) {
+      throw forbidden('This processing key may not process payments for this store', 'STORE_NOT_ALLOWED');
+    }
+    const found = await deps.db.store.findFirst({ where: { id: body.storeId, ...scope } });
+    if (!found) throw notFound('Store');
+    return found;
+  });
   if (body.mode === 'capture') return runCaptureRequest(deps, req, { storeId: store.id, paymentId: body.paymentId, orderId: body.orderId, amount: body.amount });
 
-  const paymentFlowId = body.paymentFlowId ?? store.defaultPaymentFlowId;
-  if (!paymentFlowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
-  await assertThreeDsSessionFits(deps.db, scope, body);
+  const paymentFlowId = await beforeWork(async () => {
+    const flowId = body.paymentFlowId ?? store.defaultPaymentFlowId;
+    if (!flowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+    await assertThreeDsSessionFits(deps.db, scope, body);
+    return flowId;
+  });
   const outcome = await runPayment(
     { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
     {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/prisma';
 import { newId } from '../../domain/ids';
 import { scopeOf } from '../../commerce/scope';
+import { normaliseEmail } from '../../commerce/customers';
 import type { Routers } from '../routes';
 import type { AppDeps } from '../core/context';
 import { ApiError, notAuthorized, notFound } from '../core/errors';
@@ -49,16 +50,16 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/login', summary: 'Sends a one-time login code to a customer e-mail', tags: ['portal'], security: 'none', body: loginRequestSchema, response: loginResponseSchema },
+    { method: 'post', path: '/cms/session/login', summary: 'Sends a one-time login code to a customer e-mail', tags: ['portal'], security: 'none', body: loginRequestSchema, response: loginResponseSchema, errors: [404, 503] },
     async ({ body }) => {
       const store = await db.store.findUnique({ where: { id: body.storeId } });
       if (!store) throw notFound('Store');
       if (store.mode === 'live' && !config.SMTP_URL) {
         throw new ApiError(503, 'EMAIL_NOT_CONFIGURED', 'Live-mode portal sign-in needs e-mail delivery (SMTP_URL) configured by the operator');
       }
-      const email = body.email.toLowerCase();
+      const email = normaliseEmail(body.email);
       const customer = await db.customer.findFirst({
-        where: { accountId: store.accountId, mode: store.mode, email: { equals: email, mode: 'insensitive' }, OR: [{ storeId: null }, { storeId: store.id }] },
+        where: { accountId: store.accountId, mode: store.mode, email, OR: [{ storeId: null }, { storeId: store.id }] },
         orderBy: { createdAt: 'asc' },
       });
       const code = newLoginCode();
@@ -83,7 +84,7 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/confirm', summary: 'Exchanges a one-time code for an e-mail-verified session token', tags: ['portal'], security: 'none', body: confirmRequestSchema, response: sessionResponseSchema },
+    { method: 'post', path: '/cms/session/confirm', summary: 'Exchanges a one-time code for an e-mail-verified session token', tags: ['portal'], security: 'none', body: confirmRequestSchema, response: sessionResponseSchema, errors: [401] },
     async ({ body }) => {
       // Count the attempt first (conditional update), so guessing is capped even under concurrency.
       const counted = await db.portalLoginCode.updateMany({
@@ -122,7 +123,7 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/offer', summary: 'Opens an anonymous store session limited to what a signed offer link allows', tags: ['portal'], security: 'none', body: offerSessionRequestSchema, response: sessionResponseSchema },
+    { method: 'post', path: '/cms/session/offer', summary: 'Opens an anonymous store session limited to what a signed offer link allows', tags: ['portal'], security: 'none', body: offerSessionRequestSchema, response: sessionResponseSchema, errors: [401] },
     async ({ body }) => {
       const payload = verifyOfferLink(body.link, offerLinkSecret(config), Date.now());
       if (!payload) throw notAuthorized('Offer link is not valid or has expired');
@@ -144,7 +145,7 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     publicRouter,
     '/api/public/v1',
-    { method: 'post', path: '/portal/offer-links', summary: 'Signs an offer link that opens a limited anonymous portal session', tags: ['portal'], body: createOfferLinkRequestSchema, response: offerLinkResponseSchema, status: 201 },
+    { method: 'post', path: '/portal/offer-links', summary: 'Signs an offer link that opens a limited anonymous portal session', tags: ['portal'], body: createOfferLinkRequestSchema, response: offerLinkResponseSchema, status: 201, errors: [404] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const store = await db.store.findFirst({ where: { id: body.storeId, ...scope } });

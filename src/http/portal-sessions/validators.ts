@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { idOf } from '../../commerce/schemas';
 import { portalActions } from './offerLinks';
 
 export const loginRequestSchema = z
   .object({
-    storeId: z.string().min(1).max(64),
+    storeId: idOf('store'),
     email: z.string().email().max(254),
   })
   .strict()
@@ -21,7 +22,7 @@ export const loginResponseSchema = z
 
 export const confirmRequestSchema = z
   .object({
-    loginId: z.string().min(1).max(64),
+    loginId: idOf('plc'),
     code: z.string().regex(/^\d{6}$/, 'code is 6 digits'),
   })
   .strict()
@@ -46,10 +47,10 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 
 export const createOfferLinkRequestSchema = z
   .object({
-    storeId: z.string().min(1).max(64),
-    customerId: z.string().min(1).max(64),
+    storeId: idOf('store'),
+    customerId: idOf('cus'),
     actions: z.array(z.enum(portalActions)).min(1),
-    targetId: z.string().min(1).max(64).optional(),
+    targetId: idOf('sub', 'mem').optional(),
     expiresInMinutes: z.number().int().min(1).max(43200).default(1440),
   })
   .strict()

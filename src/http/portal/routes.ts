@@ -3,13 +3,14 @@ import { liveSubscriptionStatuses } from '../../domain/billing';
 import { dispatchEventsNow } from '../../events/dispatch';
 import { paymentMethodChangedSignal, switchOptionUpdate } from '../../../workflows/subscriptionApi';
 import type { AppDeps } from '../core/context';
-import { ApiError, badRequest, notFound } from '../core/errors';
+import { ApiError, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { assertSameStore, portalSessionOf, requirePortalAction, requirePortalSession } from '../portal-sessions/session';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
 import { findRecurringPrice, periodAmount } from '../subscriptions/service';
 import { runSubscriptionUpdate } from '../subscriptions/workflowClient';
+import { portalIdempotency } from '../idempotency/register';
 import { redeemCredits } from './credits';
 import {
   defaultPaymentMethodRequestSchema,
@@ -26,12 +27,13 @@ const tags = ['portal'];
 /** Customer portal operations (x-cms-token). */
 export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): void {
   const { db, temporal } = deps;
-  portalRouter.use(requirePortalSession(db));
+  // Authenticate first: an Idempotency-Key is scoped to the session's customer.
+  portalRouter.use(requirePortalSession(db), portalIdempotency(deps));
 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/switch', summary: 'Moves a subscription or the membership to another option now and charges the new price', tags, security: 'cmsToken', body: switchRequestSchema, response: switchResponseSchema, errors: [409] },
+    { method: 'post', path: '/switch', summary: 'Moves a subscription or the membership to another option now and charges the new price', tags, security: 'cmsToken', body: switchRequestSchema, response: switchResponseSchema, errors: [404, 409] },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       const scope = { accountId: session.accountId, mode: session.mode };
@@ -53,7 +55,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       const subscription = await db.subscription.findFirst({ where: { id: subscriptionId, ...scope, customerId: session.customerId } });
       if (!subscription) throw notFound('Subscription');
       assertSameStore(session, subscription.storeId);
-      if (subscription.optionId === body.optionId) throw badRequest('The subscription is already on this option', 'SAME_OPTION');
+      // Same option, or a switch already in flight: the workflow's update validator refuses it (409).
       const price = await findRecurringPrice(db, scope, body.optionId, subscription.storeId);
 
       const answer = await runSubscriptionUpdate(() =>
@@ -78,7 +80,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/credits/redeem', summary: 'Spends membership credits on a product and creates an order', tags, security: 'cmsToken', body: redeemRequestSchema, response: redeemResponseSchema, errors: [409] },
+    { method: 'post', path: '/credits/redeem', summary: 'Spends membership credits on a product and creates an order', tags, security: 'cmsToken', body: redeemRequestSchema, response: redeemResponseSchema, errors: [404, 409] },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       requirePortalAction(session, 'credits.redeem');
@@ -93,7 +95,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/payment-methods/default', summary: 'Makes a card the default and the card of every live subscription', tags, security: 'cmsToken', body: defaultPaymentMethodRequestSchema, response: okResponseSchema },
+    { method: 'post', path: '/payment-methods/default', summary: 'Makes a card the default and the card of every live subscription', tags, security: 'cmsToken', body: defaultPaymentMethodRequestSchema, response: okResponseSchema, errors: [404, 503] },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       requirePortalAction(session, 'payment-methods.default');

@@ -1,16 +1,15 @@
 import { z } from 'zod';
+import { idOf } from '../../commerce/schemas';
 import { membershipSchema, subscriptionSchema } from '../subscriptions/validators';
-
-const id = z.string().min(1).max(64);
 
 export const switchRequestSchema = z
   .object({
     target: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('subscription'), subscriptionId: id }).strict(),
-      z.object({ type: z.literal('membership'), membershipId: id }).strict(),
+      z.object({ type: z.literal('subscription'), subscriptionId: idOf('sub') }).strict(),
+      z.object({ type: z.literal('membership'), membershipId: idOf('mem') }).strict(),
     ]),
     /** The recurring price (price_) to move to; for a membership, the price of another program. */
-    optionId: id,
+    optionId: idOf('price'),
   })
   .strict()
   .openapi('PortalSwitchRequest');
@@ -32,7 +31,7 @@ export const switchResponseSchema = z
   .openapi('PortalSwitchResponse');
 
 export const redeemRequestSchema = z
-  .object({ productId: id, variantId: id, quantity: z.number().int().min(1).max(1000) })
+  .object({ productId: idOf('prod'), variantId: idOf('var'), quantity: z.number().int().min(1).max(1000) })
   .strict()
   .openapi('PortalRedeemCreditsRequest');
 
@@ -41,7 +40,7 @@ export const redeemResponseSchema = z
   .openapi('PortalRedeemCreditsResponse');
 
 export const defaultPaymentMethodRequestSchema = z
-  .object({ paymentMethodId: z.string().min(1).max(64) })
+  .object({ paymentMethodId: idOf('pi') })
   .strict()
   .openapi('PortalDefaultPaymentMethodRequest');
 

@@ -15,8 +15,8 @@ const priceList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', unitAmount: 'unitAmount', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
-    productId: { kind: 'id', path: ['variant', 'productId'] },
-    variantId: { kind: 'id' },
+    productId: { kind: 'id', prefix: 'prod', path: ['variant', 'productId'] },
+    variantId: { kind: 'id', prefix: 'var' },
     currency: { kind: 'string' },
     type: { kind: 'enum', values: ['one_time', 'recurring'] },
     interval: { kind: 'enum', values: ['day', 'week', 'month', 'year'] },

@@ -21,7 +21,7 @@ const productList: ListDefinition = {
     active: { kind: 'boolean' },
     isShippable: { kind: 'boolean' },
     isTaxable: { kind: 'boolean' },
-    storeId: { kind: 'id' },
+    storeId: { kind: 'id', prefix: 'store' },
     createdAt: { kind: 'date' },
   },
 };

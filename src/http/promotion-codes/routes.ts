@@ -16,7 +16,7 @@ const codeList: ListDefinition = {
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
     code: { kind: 'string' },
-    promotionId: { kind: 'id' },
+    promotionId: { kind: 'id', prefix: 'promo' },
     active: { kind: 'boolean' },
     firstTimeCustomersOnly: { kind: 'boolean' },
     createdAt: { kind: 'date' },

@@ -17,7 +17,7 @@ const promotionList: ListDefinition = {
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
     name: { kind: 'string' },
-    storeId: { kind: 'id' },
+    storeId: { kind: 'id', prefix: 'store' },
     active: { kind: 'boolean' },
     discountType: { kind: 'enum', values: ['percentage', 'fixed_amount'] },
     createdAt: { kind: 'date' },

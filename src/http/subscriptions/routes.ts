@@ -24,6 +24,7 @@ import {
   membershipProgramSchema,
   membershipSchema,
   pauseSubscriptionSchema,
+  skipNextSchema,
   subscriptionListSchema,
   subscriptionParams,
   subscriptionSchema,
@@ -52,7 +53,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/subscriptions', summary: 'Creates a subscription from a recurring price, a customer and a stored card, with an optional trial', tags, body: createSubscriptionSchema, response: subscriptionSchema, status: 201 },
+    { method: 'post', path: '/subscriptions', summary: 'Creates a subscription from a recurring price, a customer and a stored card, with an optional trial', tags, body: createSubscriptionSchema, response: subscriptionSchema, status: 201, errors: [404] },
     async ({ body, req }) => toPublicSubscription((await createSubscription(deps, scopeOf(req), body)).subscription),
   );
 
@@ -120,15 +121,17 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/subscriptions/:subscriptionId/skip-next', summary: 'Skips the next billing date', tags, params: subscriptionParams, body: emptyBodySchema, response: subscriptionSchema, errors: [409] },
-    async ({ params, req }) =>
-      updateThenRead(scopeOf(req), params.subscriptionId, (handle) => handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: Date.now() }] })),
+    { method: 'post', path: '/subscriptions/:subscriptionId/skip-next', summary: 'Skips the next billing date (named by `date`: skipped once however often it is sent)', tags, params: subscriptionParams, body: skipNextSchema, response: subscriptionSchema, errors: [409] },
+    async ({ params, body, req }) =>
+      updateThenRead(scopeOf(req), params.subscriptionId, (handle) =>
+        handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: Date.now(), dateMs: body.date === undefined ? null : Date.parse(body.date) }] }),
+      ),
   );
 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/membership-programs', summary: 'Creates a membership program: its recurring price and the credits each renewal adds', tags: ['memberships'], body: createMembershipProgramSchema, response: membershipProgramSchema, status: 201, errors: [409] },
+    { method: 'post', path: '/membership-programs', summary: 'Creates a membership program: its recurring price and the credits each renewal adds', tags: ['memberships'], body: createMembershipProgramSchema, response: membershipProgramSchema, status: 201, errors: [404, 409] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const store = await db.store.findFirst({ where: { id: body.storeId, ...scope } });
@@ -147,7 +150,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/memberships', summary: 'Enrols a customer in a membership program (billed by a subscription)', tags: ['memberships'], body: createMembershipSchema, response: membershipSchema, status: 201 },
+    { method: 'post', path: '/memberships', summary: 'Enrols a customer in a membership program (billed by a subscription)', tags: ['memberships'], body: createMembershipSchema, response: membershipSchema, status: 201, errors: [404] },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const program = await db.membershipProgram.findFirst({ where: { id: body.programId, ...scope } });

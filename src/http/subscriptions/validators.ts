@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { idOf, idParam } from '../../commerce/schemas';
 import { subscriptionStatuses } from '../../domain/billing';
 
-const id = z.string().min(1).max(64);
+/** No address resource exists to check it against: stored and returned as given. */
+const shippingAddressId = z.string().min(1).max(64);
 const isoDate = z.string().nullable();
 
-export const subscriptionParams = z.object({ subscriptionId: id });
-export const membershipParams = z.object({ membershipId: id });
+export const subscriptionParams = idParam('subscriptionId', 'sub');
+export const membershipParams = idParam('membershipId', 'mem');
 
 /** Part 2's subscription fields; `price` is the per-period amount in integer minor units, `optionId` the billed price id. */
 export const subscriptionSchema = z
@@ -64,15 +66,15 @@ export type PublicMembership = z.infer<typeof membershipSchema>;
 
 export const createSubscriptionSchema = z
   .object({
-    storeId: id,
-    customerId: id,
+    storeId: idOf('store'),
+    customerId: idOf('cus'),
     /** A recurring price (price_) of a product of the store. */
-    priceId: id,
+    priceId: idOf('price'),
     /** A stored card (pi_) of the customer. */
-    paymentMethodId: id,
+    paymentMethodId: idOf('pi'),
     quantity: z.number().int().min(1).max(1000).default(1),
     trialDays: z.number().int().min(0).max(730).default(0),
-    shippingAddressId: id.optional(),
+    shippingAddressId: shippingAddressId.optional(),
   })
   .strict()
   .openapi('CreateSubscriptionRequest');
@@ -90,8 +92,8 @@ export const listSubscriptionsSchema = z
     filters: z
       .object({
         status: z.array(z.enum(subscriptionStatuses)).min(1).optional(),
-        customerId: id.optional(),
-        storeId: id.optional(),
+        customerId: idOf('cus').optional(),
+        storeId: idOf('store').optional(),
       })
       .strict()
       .optional(),
@@ -109,9 +111,14 @@ export const cancelSubscriptionSchema = z
   .strict();
 export const pauseSubscriptionSchema = z.object({ until: z.iso.datetime({ offset: true }) }).strict();
 export const emptyBodySchema = z.object({}).strict();
+/**
+ * `date` (the subscription's `nextBillingAt`) names the date to skip, which makes the request
+ * idempotent: the same date twice is 409 DATE_ALREADY_SKIPPED. Without it the next date is skipped.
+ */
+export const skipNextSchema = z.object({ date: z.iso.datetime({ offset: true }).optional() }).strict();
 
 export const createMembershipProgramSchema = z
-  .object({ storeId: id, name: z.string().min(1).max(200), optionId: id, creditsPerRenewal: z.number().int().min(0).max(1_000_000) })
+  .object({ storeId: idOf('store'), name: z.string().min(1).max(200), optionId: idOf('price'), creditsPerRenewal: z.number().int().min(0).max(1_000_000) })
   .strict()
   .openapi('CreateMembershipProgramRequest');
 export const membershipProgramSchema = z
@@ -119,6 +126,6 @@ export const membershipProgramSchema = z
   .openapi('MembershipProgram');
 
 export const createMembershipSchema = z
-  .object({ programId: id, customerId: id, paymentMethodId: id, trialDays: z.number().int().min(0).max(730).default(0) })
+  .object({ programId: idOf('mprog'), customerId: idOf('cus'), paymentMethodId: idOf('pi'), trialDays: z.number().int().min(0).max(730).default(0) })
   .strict()
   .openapi('CreateMembershipRequest');

@@ -1,8 +1,9 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { searchAttributes } from '../../../temporal/searchAttributes';
+import { searchAttributesFor } from '../../../temporal/client';
 import type { SubscriptionState } from '../../domain/billingState';
-import { badRequest, conflict } from '../core/errors';
+import { conflict, invalid, type DomainError } from '../../errors';
+import { subscriptionFailureTypes } from '../../../workflows/subscriptionApi';
 
 /** Starts the subscription's workflow (workflow id = subscription id). */
 export async function startSubscriptionWorkflow(temporal: Client, taskQueue: string, state: SubscriptionState): Promise<void> {
@@ -10,26 +11,30 @@ export async function startSubscriptionWorkflow(temporal: Client, taskQueue: str
     workflowId: state.subscriptionId,
     taskQueue,
     args: [{ state }],
-    typedSearchAttributes: [
-      { key: searchAttributes.AccountId, value: state.accountId },
-      { key: searchAttributes.StoreId, value: state.storeId },
-      { key: searchAttributes.CustomerId, value: state.customerId },
-    ],
+    typedSearchAttributes: searchAttributesFor({ accountId: state.accountId, storeId: state.storeId, customerId: state.customerId }),
   });
 }
 
+/** Each refusal of the subscription workflow (by its ApplicationFailure type) as the domain error it is. */
+const refusals: Record<string, (message: string) => DomainError> = {
+  [subscriptionFailureTypes.transition]: (message) => conflict(message, 'INVALID_SUBSCRIPTION_TRANSITION'),
+  [subscriptionFailureTypes.busy]: (message) => conflict(message, 'SUBSCRIPTION_BUSY'),
+  [subscriptionFailureTypes.sameOption]: (message) => conflict(message, 'SAME_OPTION'),
+  [subscriptionFailureTypes.dateAlreadySkipped]: (message) => conflict(message, 'DATE_ALREADY_SKIPPED'),
+  [subscriptionFailureTypes.invalidRequest]: (message) => invalid(message),
+};
+
 /**
- * Runs an update on a subscription workflow and turns its refusals into API errors: a move the
- * transition table forbids is 409, a bad request is 400, a finished workflow is 409.
+ * Runs an update on a subscription workflow and turns its refusals (by validator or handler) into
+ * domain errors by failure type; an update to a finished workflow is a conflict.
  */
 export async function runSubscriptionUpdate<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
-      if (error.cause.type === 'SubscriptionTransitionError') throw conflict(error.cause.message, 'INVALID_SUBSCRIPTION_TRANSITION');
-      if (error.cause.type === 'SubscriptionBusyError') throw conflict(error.cause.message, 'SUBSCRIPTION_BUSY');
-      if (error.cause.type === 'InvalidRequest') throw badRequest(error.cause.message);
+      const refusal = error.cause.type ? refusals[error.cause.type] : undefined;
+      if (refusal) throw refusal(error.cause.message);
     }
     if (error instanceof WorkflowNotFoundError || (error as { name?: string }).name === 'WorkflowNotFoundError') {
       throw conflict('This subscription is no longer running', 'SUBSCRIPTION_NOT_RUNNING');

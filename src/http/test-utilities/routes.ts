@@ -1,13 +1,13 @@
 import { dispatchEventsNow } from '../../events/dispatch';
 import { recordEvent } from '../../events/recordEvent';
-import { recordTypeOf } from '../../webhooks/catalogue';
+import { sampleProperties } from '../../events/samples';
+import { recordTypeOf, type WebhookEventType } from '../../webhooks/catalogue';
 import type { AppDeps } from '../core/context';
 import { ApiError } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
 import { assertStoreOfTenant } from '../webhooks/lookup';
-import { sampleProperties } from './sampleEvents';
 import { triggerWebhookResponseSchema, triggerWebhookSchema } from './validators';
 
 const basePath = '/api/public/v1';
@@ -24,17 +24,18 @@ export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDe
       body: triggerWebhookSchema,
       response: triggerWebhookResponseSchema,
       status: 202,
+      errors: [404],
     },
     async ({ body, req }) => {
       const tenant = tenantOf(req);
       // Live keys must not learn this route exists.
       if (tenant.mode !== 'test') throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
-      await assertStoreOfTenant(deps.db, tenant, body.storeId);
+      const store = await assertStoreOfTenant(deps.db, tenant, body.storeId);
       const event = await recordEvent(deps.db, {
         ...tenant,
         storeId: body.storeId,
         eventType: recordTypeOf(body.eventType)!,
-        properties: sampleProperties(body.eventType),
+        properties: sampleProperties(body.eventType as WebhookEventType, store),
       });
       const { workflowIds } = await dispatchEventsNow({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [event.id]);
       return { eventId: event.id, eventType: body.eventType, workflowIds };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { idOf } from '../../commerce/schemas';
 import { isWebhookEventType } from '../../webhooks/catalogue';
 
 export const triggerWebhookSchema = z
   .object({
-    storeId: z.string().min(1),
+    storeId: idOf('store'),
     eventType: z.string().refine(isWebhookEventType, 'unknown event type; use a webhook type of the catalogue such as order/paid'),
   })
   .strict()

@@ -1,5 +1,4 @@
-import { WithStartWorkflowOperation } from '@temporalio/client';
-import { searchAttributes } from '../../../temporal/searchAttributes';
+import { searchAttributesFor, startAndAwait } from '../../../temporal/client';
 import { awaitThreeDsDecisionUpdate } from '../../../workflows/threeDsAuthentication';
 import type { ThreeDsSessionRow } from '../../threeds/sessions';
 import type { ThreeDsAuthenticationInput } from '../../threeds/workflowTypes';
@@ -15,29 +14,19 @@ export async function runAuthentication(
   session: ThreeDsSessionRow,
   input: Omit<ThreeDsAuthenticationInput, 'sessionId' | 'workflowId'>,
 ): Promise<ThreeDsSessionRow> {
-  const operation = new WithStartWorkflowOperation('threeDsAuthenticationWorkflow', {
-    workflowId: session.id,
-    taskQueue: deps.taskQueue,
-    args: [{ ...input, sessionId: session.id, workflowId: session.id }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [
-      { key: searchAttributes.AccountId, value: session.accountId },
-      ...(session.storeId ? [{ key: searchAttributes.StoreId, value: session.storeId }] : []),
-      ...(session.customerId ? [{ key: searchAttributes.CustomerId, value: session.customerId }] : []),
-    ],
-  });
   const waitMs = deps.config.PAYMENT_RESPONSE_TIMEOUT_MS;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), waitMs + 2_000);
+  await startAndAwait(deps.temporal, {
+    start: {
+      type: 'threeDsAuthenticationWorkflow',
+      workflowId: session.id,
+      taskQueue: deps.taskQueue,
+      args: [{ ...input, sessionId: session.id, workflowId: session.id }],
+      searchAttributes: searchAttributesFor({ accountId: session.accountId, storeId: session.storeId, customerId: session.customerId }),
+    },
+    answer: { update: awaitThreeDsDecisionUpdate, args: [{ waitMs }] },
+    deadlineMs: waitMs + 2_000,
+    onDeadline: () => undefined,
   });
-  const update = deps.temporal.workflow.executeUpdateWithStart(awaitThreeDsDecisionUpdate, { args: [{ waitMs }], startWorkflowOperation: operation });
-  try {
-    const answer = await Promise.race([update, deadline]);
-    if (answer === 'deadline') update.catch(() => undefined);
-  } finally {
-    clearTimeout(timer);
-  }
   // The row is the answer: the activity recorded the decision before the update returned.
   return deps.db.threeDsSession.findUniqueOrThrow({ where: { id: session.id } });
 }

@@ -3,9 +3,10 @@ import { notFound } from '../core/errors';
 import type { Tenant } from '../events/tenant';
 
 /** A store of the caller's account and mode, or 404. */
-export async function assertStoreOfTenant(db: Db, tenant: Tenant, storeId: string): Promise<void> {
-  const store = await db.store.findFirst({ where: { id: storeId, ...tenant }, select: { id: true } });
+export async function assertStoreOfTenant(db: Db, tenant: Tenant, storeId: string): Promise<{ id: string; baseCurrency: string }> {
+  const store = await db.store.findFirst({ where: { id: storeId, ...tenant }, select: { id: true, baseCurrency: true } });
   if (!store) throw notFound('Store');
+  return store;
 }
 
 /** An endpoint of the caller's account and mode, or 404. */

@@ -42,7 +42,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { adminOnly: true, method: 'post', path: '/webhooks', summary: "Registers a store's webhook endpoint; the answer shows its signing secret once", tags, body: createWebhookSchema, response: createdWebhookSchema, status: 201 },
+    { adminOnly: true, method: 'post', path: '/webhooks', summary: "Registers a store's webhook endpoint; the answer shows its signing secret once", tags, body: createWebhookSchema, response: createdWebhookSchema, status: 201, errors: [404] },
     async ({ body, req }) => {
       const tenant = tenantOf(req);
       await assertStoreOfTenant(db, tenant, body.storeId);
@@ -58,7 +58,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/webhooks', summary: "Lists a store's webhook endpoints (never their secrets)", tags, query: listWebhooksQuery, response: z.array(webhookEndpointSchema) },
+    { method: 'get', path: '/webhooks', summary: "Lists a store's webhook endpoints (never their secrets)", tags, query: listWebhooksQuery, response: z.array(webhookEndpointSchema), errors: [404] },
     async ({ query, req }) => {
       const tenant = tenantOf(req);
       await assertStoreOfTenant(db, tenant, query.storeId);

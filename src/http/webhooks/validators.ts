@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idOf, idParam } from '../../commerce/schemas';
 import type { WebhookDeliveryAttempt, WebhookEndpoint } from '../../generated/prisma/client';
 import { isWebhookEventType, webhookEventTypes } from '../../webhooks/catalogue';
 
@@ -15,7 +16,7 @@ const urlSchema = z.string().min(1).max(2048);
 
 export const createWebhookSchema = z
   .object({
-    storeId: z.string().min(1),
+    storeId: idOf('store'),
     url: urlSchema,
     eventTypes: eventTypesSchema,
     description: z.string().max(500).optional(),
@@ -43,10 +44,10 @@ export const rotateSecretSchema = z
   .strict()
   .openapi('RotateWebhookSecret');
 
-export const redeliverSchema = z.object({ eventId: z.string().min(1) }).strict().openapi('RedeliverWebhook');
+export const redeliverSchema = z.object({ eventId: idOf('evt') }).strict().openapi('RedeliverWebhook');
 
-export const listWebhooksQuery = z.object({ storeId: z.string().min(1) });
-export const webhookParams = z.object({ webhookId: z.string() });
+export const listWebhooksQuery = z.object({ storeId: idOf('store') });
+export const webhookParams = idParam('webhookId', 'wh');
 export const attemptsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
 /** The public endpoint: spec part 2's fields plus store, description and why it is disabled. Never the secret. */

@@ -1,5 +1,5 @@
 /**
- * The sandbox acquirer's test cards: the card number alone decides the outcome (README lists them).
+ * The sandbox acquirer's test cards: the card number alone decides the outcome (docs/processors.md lists them).
  * Any other number that passes the Luhn check is approved; one that fails it is declined.
  */
 export type CardBehaviour =

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isExpiryInFuture, passesLuhn } from '../../domain/luhn';
 import { defaultTimeoutDelayMs, testCards, type CardBehaviour } from './cards';
-import { acquirerId, type AcquirerState, type Operation, type StoredAnswer, type Transaction } from './state';
+import { acquirerId, type AcquirerBook, type Operation, type StoredAnswer, type Transaction } from './state';
 
 /** What the acquirer does for each call, once per idempotency key (the router dedupes). */
 export interface AuthorizeCall {
@@ -34,7 +34,7 @@ export interface FollowUpCall {
 
 const ok = (body: unknown): StoredAnswer => ({ status: 200, body });
 
-export async function authorize(state: AcquirerState, call: AuthorizeCall): Promise<StoredAnswer> {
+export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promise<StoredAnswer> {
   const behaviour: CardBehaviour = testCards[call.card.number] ?? { kind: 'approve' };
   const entry = {
     merchantId: call.merchantId,
@@ -103,7 +103,7 @@ function judgeThreeDs(values: Record<string, unknown> | undefined): 'authenticat
   return 'authenticated';
 }
 
-export function followUp(state: AcquirerState, operation: Exclude<Operation, 'authorize'>, call: FollowUpCall): StoredAnswer {
+export function followUp(state: AcquirerBook, operation: Exclude<Operation, 'authorize'>, call: FollowUpCall): StoredAnswer {
   const transaction = state.transactions.get(call.transactionId);
   const entry = {
     merchantId: call.merchantId,
@@ -161,7 +161,7 @@ export function followUp(state: AcquirerState, operation: Exclude<Operation, 'au
  * received, declined, or still in flight) the key is marked so that it never charges later.
  * Reversing an already reversed or voided authorization succeeds with nothing more to undo.
  */
-export function reverse(state: AcquirerState, call: ReversalCall): StoredAnswer {
+export function reverse(state: AcquirerBook, call: ReversalCall): StoredAnswer {
   state.markReversed(call.merchantId, call.originalIdempotencyKey);
   const transaction = state.transactionByKey(call.merchantId, call.originalIdempotencyKey);
   const entry = {

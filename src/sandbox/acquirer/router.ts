@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { maxTimeoutDelayMs } from './cards';
 import { authorize, followUp, reverse } from './operations';
-import { AcquirerState, type StoredAnswer } from './state';
+import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
 
 /**
  * The sandbox card acquirer, over real HTTP (mounted at /acquirer):
@@ -48,19 +48,19 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
   const router = express.Router();
 
   router.post('/v1/authorizations', (req, res) =>
-    handle(req, res, authorizeSchema, (body, key) =>
-      authorize(state, { ...body, idempotencyKey: key, delayMs: delayHeader(req) }),
+    handle(req, res, authorizeSchema, (body, key, book) =>
+      authorize(book, { ...body, idempotencyKey: key, delayMs: delayHeader(req) }),
     ),
   );
   for (const [action, operation] of [['capture', 'capture'], ['void', 'void'], ['refunds', 'refund']] as const) {
     router.post(`/v1/authorizations/:transactionId/${action}`, (req, res) =>
-      handle(req, res, followUpSchema, async (body, key) =>
-        followUp(state, operation, { ...body, idempotencyKey: key, transactionId: String(req.params.transactionId) }),
+      handle(req, res, followUpSchema, async (body, key, book) =>
+        followUp(book, operation, { ...body, idempotencyKey: key, transactionId: String(req.params.transactionId) }),
       ),
     );
   }
 
-  router.post('/v1/reversals', (req, res) => handle(req, res, reversalSchema, async (body, key) => reverse(state, { ...body, idempotencyKey: key })));
+  router.post('/v1/reversals', (req, res) => handle(req, res, reversalSchema, async (body, key, book) => reverse(book, { ...body, idempotencyKey: key })));
 
   router.get('/ledger', (req, res) => {
     const query = ledgerQuerySchema.safeParse(req.query);
@@ -84,7 +84,7 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     req: Request,
     res: Response,
     schema: S,
-    run: (body: z.infer<S>, key: string) => Promise<StoredAnswer>,
+    run: (body: z.infer<S>, key: string, book: AcquirerBook) => Promise<StoredAnswer>,
   ): Promise<void> {
     const parsed = schema.safeParse(req.body);
     const key = req.header('idempotency-key');
@@ -102,7 +102,7 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
       return;
     }
     const fingerprint = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
-    const answer = state.answerOnce(merchantId, key, fingerprint, () => run(parsed.data, key));
+    const answer = state.answerOnce(merchantId, key, fingerprint, (book) => run(parsed.data, key, book));
     if (!answer) {
       res.status(409).json({ code: 'idempotency_conflict', message: 'This Idempotency-Key was used for a different request' });
       return;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AcquirerJournal, JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
 export type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'reversal';
@@ -49,10 +50,25 @@ interface IdempotencyRecord {
   answer: Promise<StoredAnswer>;
 }
 
-/** A long `npm start` session keeps the newest entries only; tests never get near these. */
+/**
+ * What one operation reads and changes. Its changes apply at once, and with a journal they are
+ * also collected, to be written in the same line batch as the operation's stored answer.
+ */
+export interface AcquirerBook {
+  readonly transactions: ReadonlyMap<string, Transaction>;
+  transactionByKey(merchantId: string, idempotencyKey: string): Transaction | undefined;
+  isReversed(merchantId: string, idempotencyKey: string): boolean;
+  addTransaction(transaction: Transaction): void;
+  markReversed(merchantId: string, idempotencyKey: string): void;
+  /** Operations record an entry after every change, so the transaction it names is journaled as it then stands. */
+  record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void;
+}
+
+/** A long session keeps the newest entries only; tests never get near these. */
 const maxLedgerEntries = 200_000;
 const maxStoredAnswers = 200_000;
 
+/** In memory, and with a journal (see AcquirerJournal) also on disk, replayed at start-up. */
 export class AcquirerState {
   readonly transactions = new Map<string, Transaction>();
   readonly ledger: LedgerEntry[] = [];
@@ -61,6 +77,10 @@ export class AcquirerState {
   private readonly transactionsByKey = new Map<string, string>();
   /** Authorization keys a reversal named: an authorization under one of them never charges. */
   private readonly reversedKeys = new Set<string>();
+
+  constructor(private readonly journal?: AcquirerJournal) {
+    if (journal) this.restore(journal);
+  }
 
   setOutage(merchantId: string, enabled: boolean): void {
     if (enabled) this.outages.add(merchantId);
@@ -74,24 +94,22 @@ export class AcquirerState {
   /**
    * The answer for (merchant, key): the stored one when the key was seen (even while the first
    * call is still running, so a retry waits for that very answer), or a fresh one from `run`.
-   * Returns undefined when the key was used for a different request.
+   * Returns undefined when the key was used for a different request. The answer is sent only
+   * after it and everything `run` changed are in the journal, in one write.
    */
-  answerOnce(merchantId: string, key: string, fingerprint: string, run: () => Promise<StoredAnswer>): Promise<StoredAnswer> | undefined {
-    const scoped = scopedKey(merchantId, key);
-    const existing = this.answers.get(scoped);
+  answerOnce(merchantId: string, key: string, fingerprint: string, run: (book: AcquirerBook) => Promise<StoredAnswer>): Promise<StoredAnswer> | undefined {
+    const scope = scopedKey(merchantId, key);
+    const existing = this.answers.get(scope);
     if (existing) return existing.fingerprint === fingerprint ? existing.answer : undefined;
-    const answer = run();
-    this.answers.set(scoped, { fingerprint, answer });
-    if (this.answers.size > maxStoredAnswers) this.answers.delete(this.answers.keys().next().value!);
+    const changes: JournalRecord[] = [];
+    const answer = run(this.bookFor(changes)).then((stored) => {
+      this.journal?.append([...changes, { kind: 'answer', scope, fingerprint, answer: stored }]);
+      return stored;
+    });
+    this.rememberAnswer(scope, fingerprint, answer);
     // A crash inside the simulator is not an answer: the key may be tried again.
-    answer.catch(() => this.answers.delete(scoped));
+    answer.catch(() => this.answers.delete(scope));
     return answer;
-  }
-
-  addTransaction(transaction: Transaction): void {
-    this.transactions.set(transaction.id, transaction);
-    this.transactionsByKey.set(scopedKey(transaction.merchantId, transaction.idempotencyKey), transaction.id);
-    if (this.transactionsByKey.size > maxStoredAnswers) this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
   }
 
   transactionByKey(merchantId: string, idempotencyKey: string): Transaction | undefined {
@@ -99,18 +117,76 @@ export class AcquirerState {
     return id === undefined ? undefined : this.transactions.get(id);
   }
 
-  markReversed(merchantId: string, idempotencyKey: string): void {
-    this.reversedKeys.add(scopedKey(merchantId, idempotencyKey));
-    if (this.reversedKeys.size > maxStoredAnswers) this.reversedKeys.delete(this.reversedKeys.values().next().value!);
-  }
-
   isReversed(merchantId: string, idempotencyKey: string): boolean {
     return this.reversedKeys.has(scopedKey(merchantId, idempotencyKey));
   }
 
-  record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void {
-    this.ledger.push({ id: `led_${randomBytes(8).toString('hex')}`, createdAt: new Date().toISOString(), ...entry });
-    if (this.ledger.length > maxLedgerEntries) this.ledger.splice(0, this.ledger.length - maxLedgerEntries);
+  private bookFor(changes: JournalRecord[]): AcquirerBook {
+    const change = (record: JournalRecord) => {
+      this.apply(record);
+      if (this.journal) changes.push(record);
+    };
+    return {
+      transactions: this.transactions,
+      transactionByKey: (merchantId, idempotencyKey) => this.transactionByKey(merchantId, idempotencyKey),
+      isReversed: (merchantId, idempotencyKey) => this.isReversed(merchantId, idempotencyKey),
+      addTransaction: (transaction) => change({ kind: 'transaction', transaction }),
+      markReversed: (merchantId, idempotencyKey) => change({ kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) }),
+      record: (entry) => {
+        change({ kind: 'ledger', entry: { id: `led_${randomBytes(8).toString('hex')}`, createdAt: new Date().toISOString(), ...entry } });
+        const transaction = entry.transactionId === null ? undefined : this.transactions.get(entry.transactionId);
+        if (transaction && this.journal) changes.push({ kind: 'transaction', transaction: { ...transaction } });
+      },
+    };
+  }
+
+  private apply(record: JournalRecord): void {
+    switch (record.kind) {
+      case 'answer':
+        this.rememberAnswer(record.scope, record.fingerprint, Promise.resolve(record.answer));
+        return;
+      case 'transaction': {
+        const { transaction } = record;
+        this.transactions.set(transaction.id, transaction);
+        this.transactionsByKey.set(scopedKey(transaction.merchantId, transaction.idempotencyKey), transaction.id);
+        if (this.transactionsByKey.size > maxStoredAnswers) this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
+        return;
+      }
+      case 'ledger':
+        this.ledger.push(record.entry);
+        if (this.ledger.length > maxLedgerEntries) this.ledger.splice(0, this.ledger.length - maxLedgerEntries);
+        return;
+      case 'reversed':
+        this.reversedKeys.add(record.scope);
+        if (this.reversedKeys.size > maxStoredAnswers) this.reversedKeys.delete(this.reversedKeys.values().next().value!);
+        return;
+    }
+  }
+
+  private rememberAnswer(scope: string, fingerprint: string, answer: Promise<StoredAnswer>): void {
+    this.answers.set(scope, { fingerprint, answer });
+    if (this.answers.size > maxStoredAnswers) this.answers.delete(this.answers.keys().next().value!);
+  }
+
+  /** Replays the journal; one that grew far beyond what is still remembered is rewritten without the rest. */
+  private restore(journal: AcquirerJournal): void {
+    const records = journal.read();
+    for (const record of records) this.apply(record);
+    const ledgerIds = new Set(this.ledger.map((entry) => entry.id));
+    const remembered = records.filter((record) => {
+      switch (record.kind) {
+        case 'answer':
+          return this.answers.has(record.scope);
+        case 'transaction':
+          // Each change of a transaction is a new record; only its latest one is current.
+          return this.transactions.get(record.transaction.id) === record.transaction;
+        case 'ledger':
+          return ledgerIds.has(record.entry.id);
+        case 'reversed':
+          return this.reversedKeys.has(record.scope);
+      }
+    });
+    if (records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The sandbox 3DS server's test cards: the card number alone decides the ACS's answer (the README
+ * The sandbox 3DS server's test cards: the card number alone decides the ACS's answer (docs/threeds.md
  * lists them). Any other card authenticates frictionless (Y).
  */
 export type ThreeDsCardBehaviour = 'challenge' | 'frictionless' | 'attempted' | 'rejected' | 'unavailable';

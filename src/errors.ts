@@ -1,0 +1,49 @@
+/**
+ * What kind of refusal an error is, in business terms. Only src/http/core/errors.ts turns a kind
+ * into an HTTP status; nothing below src/http knows about statuses.
+ * - invalid: the request itself is wrong (a bad value, things that do not belong together)
+ * - forbidden: the caller may not do this
+ * - not_found: what it names does not exist for this caller
+ * - conflict: the state of what it acts on does not allow it (now, or any more)
+ * - internal: the engine could not finish it; not the caller's fault
+ */
+export type DomainErrorKind = 'invalid' | 'forbidden' | 'not_found' | 'conflict' | 'internal';
+
+/**
+ * A refusal as plain data: what workflows and activities answer with instead of throwing (their
+ * results cross Temporal as JSON). `DomainError.from` turns it back into the error.
+ */
+export interface DomainErrorData {
+  kind: DomainErrorKind;
+  /** Stable, documented: callers branch on it (`CHECKOUT_ALREADY_PAID`, `NOT_FOUND`, …). */
+  code: string;
+  message: string;
+}
+
+/** A refusal of the business rules: a kind, a stable code, a human message, optional details for logs. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  static from(data: DomainErrorData): DomainError {
+    return new DomainError(data.kind, data.code, data.message);
+  }
+}
+
+/** Whether `error` is a DomainError, optionally with this code: errors are recognised by code, never by message. */
+export function isDomainError(error: unknown, code?: string): error is DomainError {
+  return error instanceof DomainError && (code === undefined || error.code === code);
+}
+
+export const invalid = (message: string, code = 'BAD_REQUEST') => new DomainError('invalid', code, message);
+export const forbidden = (message: string, code = 'FORBIDDEN') => new DomainError('forbidden', code, message);
+/** `notFound('Store')` → NOT_FOUND "Store not found", as the API has always said it. */
+export const notFound = (what: string) => new DomainError('not_found', 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, code = 'CONFLICT') => new DomainError('conflict', code, message);
