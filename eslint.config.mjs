@@ -40,7 +40,7 @@ export default tseslint.config(
           ],
           patterns: [
             { group: ['**/src/db/**', '**/generated/**', 'pg', 'ioredis', 'pino', 'express'], message: 'No I/O in workflow code; use an activity.' },
-            { group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'Import activity types only (import type).' },
+            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activity types only (import type).' },
           ],
         },
       ],

@@ -1,16 +1,16 @@
 import type { ActivityDeps } from './deps';
-import { createEventActivities } from './events';
-import { createMaintenanceActivities } from './maintenance';
-import { createPaymentActivities } from './payments';
-import { createPaymentAuthorizeActivities } from './paymentsAuthorize';
-import { createPaymentFinalizeActivities } from './paymentsFinalize';
-import { createPaymentSettlementActivities } from './paymentsFollowUp';
-import { createPaymentRefundActivities } from './paymentsRefund';
-import { createSubscriptionActivities } from './subscriptions';
-import { createSubscriptionChargeActivities } from './subscriptionsCharge';
-import { createThreeDsActivities } from './threeDs';
-import { createThreeDsPaymentActivities } from './threeDsPayment';
-import { createWebhookActivities } from './webhooks';
+import { createEventActivities } from './events/outbox';
+import { createMaintenanceActivities } from './maintenance/sweeps';
+import { createPaymentActivities } from './payments/prepare';
+import { createPaymentAuthorizeActivities } from './payments/authorize';
+import { createPaymentFinalizeActivities } from './payments/finalize';
+import { createPaymentSettlementActivities } from './payments/settlement';
+import { createPaymentRefundActivities } from './payments/refund';
+import { createSubscriptionActivities } from './subscriptions/state';
+import { createSubscriptionChargeActivities } from './subscriptions/charge';
+import { createThreeDsActivities } from './threeds/authentication';
+import { createThreeDsPaymentActivities } from './payments/threeDs';
+import { createWebhookActivities } from './webhooks/delivery';
 
 export type { ActivityDeps } from './deps';
 

@@ -1,10 +1,10 @@
 // Every workflow the worker runs. Workflow code is deterministic: workflow APIs only, no I/O.
-export { maintenanceWorkflow } from './maintenance';
-export { webhookDeliveryWorkflow } from './webhookDelivery';
-export { eventOutboxWorkflow } from './eventOutbox';
-export { checkoutExpiryWorkflow } from './checkoutExpiry';
-export { subscriptionWorkflow } from './subscription';
-export { paymentWorkflow } from './payment';
-export { refundWorkflow } from './refund';
-export { paymentSettlementWorkflow } from './paymentSettlement';
-export { threeDsAuthenticationWorkflow } from './threeDsAuthentication';
+export { maintenanceWorkflow } from './maintenance/idempotencySweep';
+export { webhookDeliveryWorkflow } from './webhooks/delivery';
+export { eventOutboxWorkflow } from './events/outbox';
+export { checkoutExpiryWorkflow } from './commerce/checkoutExpiry';
+export { subscriptionWorkflow } from './subscriptions/workflow';
+export { paymentWorkflow } from './payments/workflow';
+export { refundWorkflow } from './payments/refund';
+export { paymentSettlementWorkflow } from './payments/settlement';
+export { threeDsAuthenticationWorkflow } from './threeds/authentication';

@@ -121,7 +121,7 @@ export async function expireCheckoutSession(db: Db, scope: Scope, checkoutSessio
     const flipped = await tx.checkoutSession.updateMany({ where: { id: session.id, status: 'open' }, data: { status: 'expired' } });
     if (flipped.count !== 1) throw conflict(`Checkout session is ${session.status} and cannot be expired`, 'CHECKOUT_NOT_OPEN');
     await releasePromotionCodes(tx, session.id);
-    // Delivered by the outbox sweep (workflows/eventOutbox.ts), like any event recorded outside a workflow.
+    // Delivered by the outbox sweep (workflows/events/outbox.ts), like any event recorded outside a workflow.
     await recordSessionExpired(tx, session, 'requested');
     return tx.checkoutSession.findUniqueOrThrow({ where: { id: session.id }, include: sessionInclude });
   }, transactionOptions);

@@ -10,7 +10,7 @@ export interface DispatchDeps {
   taskQueue: string;
 }
 
-/** Input of `webhookDeliveryWorkflow` (workflows/webhookDelivery.ts). */
+/** Input of `webhookDeliveryWorkflow` (workflows/webhooks/delivery.ts). */
 export interface WebhookDeliveryInput {
   eventId: string;
   endpointId: string;

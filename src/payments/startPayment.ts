@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { searchAttributesFor, startAndAwait } from '../../temporal/client';
-import { awaitOutcomeUpdate } from '../../workflows/payment/messages';
-import type { paymentWorkflow } from '../../workflows/payment';
+import { awaitOutcomeUpdate } from '../../workflows/payments/messages';
+import type { paymentWorkflow } from '../../workflows/payments/workflow';
 import type { Db } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { idPrefixes, newId, type IdKind } from '../domain/ids';

@@ -5,9 +5,9 @@ import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
 import { searchAttributes } from '../../temporal/searchAttributes';
 import { createWorker } from '../../temporal/worker';
-import { checkoutExpiryWorkflowId } from '../../workflows/checkoutExpiry';
-import { eventOutboxWorkflowId } from '../../workflows/eventOutbox';
-import { maintenanceWorkflowId } from '../../workflows/maintenance';
+import { checkoutExpiryWorkflowId } from '../../workflows/commerce/checkoutExpiry';
+import { eventOutboxWorkflowId } from '../../workflows/events/outbox';
+import { maintenanceWorkflowId } from '../../workflows/maintenance/idempotencySweep';
 
 export interface RunningWorker {
   worker: Worker;

@@ -9,7 +9,7 @@ import { Lifecycle } from '../../src/runtime/shutdown';
 import { provideTemporal } from '../../src/runtime/temporal';
 import { createTemporalClient } from '../../temporal/connection';
 import { freePort } from '../../temporal/devServer';
-import { paymentStateQuery } from '../../workflows/payment';
+import { paymentStateQuery } from '../../workflows/payments/workflow';
 import { noTroubles, payUntilTerminal } from './client';
 import { Cluster } from './cluster';
 import { createChaosTenant, type ChaosCard } from './tenant';

@@ -1,4 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporal } from '@temporalio/proto';
+import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
 import { workflowBundle } from '../../temporal/worker';
@@ -28,4 +30,25 @@ export async function withWorker<T>(
     activities,
   });
   return worker.runUntil(body(taskQueue));
+}
+
+const { EventType } = temporal.api.enums.v1;
+/** History events after which a workflow waits for the outside world: nothing of its own is running. */
+const waitingEvents = new Set<number>([EventType.EVENT_TYPE_TIMER_STARTED, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED]);
+
+/**
+ * Waits until the workflow has no workflow task and no activity in flight. An update sent to the
+ * Java time-skipping test server while it is completing an activity's workflow task can be lost
+ * (the call never answers; see temporalio/samples-dotnet#72), which real servers do not do; tests
+ * that send an update right after an activity ends wait for this first.
+ */
+export async function untilQuiescent(handle: WorkflowHandle, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ raw }, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
+    const last = history.events?.at(-1)?.eventType;
+    if ((raw.pendingActivities?.length ?? 0) === 0 && last != null && waitingEvents.has(last)) return;
+    if (Date.now() > deadline) throw new Error(`workflow ${handle.workflowId} still busy after ${timeoutMs} ms (last event ${last})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,5 +1,5 @@
-import { signOfferLink, verifyOfferLink, type OfferLinkPayload } from '../../src/http/portal-sessions/offerLinks';
-import { hashLoginCode, newLoginCode, sameHash } from '../../src/http/portal-sessions/tokens';
+import { signOfferLink, verifyOfferLink, type OfferLinkPayload } from '../../src/portal/offerLinks';
+import { hashLoginCode, newLoginCode, sameHash } from '../../src/portal/tokens';
 
 const secret = Buffer.from('0123456789abcdef0123456789abcdef');
 const now = Date.parse('2027-01-01T00:00:00.000Z');

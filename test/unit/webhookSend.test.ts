@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { attemptTimeoutMs } from '../../activities/webhooks';
+import { attemptTimeoutMs } from '../../activities/webhooks/delivery';
 import { sendWebhookRequest } from '../../src/webhooks/send';
 import type { ResolveHost } from '../../src/webhooks/urlGuard';
 

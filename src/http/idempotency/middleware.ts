@@ -6,7 +6,7 @@ import type { AuthContext } from '../core/context';
 import { ApiError, badRequest, conflict } from '../core/errors';
 import { answerIsRefusalBeforeWork } from '../core/beforeWork';
 import { hasUnreadableBody } from '../core/requestBody';
-import type { IdempotencyOwnerLease } from './ownerLease';
+import type { IdempotencyOwnerLease } from '../../idempotency/ownerLease';
 
 export const idempotencyHeader = 'idempotency-key';
 /** Records are kept this long (the maintenance workflow sweeps them after). */

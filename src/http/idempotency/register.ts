@@ -3,7 +3,7 @@ import type { Routers } from '../routes';
 import { idempotencyHashKey } from '../../vault/cardVault';
 import { markIdempotencyKeys } from '../core/operations';
 import { idempotency } from './middleware';
-import { IdempotencyOwnerLease } from './ownerLease';
+import { IdempotencyOwnerLease } from '../../idempotency/ownerLease';
 
 /** A record whose API process has not beaten for this long is taken over (beats are 1 s apart). */
 const ownerTimeoutMs = 3_000;

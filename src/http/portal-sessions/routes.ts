@@ -6,10 +6,10 @@ import type { Routers } from '../routes';
 import type { AppDeps } from '../core/context';
 import { ApiError, notAuthorized, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { sendMail } from './mailer';
-import { signOfferLink, verifyOfferLink } from './offerLinks';
+import { sendMail } from '../../portal/mailer';
+import { signOfferLink, verifyOfferLink } from '../../portal/offerLinks';
 import { loadPortalSession, portalTokenHeader } from './session';
-import { hashLoginCode, hashSecret, mintPortalToken, newLoginCode, offerLinkSecret, sameHash } from './tokens';
+import { hashLoginCode, hashSecret, mintPortalToken, newLoginCode, offerLinkSecret, sameHash } from '../../portal/tokens';
 import {
   confirmRequestSchema,
   createOfferLinkRequestSchema,

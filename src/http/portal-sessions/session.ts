@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../../db/prisma';
 import { forbidden, notAuthorized } from '../core/errors';
-import type { PortalAction } from './offerLinks';
-import { hashSecret } from './tokens';
+import type { PortalAction } from '../../portal/offerLinks';
+import { hashSecret } from '../../portal/tokens';
 
 /** Who is calling the portal, resolved from x-cms-token. */
 export interface PortalSessionContext {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
-import { portalActions } from './offerLinks';
+import { portalActions } from '../../portal/offerLinks';
 
 export const loginRequestSchema = z
   .object({

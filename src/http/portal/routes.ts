@@ -1,17 +1,17 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { liveSubscriptionStatuses } from '../../domain/billing';
 import { dispatchEventsNow } from '../../events/dispatch';
-import { paymentMethodChangedSignal, switchOptionUpdate } from '../../../workflows/subscriptionApi';
+import { paymentMethodChangedSignal, switchOptionUpdate } from '../../../workflows/subscriptions/messages';
 import type { AppDeps } from '../core/context';
 import { ApiError, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { assertSameStore, portalSessionOf, requirePortalAction, requirePortalSession } from '../portal-sessions/session';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
-import { findRecurringPrice, periodAmount } from '../subscriptions/service';
-import { runSubscriptionUpdate } from '../subscriptions/workflowClient';
+import { findRecurringPrice, periodAmount } from '../../subscriptions/service';
+import { runSubscriptionUpdate } from '../../subscriptions/client';
 import { portalIdempotency } from '../idempotency/register';
-import { redeemCredits } from './credits';
+import { redeemCredits } from '../../subscriptions/credits';
 import {
   defaultPaymentMethodRequestSchema,
   okResponseSchema,

@@ -6,13 +6,13 @@ import {
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
   skipNextDateUpdate,
-} from '../../../workflows/subscriptionApi';
+} from '../../../workflows/subscriptions/messages';
 import type { AppDeps } from '../core/context';
 import { badRequest, conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicProgram, toPublicSubscription } from './present';
-import { createSubscription, findRecurringPrice } from './service';
+import { createSubscription, findRecurringPrice } from '../../subscriptions/service';
 import {
   cancelSubscriptionSchema,
   createMembershipProgramSchema,
@@ -29,7 +29,7 @@ import {
   subscriptionParams,
   subscriptionSchema,
 } from './validators';
-import { runSubscriptionUpdate } from './workflowClient';
+import { runSubscriptionUpdate } from '../../subscriptions/client';
 
 const basePath = '/api/public/v1';
 const tags = ['subscriptions'];

@@ -7,7 +7,7 @@ import { ApiError } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
-import { assertStoreOfTenant } from '../webhooks/lookup';
+import { assertStoreOfTenant } from '../../webhooks/lookup';
 import { triggerWebhookResponseSchema, triggerWebhookSchema } from './validators';
 
 const basePath = '/api/public/v1';

@@ -9,7 +9,7 @@ import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { findStore } from '../stores/routes';
 import { toPublicThreeDsSession } from './present';
-import { runAuthentication } from './runAuthentication';
+import { runAuthentication } from '../../threeds/client';
 import { authenticateSchema, createMerchantSessionSchema, threeDsSessionSchema } from './validators';
 
 const basePath = '/api/public/v1';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
-import { awaitOutcomeUpdate } from '../../../workflows/payment/messages';
-import { threeDsChallengeReturnedUpdate } from '../../../workflows/threeDsAuthentication';
+import { awaitOutcomeUpdate } from '../../../workflows/payments/messages';
+import { threeDsChallengeReturnedUpdate } from '../../../workflows/threeds/authentication';
 import type { PaymentOutcome } from '../../payments/workflowTypes';
 import { isValidReturnToken } from '../../threeds/returnLink';
 import type { AppDeps } from '../core/context';

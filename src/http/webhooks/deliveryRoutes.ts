@@ -6,7 +6,7 @@ import { conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
-import { findEndpoint } from './lookup';
+import { findEndpoint } from '../../webhooks/lookup';
 import { attemptsQuery, deliveryAttemptSchema, redeliverSchema, toPublicAttempt, webhookParams } from './validators';
 
 const basePath = '/api/public/v1';

@@ -9,7 +9,7 @@ import { defineRoute } from '../core/route';
 import { tenantOf, type Tenant } from '../events/tenant';
 import type { Routers } from '../routes';
 import { registerWebhookDeliveryRoutes } from './deliveryRoutes';
-import { assertStoreOfTenant, findEndpoint } from './lookup';
+import { assertStoreOfTenant, findEndpoint } from '../../webhooks/lookup';
 import {
   createdWebhookSchema,
   createWebhookSchema,

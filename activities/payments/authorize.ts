@@ -1,0 +1,194 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { newId } from '../../src/domain/ids';
+import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
+import { ProcessorTechnicalError, type AuthorizeResult } from '../../src/processors/types';
+import { processorAccess } from '../../src/payments/processorAccess';
+import type {
+  AttemptRecord,
+  AuthorizeAttemptInput,
+  AuthorizeAttemptResult,
+  AuthorizeFailureDetails,
+  ReverseAttemptInput,
+  ReverseAttemptResult,
+} from '../../src/payments/workflowTypes';
+import { decryptPan } from '../../src/vault/cardVault';
+import type { ActivityDeps } from '../deps';
+
+/** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
+export function attemptIdempotencyKey(paymentId: string, attemptNumber: number): string {
+  return `${paymentId}:${attemptNumber}`;
+}
+
+/** The reversal of an attempt has its own key, so a retried reversal is applied once. */
+export function reversalIdempotencyKey(paymentId: string, attemptNumber: number): string {
+  return `${attemptIdempotencyKey(paymentId, attemptNumber)}:reversal`;
+}
+
+export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
+  const { db } = deps;
+
+  /** One PaymentAttempt row per (payment, attempt number): a retried activity updates, never adds. */
+  async function upsertAttempt(paymentId: string, attempt: AttemptRecord): Promise<void> {
+    const data = {
+      processorId: attempt.processorId,
+      outcome: attempt.outcome,
+      errorCode: attempt.errorCode,
+      category: attempt.category,
+      message: attempt.message,
+      processorReference: attempt.processorReference,
+    };
+    await db.paymentAttempt.upsert({
+      where: { paymentId_attemptNumber: { paymentId, attemptNumber: attempt.attemptNumber } },
+      create: { id: newId('paymentAttempt'), paymentId, attemptNumber: attempt.attemptNumber, ...data },
+      update: data,
+    });
+  }
+
+  return {
+    /**
+     * Calls the processor once for this attempt (card decrypted in memory only). A decline is
+     * returned as data; a failure is thrown as an ApplicationFailure whose details say whether any
+     * try so far may have charged (`AuthorizeFailureDetails`), retried by the workflow's policy
+     * under the same idempotency key.
+     */
+    async authorizeAttempt(input: AuthorizeAttemptInput): Promise<AuthorizeAttemptResult> {
+      const earlierTryMayHaveCharged = mayHaveChargedBefore();
+      let sent = false;
+      try {
+        const scope = { accountId: input.accountId, mode: input.mode };
+        const instrument = await db.paymentInstrument.findFirstOrThrow({ where: { id: input.paymentInstrumentId, ...scope } });
+        const access = await processorAccess(deps, scope, input.processorId).catch((error: unknown) => {
+          throw new ProcessorConfigurationError((error as Error).message);
+        });
+        sent = true;
+        const result = await access.adapter.authorize({
+          idempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
+          paymentId: input.paymentId,
+          amount: input.amount,
+          currency: input.currency,
+          card: {
+            number: decryptPan(instrument.encryptedPan, deps.config),
+            expMonth: instrument.expMonth,
+            expYear: instrument.expYear,
+            holderName: instrument.cardholderName ?? undefined,
+          },
+          capture: input.capture,
+          initiatedBy: input.initiatedBy,
+          // External 3DS values go only to a processor that has 3DS on and accepts them; a hosted-3DS
+          // processor runs its own and ignores ours (a capability, not a special case).
+          ...(input.threeDs && access.enable3DS && access.adapter.capabilities.externalThreeDs ? { threeDs: input.threeDs } : {}),
+          credentials: access.credentials,
+        });
+        if (result.outcome === 'declined' && !isKnownDeclineCode(result.code)) {
+          deps.logger.warn({ paymentId: input.paymentId, processorId: input.processorId, code: result.code }, 'processor answered a code the decline table lacks; treated as a hard decline');
+        }
+        const answer = toAttemptResult(input, result);
+        await upsertAttempt(input.paymentId, answer);
+        return answer;
+      } catch (error) {
+        throw attemptFailure(error, earlierTryMayHaveCharged, sent);
+      }
+    },
+
+    /** Records an attempt the workflow decided on itself (retries of a technical failure spent). */
+    async recordAttempt(input: { paymentId: string; attempt: AttemptRecord }): Promise<void> {
+      await upsertAttempt(input.paymentId, input.attempt);
+    },
+
+    /**
+     * Undoes whatever the processor did under an attempt's idempotency key (saga compensation for
+     * an attempt whose answer never came). Technical failures are thrown (retried); a refusal is data.
+     */
+    async reverseAttempt(input: ReverseAttemptInput): Promise<ReverseAttemptResult> {
+      const access = await processorAccess(deps, { accountId: input.accountId, mode: input.mode }, input.processorId).catch((error: unknown) => {
+        throw ApplicationFailure.nonRetryable((error as Error).message, 'ProcessorConfigurationError', { code: 'processor_unavailable' });
+      });
+      try {
+        const result = await access.adapter.reverseByIdempotencyKey({
+          idempotencyKey: reversalIdempotencyKey(input.paymentId, input.attemptNumber),
+          originalIdempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
+          amount: input.amount,
+          currency: input.currency,
+          credentials: access.credentials,
+        });
+        if (result.outcome === 'failed') return { outcome: 'refused', code: result.code, message: result.message };
+        return result;
+      } catch (error) {
+        if (error instanceof ProcessorTechnicalError) throw ApplicationFailure.retryable(error.message, 'ProcessorTechnicalError', { code: error.code });
+        throw error;
+      }
+    },
+  };
+}
+
+/** Missing processor, unknown type or unreadable credentials: a retry cannot help, and nothing was sent. */
+class ProcessorConfigurationError extends Error {
+  override readonly name = 'ProcessorConfigurationError';
+}
+
+/**
+ * Whether an earlier try of this attempt may have charged. The workflow sees only the last try's
+ * failure, so each failing try leaves its verdict in heartbeat details for the next one: a timeout
+ * followed by an outage must still count as "may have charged". A try that left no verdict (its
+ * worker died, or it outran its start-to-close timeout) may have been in the middle of the call,
+ * so a gap in the chain of verdicts counts as "may have charged" too.
+ */
+function mayHaveChargedBefore(): boolean {
+  const { attempt, heartbeatDetails } = Context.current().info;
+  if (attempt <= 1) return false;
+  const details = heartbeatDetails as Partial<TryVerdict> | undefined;
+  return details?.mayHaveCharged === true || details?.try !== attempt - 1;
+}
+
+/** What a failing try leaves for the next one: its verdict (with all earlier ones folded in) and its number. */
+type TryVerdict = AuthorizeFailureDetails & { try: number };
+
+function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent: boolean): ApplicationFailure {
+  const message = (error as Error | undefined)?.message ?? String(error);
+  let details: AuthorizeFailureDetails;
+  let type: string;
+  if (error instanceof ProcessorTechnicalError) {
+    details = { code: error.code, mayHaveCharged: earlierTryMayHaveCharged || isOutcomeUnknown(error.code) };
+    type = 'ProcessorTechnicalError';
+  } else if (error instanceof ProcessorConfigurationError) {
+    details = { code: 'processor_unavailable', mayHaveCharged: earlierTryMayHaveCharged };
+    type = error.name;
+  } else {
+    // A database or programming failure: once the call went out, its charge may stand unrecorded.
+    details = { code: 'processor_error', mayHaveCharged: earlierTryMayHaveCharged || sent };
+    type = 'PaymentAttemptError';
+  }
+  Context.current().heartbeat({ ...details, try: Context.current().info.attempt } satisfies TryVerdict);
+  return ApplicationFailure.create({ message, type, details: [details], nonRetryable: error instanceof ProcessorConfigurationError });
+}
+
+function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult): AuthorizeAttemptResult {
+  const base = { attemptNumber: input.attemptNumber, processorId: input.processorId };
+  switch (result.outcome) {
+    case 'approved':
+      return {
+        ...base,
+        outcome: 'approved',
+        errorCode: null,
+        category: null,
+        message: null,
+        processorReference: result.processorReference,
+        captured: result.captured,
+        dispute: result.disputeOpened ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason } : null,
+      };
+    case 'declined':
+      return {
+        ...base,
+        outcome: 'declined',
+        errorCode: result.code,
+        // The table decides, also for codes it lacks (fail closed), whatever the adapter guessed.
+        category: declineCategoryOf(result.code),
+        message: result.message,
+        processorReference: result.processorReference ?? null,
+        captured: false,
+        dispute: null,
+      };
+    case 'requires_3ds':
+      return { ...base, outcome: 'requires_3ds', errorCode: result.code, category: declineCategoryOf(result.code), message: result.message, processorReference: null, captured: false, dispute: null };
+  }
+}

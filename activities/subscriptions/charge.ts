@@ -1,0 +1,106 @@
+import { Context } from '@temporalio/activity';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult } from '../../src/domain/billingState';
+import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
+import { businessId, outcomeFromRow, runPayment } from '../../src/payments/startPayment';
+import { rejection, type PaymentOutcome, type PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import type { ActivityDeps } from '../deps';
+
+/** Answers a charge may end on; anything else is still moving. */
+const terminalStatuses = new Set(['succeeded', 'authorized', 'failed', 'canceled', 'refunded', 'partially_refunded']);
+const heartbeatEveryMs = 5_000;
+
+/**
+ * Subscription charges go through the payment workflow, so a charge is an ordinary payment:
+ * routing, cascades, 3DS, attempts, events, and a `pay_…` run in the Temporal UI. The payment id is
+ * derived from the charge key (subscription, cycle, attempt), so whoever starts it again (a retried
+ * activity, a replayed workflow) finds the same payment instead of charging twice. Renewals run it
+ * as a child of the subscription workflow (`prepareRenewalPayment` gives its input); a portal
+ * switch starts it here (`chargeSubscription`) because it must answer a 3DS challenge early.
+ */
+export function createSubscriptionChargeActivities(deps: ActivityDeps) {
+  function temporal(): Client {
+    if (!deps.temporal) throw new Error('subscription charges need a Temporal client in the activity deps');
+    return deps.temporal;
+  }
+
+  /** The payment input for a charge, or the decline that stops it before any payment exists. */
+  async function paymentFor(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
+    const [store, instrument] = await Promise.all([
+      deps.db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
+      deps.db.paymentInstrument.findFirst({ where: { id: input.paymentMethodId, accountId: input.accountId, mode: input.mode, customerId: input.customerId } }),
+    ]);
+    const cardBrand = instrument?.brand ?? null;
+    if (!instrument) return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
+    // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
+    if (!store?.defaultPaymentFlowId) return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+    const payment: PaymentWorkflowInput = {
+      paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
+      accountId: input.accountId,
+      mode: input.mode,
+      storeId: input.storeId,
+      customerId: input.customerId,
+      paymentInstrumentId: instrument.id,
+      amount: input.amount,
+      currency: input.currency,
+      intent: 'purchase',
+      initiatedBy: input.initiatedBy,
+      source: null,
+      paymentFlowId: store.defaultPaymentFlowId,
+    };
+    return { kind: 'start', payment, cardBrand };
+  }
+
+  return {
+    prepareRenewalPayment: paymentFor,
+
+    /** A charge started from here (a portal switch, or a renewal of a run from before renewals were children). */
+    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
+      const plan = await paymentFor(input);
+      if (plan.kind === 'declined') return plan.result;
+      const answer = await runPayment(
+        { db: deps.db, temporal: temporal(), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+        plan.payment,
+      );
+      // A customer-present switch answers a challenge at once (the subscription workflow follows
+      // the payment up); anything else waits for the payment's end.
+      if (input.initiatedBy === 'customer' && answer.kind === 'payment' && answer.status === 'requires_action') return chargeResultOf(answer, plan.cardBrand);
+      return chargeResultOf(await finalOutcome(answer), plan.cardBrand);
+    },
+
+    /** Waits for a payment (a switch's challenge, or a child the workflow cannot await) to end. */
+    async awaitSubscriptionPayment(input: { paymentId: string; cardBrand: string | null }): Promise<SubscriptionChargeResult> {
+      const outcome = await waitForPaymentEnd(input.paymentId);
+      return chargeResultOf(outcome, input.cardBrand);
+    },
+  };
+
+  async function finalOutcome(answer: PaymentOutcome): Promise<PaymentOutcome> {
+    if (answer.kind !== 'payment' || terminalStatuses.has(answer.status)) return answer;
+    return waitForPaymentEnd(answer.paymentId);
+  }
+
+  async function waitForPaymentEnd(paymentId: string): Promise<PaymentOutcome> {
+    const result = (temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>).catch((error: unknown) => {
+      if (error instanceof WorkflowFailedError) return interruptedOutcome(paymentId);
+      throw error;
+    });
+    const context = Context.current();
+    for (;;) {
+      const done = await Promise.race([result, context.sleep(heartbeatEveryMs).then(() => null)]);
+      if (done) return done;
+      context.heartbeat();
+    }
+  }
+
+  /**
+   * The payment workflow ended without an answer (terminated by an operator): its row says what
+   * happened. One left unfinished may hold money at the acquirer, so it is a hard decline: dunning
+   * never charges that card again on its own, and an operator reconciles the payment.
+   */
+  async function interruptedOutcome(paymentId: string): Promise<PaymentOutcome> {
+    const row = await outcomeFromRow(deps.db, paymentId);
+    if (row && row.kind === 'payment' && terminalStatuses.has(row.status)) return row;
+    return rejection('internal', 'payment_interrupted', `payment ${paymentId} ended without an outcome`);
+  }
+}

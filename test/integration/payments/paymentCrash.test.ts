@@ -1,0 +1,130 @@
+import { newId } from '../../../src/domain/ids';
+import type { PaymentOutcome, PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
+import { paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/workflow';
+import { crash, spawnRole, waitFor, type EngineProcess } from '../../helpers/engineProcess';
+import { startHarness, type Harness } from '../../helpers/harness';
+import { ok } from '../commerce/commerceHelpers';
+import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
+
+/** `npm run worker` as its own process on its own task queue, against the test database, dev server and sandbox. */
+async function startWorkerProcess(harness: Harness, taskQueue: string): Promise<EngineProcess> {
+  const worker = spawnRole('worker', {
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SANDBOX_URL: harness.sandboxUrl,
+    // Longer than the acquirer holds the timeout card: the call is in flight when the worker dies.
+    PROCESSOR_TIMEOUT_MS: '20000',
+    LOG_LEVEL: 'info',
+  });
+  await waitFor('the worker to poll', () => worker.messages().includes('worker polling'), worker);
+  return worker;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two sandbox processors, A then B, in a cascade flow; A holds the timeout card 5 s, then approves. */
+async function cascadeTenant(harness: Harness): Promise<PaymentTenant> {
+  const t = await createPaymentTenant(harness, { processors: 2, credentials: { timeoutDelayMs: '5000' } });
+  const b = t.processorIds[1]!;
+  await ok(harness, 'POST', '/processors/update', t.token, { processorId: b, updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } } });
+  return t;
+}
+
+async function paymentInput(t: PaymentTenant): Promise<PaymentWorkflowInput> {
+  const checkout = await t.checkout();
+  return {
+    paymentId: newId('payment'),
+    accountId: t.merchant.accountId,
+    mode: 'test',
+    storeId: t.storeId,
+    customerId: t.customerId,
+    paymentInstrumentId: await t.instrument(cards.timeout),
+    amount: checkout.total,
+    currency: checkout.currency,
+    intent: 'purchase',
+    initiatedBy: 'customer',
+    source: 'checkout',
+    paymentFlowId: t.flowId,
+    checkoutSessionId: checkout.id,
+  };
+}
+
+/** Net charge per processor for this payment, from the acquirer's own ledger. */
+async function charges(t: PaymentTenant, paymentId: string): Promise<number[]> {
+  return Promise.all(t.processorIds.map(async (id) => netCharged(await t.ledger(id, { reference: paymentId }))));
+}
+
+/**
+ * One worker process, killed with `kill -9` while two payments are held at their acquirers (the
+ * timeout card): the kill lands during the processor call. After the restart the lost activity is
+ * retried once its start-to-close timeout (30 s) passes, under the same idempotency key. For the
+ * second payment, acquirer A answers 503 to every one of those retries: nothing then tells the
+ * engine whether the first call charged, so it may not cascade to B unless A's attempt is reversed.
+ */
+describe('a worker killed during a processor call (separate process, real dev server, sandbox acquirer)', () => {
+  let harness: Harness;
+  const workers: EngineProcess[] = [];
+  let answering: { t: PaymentTenant; input: PaymentWorkflowInput; outcome: PaymentOutcome };
+  let refusing: { t: PaymentTenant; input: PaymentWorkflowInput; outcome: PaymentOutcome };
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    const taskQueue = `crash-${process.pid}-${Date.now()}`;
+    const tenants = [await cascadeTenant(harness), await cascadeTenant(harness)] as const;
+    const inputs = [await paymentInput(tenants[0]), await paymentInput(tenants[1])] as const;
+    workers.push(await startWorkerProcess(harness, taskQueue));
+    const handles = await Promise.all(inputs.map((input) => harness.temporal.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] })));
+
+    // Both authorize calls are at acquirer A (held 5 s) when the worker dies.
+    const deadline = Date.now() + 60_000;
+    for (const handle of handles) {
+      while ((await handle.query(paymentStateQuery).catch(() => null))?.step !== 'authorizing') {
+        if (Date.now() > deadline) throw new Error('payment never reached the authorize step');
+        await sleep(100);
+      }
+    }
+    await sleep(1_000);
+    await crash(workers[0]!);
+    await tenants[1].outage(tenants[1].processorIds[0]!, true);
+    for (const input of inputs) expect((await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId } })).status).toBe('processing');
+
+    workers.push(await startWorkerProcess(harness, taskQueue));
+    const outcomes = await Promise.all(handles.map((handle) => handle.result()));
+    await tenants[1].outage(tenants[1].processorIds[0]!, false);
+    answering = { t: tenants[0], input: inputs[0], outcome: outcomes[0]! };
+    refusing = { t: tenants[1], input: inputs[1], outcome: outcomes[1]! };
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const worker of workers) await crash(worker);
+    await harness?.stop();
+  });
+
+  it('completes after the restart with exactly one charge: the retry gets the acquirer\'s stored answer', async () => {
+    const { t, input, outcome } = answering;
+    expect(outcome).toMatchObject({ kind: 'payment', status: 'succeeded' });
+    expect(await t.ledger(t.processorIds[0]!, { reference: input.paymentId, operation: 'authorize' })).toEqual([
+      expect.objectContaining({ idempotencyKey: `${input.paymentId}:1`, outcome: 'approved' }),
+    ]);
+    expect(await charges(t, input.paymentId)).toEqual([input.amount, 0]);
+    const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, include: { attempts: true } });
+    expect(payment.status).toBe('succeeded');
+    expect(payment.attempts).toHaveLength(1);
+    expect((await harness.db.checkoutSession.findUniqueOrThrow({ where: { id: input.checkoutSessionId! } })).status).toBe('paid');
+  });
+
+  it('never cascades to B while A answers 503 to every retry: the unknown outcome is left for review, one charge at most', async () => {
+    const { t, input, outcome } = refusing;
+    const [a, b] = t.processorIds as [string, string];
+    // The call the worker died in was approved by A after its hold: that charge stands.
+    const [chargedAtA, chargedAtB] = (await charges(t, input.paymentId)) as [number, number];
+    expect(chargedAtA + chargedAtB).toBeLessThanOrEqual(input.amount);
+    expect(chargedAtA).toBe(input.amount);
+    expect(await t.ledger(b)).toEqual([]);
+    expect(outcome).toMatchObject({ kind: 'payment', status: 'failed', declineCode: 'processor_outcome_unknown' });
+    const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, include: { attempts: true } });
+    expect((payment.metadata as any).review).toEqual({ reason: 'reversal_unconfirmed', processorId: a, idempotencyKey: `${input.paymentId}:1` });
+    expect(payment.attempts.map((x) => [x.processorId, x.outcome, x.errorCode])).toEqual([[a, 'error', 'processor_unavailable']]);
+  });
+});

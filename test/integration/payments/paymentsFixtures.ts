@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { call, type Harness } from '../../helpers/harness';
+import { createMerchant, type Merchant } from '../../helpers/fixtures';
+import { api, createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
+
+export const cards = {
+  approve: '4242424242424242',
+  hardDecline: '4000000000000002',
+  softDecline: '4000000000000101',
+  technical: '4000000000000119',
+  timeout: '4000000000000077',
+  dispute: '4000000000000259',
+};
+
+export interface PaymentTenant {
+  merchant: Merchant;
+  token: string;
+  storeId: string;
+  priceId: string;
+  customerId: string;
+  customerEmail: string;
+  /** Acquirer merchant ids of the processors, by processor id (the ledger is filtered by them). */
+  acquirerMerchant: Record<string, string>;
+  processorIds: string[];
+  flowId: string;
+  instrument(card: string, customerId?: string): Promise<string>;
+  checkout(customerId?: string): Promise<{ id: string; total: number; currency: string }>;
+  ledger(processorId: string, query?: Record<string, string>): Promise<any[]>;
+  outage(processorId: string, enabled: boolean): Promise<void>;
+}
+
+/**
+ * A merchant with a store (default flow set), one 19.99 EUR product, a customer, `processors`
+ * sandbox processors (each its own acquirer merchant id) and a cascade flow over them in order.
+ */
+export async function createPaymentTenant(harness: Harness, options: { processors?: number; credentials?: Record<string, string>; flow?: Record<string, unknown> } = {}): Promise<PaymentTenant> {
+  const merchant = await createMerchant(harness.db, { mode: 'test', plan: 'premium' });
+  const token = merchant.token;
+  const acquirerMerchant: Record<string, string> = {};
+  const processorIds: string[] = [];
+  for (let i = 0; i < (options.processors ?? 1); i++) {
+    const merchantId = `m_${randomUUID()}`;
+    const processor = await ok(harness, 'POST', '/processors', token, {
+      name: `P${i}`,
+      type: 'sandbox',
+      credentials: { merchantId, ...options.credentials },
+      supportedCurrencies: ['EUR', 'USD'],
+      baseCurrency: 'EUR',
+    });
+    acquirerMerchant[processor.id] = merchantId;
+    processorIds.push(processor.id);
+  }
+  const flow = await ok(harness, 'POST', '/payment-flows', token, {
+    name: 'Cascade',
+    strategy: 'cascade',
+    threeDsEnabled: false,
+    stickyProcessorEnabled: false,
+    pickProcessorStrategy: 'ordered',
+    fallbackMode: true,
+    maxFallbackRetries: Math.max(0, processorIds.length - 1),
+    processorConfigs: processorIds.map((processorId, i) => ({ processorId, weight: i === 0 ? 100 : 0 })),
+    fallbackProcessorConfigs: processorIds.slice(1).map((processorId, orderIndex) => ({ processorId, orderIndex })),
+    ...options.flow,
+  });
+  const store = await ok(harness, 'POST', '/stores', token, { name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['USD'], defaultPaymentFlowId: flow.id });
+  const product = await createProduct(harness, token, store.id, [{ unitAmount: 1999, currency: 'EUR' }]);
+  const customerEmail = `buyer-${randomUUID()}@example.com`;
+  const customer = await createCustomer(harness, token, customerEmail);
+  const nextYear = new Date().getUTCFullYear() + 1;
+  return {
+    merchant,
+    token,
+    storeId: store.id,
+    priceId: product.variants[0].prices[0].id,
+    customerId: customer.id,
+    customerEmail,
+    acquirerMerchant,
+    processorIds,
+    flowId: flow.id,
+    async instrument(card, customerId = customer.id) {
+      const created = await ok(harness, 'POST', '/payment-instruments', token, { customerId, card: { number: card, expMonth: 12, expYear: nextYear, cvc: '123' } });
+      return created.id as string;
+    },
+    async checkout(customerId = customer.id) {
+      const session = await ok(harness, 'POST', '/checkout-sessions', token, { storeId: store.id, customerId, lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }] });
+      return { id: session.id, total: session.total, currency: session.currency };
+    },
+    async ledger(processorId, query = {}) {
+      const params = new URLSearchParams({ merchantId: acquirerMerchant[processorId]!, ...query });
+      const answer = await fetch(`${harness.sandboxUrl}/acquirer/ledger?${params.toString()}`);
+      return ((await answer.json()) as { entries: any[] }).entries;
+    },
+    async outage(processorId, enabled) {
+      await fetch(`${harness.sandboxUrl}/acquirer/outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ merchantId: acquirerMerchant[processorId], enabled }) });
+    },
+  };
+}
+
+export function payV2(harness: Harness, token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return call(harness, 'POST', `${api}/checkout/pay-v2`, { token, body, headers });
+}
+
+/** What stands charged in these acquirer ledger entries: approved authorizations minus reversals. */
+export function netCharged(entries: { operation: string; outcome: string; amount: number }[]): number {
+  const sum = (operation: string, outcome: string) => entries.filter((e) => e.operation === operation && e.outcome === outcome).reduce((total, e) => total + e.amount, 0);
+  return sum('authorize', 'approved') - sum('reversal', 'succeeded');
+}
+
+/** Polls GET /payments/{id} until the payment leaves `processing`. */
+export async function untilSettled(harness: Harness, token: string, paymentId: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await call(harness, 'GET', `${api}/payments/${paymentId}`, { token });
+    if (answer.status === 200 && answer.body.status !== 'processing') return answer.body;
+    if (Date.now() > deadline) throw new Error(`payment ${paymentId} still ${answer.body?.status ?? answer.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** How many tries the payment's authorizeAttempt activities took, per scheduled activity (from the workflow history). */
+export async function authorizeTries(harness: Harness, paymentId: string): Promise<number[]> {
+  const events = (await harness.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
+  const authorizeIds = new Set(
+    events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeAttempt').map((e) => Number(e.eventId)),
+  );
+  return events
+    .filter((e) => e.activityTaskStartedEventAttributes && authorizeIds.has(Number(e.activityTaskStartedEventAttributes.scheduledEventId)))
+    .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+}

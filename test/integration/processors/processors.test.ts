@@ -1,0 +1,119 @@
+import { addCrmKey } from '../../helpers/fixtures';
+import { call, startHarness, type Harness } from '../../helpers/harness';
+import { openProcessorCredentials } from '../../../src/processors/credentials';
+import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+
+const secret = 'sk_live_super_secret_value_123';
+const validBody = () => ({
+  name: 'Sandbox EU',
+  type: 'sandbox',
+  credentials: { merchantId: 'm_eu_1', apiKey: secret },
+  supportedCurrencies: ['USD'],
+  baseCurrency: 'EUR',
+  enable3DS: true,
+});
+
+describe('processors over HTTP', () => {
+  let harness: Harness;
+  let t: Tenants;
+  let memberToken: string;
+  beforeAll(async () => {
+    harness = await startHarness();
+    t = await createTenants(harness);
+    memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  const create = (body: unknown, token = t.merchant.token) => call(harness, 'POST', `${api}/processors`, { token, body });
+
+  it('creates, gets, lists and updates a processor without ever returning credentials', async () => {
+    const created = await create(validBody());
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      name: 'Sandbox EU',
+      type: 'sandbox',
+      supportedCurrencies: ['EUR', 'USD'],
+      baseCurrency: 'EUR',
+      enabled: true,
+      enable3DS: true,
+      hasCredentials: true,
+      mode: 'test',
+      capabilities: { externalThreeDs: true, hostedThreeDs: false },
+    });
+    expect(created.body.id).toMatch(/^proc_/);
+    const id = created.body.id as string;
+
+    const got = await ok(harness, 'GET', `/processors/${id}`, t.merchant.token);
+    expect(got).toEqual(created.body);
+    const list = await ok(harness, 'GET', '/processors', t.merchant.token);
+    expect(list.map((p: { id: string }) => p.id)).toContain(id);
+
+    const updated = await ok(harness, 'POST', '/processors/update', t.merchant.token, {
+      processorId: id,
+      updatedData: { name: 'Hosted', type: 'sandbox_hosted3ds', enabled: false, credentials: { merchantId: 'm_eu_2' }, supportedCurrencies: ['GBP'] },
+    });
+    expect(updated).toMatchObject({ id, name: 'Hosted', type: 'sandbox_hosted3ds', enabled: false, supportedCurrencies: ['EUR', 'GBP'], enable3DS: true, capabilities: { externalThreeDs: false, hostedThreeDs: true } });
+
+    for (const body of [created.body, got, list, updated]) expect(JSON.stringify(body)).not.toMatch(/credentials"|m_eu_|sk_live/);
+
+    // At rest: sealed, not in clear, and opens to the last credentials given.
+    const row = await harness.db.processor.findUniqueOrThrow({ where: { id } });
+    expect(row.encryptedCredentials).not.toContain('m_eu_2');
+    expect(row.encryptedCredentials).toMatch(/^sb1:/);
+    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({ merchantId: 'm_eu_2' });
+  });
+
+  it('keeps the old credentials when an update does not send any', async () => {
+    const { body } = await create(validBody());
+    await ok(harness, 'POST', '/processors/update', t.merchant.token, { processorId: body.id, updatedData: { name: 'Renamed' } });
+    const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
+    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({ merchantId: 'm_eu_1', apiKey: secret });
+    const raw = await harness.db.$queryRaw<{ encrypted_credentials: string }[]>`SELECT encrypted_credentials FROM processors WHERE id = ${body.id}`;
+    expect(raw[0]!.encrypted_credentials).not.toContain(secret);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['unknown type', { type: 'acme' }],
+    ['lower-case currency', { supportedCurrencies: ['usd'] }],
+    ['non ISO currency', { baseCurrency: 'EURO' }],
+    ['empty currencies', { supportedCurrencies: [] }],
+    ['credentials not strings', { credentials: { merchantId: 1 } }],
+    ['credentials missing', { credentials: undefined }],
+    ['empty name', { name: '' }],
+    ['unknown field', { secret: 'x' }],
+    ['enable3DS not boolean', { enable3DS: 'yes' }],
+  ])('rejects %s with 400', async (_name, override) => {
+    const answer = await create({ ...validBody(), ...override });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('rejects an update to an unregistered type with 400 and leaves the processor as it was', async () => {
+    const { body } = await create(validBody());
+    const answer = await call(harness, 'POST', `${api}/processors/update`, { token: t.merchant.token, body: { processorId: body.id, updatedData: { type: 'acme', name: 'X' } } });
+    expect(answer.status).toBe(400);
+    expect((await ok(harness, 'GET', `/processors/${body.id}`, t.merchant.token)).name).toBe('Sandbox EU');
+  });
+
+  it('answers 403 to member keys on create and update, but lets them read', async () => {
+    const { body } = await create(validBody());
+    expect((await create(validBody(), memberToken)).status).toBe(403);
+    const update = await call(harness, 'POST', `${api}/processors/update`, { token: memberToken, body: { processorId: body.id, updatedData: { name: 'Member' } } });
+    expect(update.status).toBe(403);
+    expect((await call(harness, 'GET', `${api}/processors/${body.id}`, { token: memberToken })).status).toBe(200);
+  });
+
+  it("answers 404 for another account's or mode's processor and hides it from lists", async () => {
+    const { body } = await create(validBody());
+    for (const token of [t.other.token, t.liveToken]) {
+      expect((await call(harness, 'GET', `${api}/processors/${body.id}`, { token })).status).toBe(404);
+      const update = await call(harness, 'POST', `${api}/processors/update`, { token, body: { processorId: body.id, updatedData: { name: 'Hijack' } } });
+      expect(update.status).toBe(404);
+      const list = await ok(harness, 'GET', '/processors', token);
+      expect(list.map((p: { id: string }) => p.id)).not.toContain(body.id);
+    }
+    expect((await ok(harness, 'GET', `/processors/${body.id}`, t.merchant.token)).name).toBe('Sandbox EU');
+  });
+});

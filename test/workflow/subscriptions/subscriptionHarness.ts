@@ -1,0 +1,140 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult, SubscriptionState } from '../../../src/domain/billingState';
+import type { RetryDecision } from '../../../src/domain/billingRetry';
+import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
+
+export const day = 24 * 3600 * 1000;
+
+/** A subscription state for workflow tests; override what a test cares about. */
+export function subscriptionState(overrides: Partial<SubscriptionState> = {}): SubscriptionState {
+  const now = overrides.startedAtMs ?? Date.parse('2027-01-01T00:00:00.000Z');
+  return {
+    subscriptionId: `sub_wf${Math.random().toString(36).slice(2, 12)}`,
+    accountId: 'acc_test',
+    mode: 'test',
+    storeId: 'store_test',
+    customerId: 'cus_test',
+    status: 'active',
+    productId: 'prod_basic',
+    variantId: 'var_basic',
+    optionId: 'price_basic',
+    currency: 'USD',
+    quantity: 1,
+    price: 1000,
+    interval: 'month',
+    intervalCount: 1,
+    anchorAtMs: now,
+    cycle: 0,
+    startedAtMs: now,
+    trialEndsAtMs: null,
+    pausedUntilMs: null,
+    canceledAtMs: null,
+    cancelAtPeriodEnd: false,
+    cancelReasonId: null,
+    skippedDatesMs: [],
+    lastPaymentFailedAtMs: null,
+    paymentMethodId: 'pi_card1',
+    paidOrdersCount: 0,
+    dunning: null,
+    chargesThisRun: 0,
+    run: 1,
+    ...overrides,
+  };
+}
+
+export type ChargeOutcome = 'paid' | 'declined' | 'hard_decline' | 'requires_action';
+
+export interface RecordedCharge {
+  input: SubscriptionChargeInput;
+  atMs: number;
+  result: SubscriptionChargeResult;
+}
+
+export interface SubscriptionMockOptions {
+  /** The card budget's answer to each dunning reattempt (default: allowed). */
+  reattempt?: (index: number) => RetryDecision;
+  /** How a payment left waiting for its 3DS challenge (a switch) ends; resolve it when the test says so. */
+  challengeResult?: (paymentId: string) => Promise<'paid' | 'declined'>;
+}
+
+/** What the mocked processor answers for a scripted outcome (a renewal has nobody to challenge: a soft decline). */
+const processorAnswers: Record<ChargeOutcome, MockAnswer> = { paid: 'approve', declined: 'soft', hard_decline: 'hard', requires_action: 'soft' };
+
+function scriptedResult(outcome: ChargeOutcome, paymentId: string): SubscriptionChargeResult {
+  return {
+    status: outcome === 'hard_decline' ? 'declined' : outcome,
+    paymentId: outcome === 'declined' || outcome === 'hard_decline' ? null : paymentId,
+    hardDecline: outcome === 'hard_decline',
+    declineCode: outcome === 'paid' || outcome === 'requires_action' ? null : 'card_declined',
+    redirectUrl: outcome === 'requires_action' ? 'https://acs.example/challenge' : null,
+    cardBrand: 'visa',
+  };
+}
+
+/**
+ * Mocked activities (time-skipping tests only): the clock is the test server's (skipped) time,
+ * charges follow a script of outcomes, and every write is recorded for assertions. Renewals run the
+ * real payment workflow as a child, against mocked payment activities whose one processor answers
+ * the script; a switch's charge is the mocked `chargeSubscription` activity.
+ */
+export function mockSubscriptionActivities(
+  env: TestWorkflowEnvironment,
+  outcomes: (charge: SubscriptionChargeInput, index: number) => ChargeOutcome = () => 'paid',
+  options: SubscriptionMockOptions = {},
+) {
+  const charges: RecordedCharge[] = [];
+  const orders: { orderId: string; amount: number; reason: string; atMs: number; state: SubscriptionState; properties: Record<string, unknown> }[] = [];
+  const events: { eventType: string; atMs: number; state: SubscriptionState; properties: Record<string, unknown> }[] = [];
+  const reattempts: number[] = [];
+  const awaited: string[] = [];
+  const renewalOutcomes: ChargeOutcome[] = [];
+  const clock = async () => Number(await env.currentTimeMs());
+  const payments = mockPaymentActivities({
+    flow: cascadeFlow(['proc_sub']),
+    answers: { proc_sub: (call) => processorAnswers[renewalOutcomes[call - 1] ?? 'paid'] },
+  });
+
+  async function script(input: SubscriptionChargeInput, paymentId: string): Promise<ChargeOutcome> {
+    const outcome = outcomes(input, charges.length);
+    charges.push({ input, atMs: await clock(), result: scriptedResult(outcome, paymentId) });
+    return outcome;
+  }
+
+  const activities = {
+    ...payments.activities,
+    readClock: clock,
+    async prepareRenewalPayment(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
+      const paymentId = `pay_${input.chargeKey.replace(/[^A-Za-z0-9]/g, '_')}`;
+      renewalOutcomes.push(await script(input, paymentId));
+      return {
+        kind: 'start',
+        payment: paymentInput({ paymentId, accountId: input.accountId, storeId: input.storeId, customerId: input.customerId, amount: input.amount, currency: input.currency, initiatedBy: input.initiatedBy, paymentInstrumentId: input.paymentMethodId, source: null }),
+        cardBrand: 'visa',
+      };
+    },
+    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
+      const paymentId = `pay_${charges.length}`;
+      return scriptedResult(await script(input, paymentId), paymentId);
+    },
+    async awaitSubscriptionPayment(input: { paymentId: string; cardBrand: string | null }): Promise<SubscriptionChargeResult> {
+      awaited.push(input.paymentId);
+      const ended = options.challengeResult ? await options.challengeResult(input.paymentId) : 'paid';
+      return { ...scriptedResult(ended, input.paymentId), paymentId: input.paymentId, declineCode: ended === 'declined' ? 'threeds_authentication_failed' : null };
+    },
+    async recordSubscriptionCharge(input: { state: SubscriptionState; amount: number; reason: string; eventType: string; properties: Record<string, unknown> }) {
+      const orderId = `ord_${orders.length + 1}`;
+      const atMs = await clock();
+      orders.push({ orderId, amount: input.amount, reason: input.reason, atMs, state: input.state, properties: input.properties });
+      events.push({ eventType: input.eventType, atMs, state: input.state, properties: input.properties });
+      return { orderId };
+    },
+    async saveSubscriptionState(input: { state: SubscriptionState; eventType: string | null; properties: Record<string, unknown> }) {
+      if (input.eventType) events.push({ eventType: input.eventType, atMs: await clock(), state: input.state, properties: input.properties });
+    },
+    async reserveCardReattempt(input: { atMs: number }): Promise<RetryDecision> {
+      reattempts.push(input.atMs);
+      return options.reattempt?.(reattempts.length - 1) ?? { allowed: true };
+    },
+  };
+  return { activities, charges, orders, events, reattempts, awaited, payments };
+}

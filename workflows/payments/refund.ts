@@ -1,0 +1,30 @@
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
+
+const { reserveRefund, finishRefund } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
+});
+// Same idempotency key (the refund id) on every retry: the acquirer refunds at most once.
+const { refundAtProcessor } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 4, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '3 seconds' },
+});
+const { dispatchEvents } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
+
+/** One refund (workflow id = refund id): reserve the amount → call the processor → record (or release). */
+export async function refundWorkflow(input: RefundInput): Promise<FollowUpOutcome> {
+  const call = await reserveRefund(input);
+  if ('kind' in call) return call;
+  let result: ProcessorFollowUp;
+  try {
+    result = await refundAtProcessor({ ...input, call });
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    result = { outcome: 'failed', code: 'processor_unavailable', message: 'The processor could not be reached' };
+  }
+  const outcome = await finishRefund({ ...input, call, result });
+  if (outcome.kind === 'done' && outcome.eventIds.length > 0) await dispatchEvents(outcome.eventIds);
+  return outcome;
+}

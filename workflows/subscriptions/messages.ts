@@ -1,0 +1,74 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { SubscriptionState } from '../../src/domain/billingState';
+
+/** Messages the subscription workflow accepts. Updates answer with the state after the change. */
+
+export interface CancelRequest {
+  /** true: cancel at the end of the paid period; false: cancel now. */
+  atPeriodEnd: boolean;
+  reasonId?: string | null;
+  atMs: number;
+}
+export interface PauseRequest {
+  /** Paused until this time, then resumed automatically. */
+  untilMs: number;
+  atMs: number;
+}
+export interface ResumeRequest {
+  atMs: number;
+}
+export interface SkipRequest {
+  atMs: number;
+  /**
+   * The billing date the caller means to skip. Given, the skip is idempotent: a date already
+   * skipped is refused (DateAlreadySkipped), so a burst of identical requests skips one date.
+   * Absent: whatever date is next (each such request skips one more).
+   */
+  dateMs?: number | null;
+}
+export interface SwitchRequest {
+  optionId: string;
+  productId: string;
+  variantId: string;
+  /** New per-period amount in integer minor units (unit price x quantity). */
+  price: number;
+  currency: string;
+  interval: SubscriptionState['interval'];
+  intervalCount: number;
+  atMs: number;
+}
+export interface SwitchAnswer {
+  state: SubscriptionState;
+  status: 'paid' | 'declined' | 'requires_action';
+  orderId: string | null;
+  paymentId: string | null;
+  amountCharged: number;
+  redirectUrl: string | null;
+  declineCode: string | null;
+}
+
+/**
+ * ApplicationFailure types the workflow refuses updates with; the API maps each type (never the
+ * message) to its answer (src/http/subscriptions/workflowClient.ts).
+ */
+export const subscriptionFailureTypes = {
+  /** Another switch or charge is in flight (or a switch waits for its 3-D Secure challenge). */
+  busy: 'SubscriptionBusyError',
+  /** The subscription is on that option already, or a switch to it is in flight. */
+  sameOption: 'SubscriptionSameOptionError',
+  /** The transition table forbids the change in the current status. */
+  transition: 'SubscriptionTransitionError',
+  /** The date named by a skip is skipped already. */
+  dateAlreadySkipped: 'SubscriptionDateAlreadySkippedError',
+  invalidRequest: 'InvalidRequest',
+} as const;
+
+export const cancelSubscriptionUpdate = defineUpdate<SubscriptionState, [CancelRequest]>('cancel');
+export const pauseSubscriptionUpdate = defineUpdate<SubscriptionState, [PauseRequest]>('pause');
+export const resumeSubscriptionUpdate = defineUpdate<SubscriptionState, [ResumeRequest]>('resume');
+/** Skips the next billing date (the period is given for free; the date after is billed). */
+export const skipNextDateUpdate = defineUpdate<SubscriptionState, [SkipRequest]>('skipNextDate');
+export const switchOptionUpdate = defineUpdate<SwitchAnswer, [SwitchRequest]>('switchOption');
+/** The customer's card changed (portal default card); the next charge uses it. */
+export const paymentMethodChangedSignal = defineSignal<[{ paymentMethodId: string }]>('paymentMethodChanged');
+export const subscriptionStateQuery = defineQuery<SubscriptionState>('state');

@@ -1,0 +1,83 @@
+import { allHandlersFinished, CancellationScope, condition, defineUpdate, isCancellation, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { challengeTimeoutMs } from '../../src/threeds/rules';
+import type { StartAuthenticationInput, ThreeDsAuthenticationInput, ThreeDsChallenge, ThreeDsCheck, ThreeDsDecision, ThreeDsFinal } from '../../src/threeds/workflowTypes';
+
+const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChallenge } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 10, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', nonRetryableErrorTypes: ['ThreeDsStateError'] },
+});
+
+/**
+ * Sent by the challenge return endpoint when the cardholder's browser comes back from the ACS:
+ * the workflow asks the 3DS server for the result and answers with it (final, or still pending
+ * if the server has none yet). Registered by any workflow that runs `authenticateDurably`.
+ */
+export const threeDsChallengeReturnedUpdate = defineUpdate<ThreeDsCheck>('threeDsChallengeReturned');
+
+/** Sent with update-with-start by POST /threeds/authenticate: answers at the first decision (final or challenge), or null at waitMs. */
+export const awaitThreeDsDecisionUpdate = defineUpdate<ThreeDsDecision | null, [{ waitMs: number }]>('awaitThreeDsDecision');
+
+/**
+ * One 3DS authentication as a durable step: ask the 3DS server; on a challenge hand the page out
+ * (`onChallenge`) and wait, for at most 15 minutes of workflow time, for the browser to come back;
+ * then record the server's result. A challenge never finished fails the session when time runs out.
+ */
+export async function authenticateDurably(input: StartAuthenticationInput, onChallenge: (challenge: ThreeDsChallenge) => void): Promise<ThreeDsFinal> {
+  let returns = 0;
+  let checked = 0;
+  let lastCheck: ThreeDsCheck | undefined;
+  let final: ThreeDsFinal | undefined;
+  setHandler(threeDsChallengeReturnedUpdate, async () => {
+    const mine = ++returns;
+    await condition(() => final !== undefined || checked >= mine);
+    return final ?? lastCheck ?? { kind: 'pending' as const, sessionId: input.sessionId };
+  });
+
+  const decision = await startThreeDsAuthentication(input);
+  if (decision.kind === 'final') {
+    final = decision;
+    return final;
+  }
+  onChallenge(decision);
+  // One durable timer for the whole challenge: browser returns that find no result yet keep waiting on it.
+  let timedOut = false;
+  const timerScope = new CancellationScope();
+  void timerScope
+    .run(() => sleep(challengeTimeoutMs))
+    .then(() => {
+      timedOut = true;
+    })
+    .catch((error: unknown) => {
+      if (!isCancellation(error)) throw error;
+    });
+  while (final === undefined) {
+    await condition(() => returns > checked || timedOut);
+    if (returns <= checked) {
+      final = await expireThreeDsChallenge({ sessionId: input.sessionId });
+      break;
+    }
+    const answering = returns;
+    const result = await checkThreeDsChallenge({ sessionId: input.sessionId });
+    lastCheck = result;
+    checked = answering;
+    if (result.kind === 'final') final = result;
+  }
+  timerScope.cancel();
+  return final;
+}
+
+/** POST /threeds/authenticate and create-merchant-session (workflow id = session id). */
+export async function threeDsAuthenticationWorkflow(input: ThreeDsAuthenticationInput): Promise<ThreeDsFinal> {
+  let decision: ThreeDsDecision | undefined;
+  setHandler(awaitThreeDsDecisionUpdate, async ({ waitMs }) => {
+    await condition(() => decision !== undefined, Math.max(0, waitMs));
+    return decision ?? null;
+  });
+  const final = await authenticateDurably(input, (challenge) => {
+    decision = challenge;
+  });
+  decision ??= final;
+  await condition(allHandlersFinished);
+  return final;
+}
