@@ -30,7 +30,11 @@ export default tseslint.config(
         {
           paths: [
             // Every builtin of the running Node, bare and with the node: scheme (some exist only as node:x).
-            ...[...new Set(builtinModules.flatMap((name) => (name.startsWith('node:') ? [name] : [name, `node:${name}`])))].map((name) => ({
+            ...[
+              ...new Set(
+                builtinModules.flatMap((name) => (name.startsWith('node:') ? [name] : [name, `node:${name}`])),
+              ),
+            ].map((name) => ({
               name,
               message: 'Node builtins are not allowed in workflow code; use an activity.',
             })),
@@ -39,8 +43,15 @@ export default tseslint.config(
             { name: '@temporalio/activity', message: 'Workflows use @temporalio/workflow only.' },
           ],
           patterns: [
-            { group: ['**/src/db/**', '**/generated/**', 'pg', 'ioredis', 'pino', 'express'], message: 'No I/O in workflow code; use an activity.' },
-            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activity types only (import type).' },
+            {
+              group: ['**/src/db/**', '**/generated/**', 'pg', 'ioredis', 'pino', 'express'],
+              message: 'No I/O in workflow code; use an activity.',
+            },
+            {
+              group: ['**/activities', '**/activities/**'],
+              allowTypeImports: true,
+              message: 'Import activity types only (import type).',
+            },
           ],
         },
       ],
@@ -60,7 +71,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() is not allowed in workflows; pass times in or use an activity.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'new Date() is not allowed in workflows; pass times in or use an activity.',
+        },
       ],
     },
   },

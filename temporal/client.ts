@@ -1,4 +1,9 @@
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { SearchAttributePair, UpdateDefinition, WorkflowIdReusePolicy } from '@temporalio/common';
 
 export { searchAttributesFor } from './searchAttributes';
@@ -16,7 +21,8 @@ export interface WorkflowStart {
 }
 
 /** What the caller waits for: an update's answer (sent with update-with-start), or the run's result. */
-export type AwaitedAnswer<Ret, Args extends unknown[]> = { update: UpdateDefinition<Ret, Args>; args: Args } | { result: true };
+export type AwaitedAnswer<Ret, Args extends unknown[]> =
+  { update: UpdateDefinition<Ret, Args>; args: Args } | { result: true };
 
 export interface StartAndAwait<Ret, Late, Args extends unknown[]> {
   start: WorkflowStart;
@@ -34,7 +40,10 @@ export interface StartAndAwait<Ret, Late, Args extends unknown[]> {
  * that never picks the work up. A result-awaiting call whose run closed already (REJECT_DUPLICATE)
  * waits for that run's result.
  */
-export async function startAndAwait<Ret, Late, Args extends unknown[] = []>(client: Client, options: StartAndAwait<Ret, Late, Args>): Promise<Ret | Late> {
+export async function startAndAwait<Ret, Late, Args extends unknown[] = []>(
+  client: Client,
+  options: StartAndAwait<Ret, Late, Args>,
+): Promise<Ret | Late> {
   const { start, answer } = options;
   const startOptions = {
     workflowId: start.workflowId,
@@ -45,7 +54,10 @@ export async function startAndAwait<Ret, Late, Args extends unknown[] = []>(clie
     typedSearchAttributes: start.searchAttributes,
   };
   if ('update' in answer) {
-    const update = client.workflow.executeUpdateWithStart(answer.update, { args: answer.args, startWorkflowOperation: new WithStartWorkflowOperation(start.type, startOptions) });
+    const update = client.workflow.executeUpdateWithStart(answer.update, {
+      args: answer.args,
+      startWorkflowOperation: new WithStartWorkflowOperation(start.type, startOptions),
+    });
     try {
       return await withDeadline(update, options.deadlineMs, options.onDeadline);
     } catch (error) {

@@ -31,20 +31,31 @@ export interface RunningDevServer {
   stop(): Promise<void>;
 }
 
-const queueProcessorPollRates = ['history.transferProcessorMaxPollRPS', 'history.timerProcessorMaxPollRPS', 'history.visibilityProcessorMaxPollRPS'];
+const queueProcessorPollRates = [
+  'history.transferProcessorMaxPollRPS',
+  'history.timerProcessorMaxPollRPS',
+  'history.visibilityProcessorMaxPollRPS',
+];
 
 /** Starts `temporal server start-dev` and waits until its frontend answers. */
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
   await assertPortFree(options.port);
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
-    '--namespace', options.namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'warn',
     // Update-with-start needs multi-operations enabled on servers that default it off.
-    '--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true',
-    '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
+    '--dynamic-config-value',
+    'frontend.enableExecuteMultiOperation=true',
+    '--dynamic-config-value',
+    'frontend.enableUpdateWorkflowExecution=true',
     // History's queue processors poll for new tasks at most 20 times a second by default, so under
     // steady load every workflow task waited for the next 50 ms tick before reaching matching
     // (an empty workflow took ~49 ms; ~14 ms with this). See README, Speed.
@@ -61,7 +72,10 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(temporalCliPath(options.cliPath), args, { stdio: ['ignore', out, out], detached: options.ownProcessGroup ?? false });
+  const child = spawn(temporalCliPath(options.cliPath), args, {
+    stdio: ['ignore', out, out],
+    detached: options.ownProcessGroup ?? false,
+  });
   if (typeof out === 'number') fs.closeSync(out);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const running = () => child.exitCode === null && child.signalCode === null;
@@ -116,7 +130,9 @@ async function waitUntilReady(address: string, namespace: string, exited: Promis
 function assertPortFree(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
-    server.once('error', () => reject(new Error(`port ${port} is in use: is another engine or Temporal server running?`)));
+    server.once('error', () =>
+      reject(new Error(`port ${port} is in use: is another engine or Temporal server running?`)),
+    );
     server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
   });
 }

@@ -13,9 +13,7 @@ export const searchAttributes = {
 } as const;
 
 /** `name=Type` pairs in the form `temporal server start-dev --search-attribute` takes. */
-export const searchAttributeFlags: string[] = Object.values(searchAttributes).map(
-  (key) => `${key.name}=Keyword`,
-);
+export const searchAttributeFlags: string[] = Object.values(searchAttributes).map((key) => `${key.name}=Keyword`);
 
 /** Whose business a run is: the ids operators search runs by (those left out are not set). */
 export interface RunOwner {

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  Worker,
+  type NativeConnection,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type { Activities } from '../activities';
 
 export const workflowsPath = path.join(__dirname, '..', 'workflows', 'index.ts');

@@ -4,8 +4,12 @@ import type { ActivityDeps } from '../deps';
 
 /** For activities that record events: dispatch them right after commit (the sweep covers a failure). */
 export function eventDispatchOf(deps: ActivityDeps): DispatchEvents {
-  const dispatchDeps = deps.temporal ? { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE } : null;
-  return dispatchAfterCommit(dispatchDeps, (error) => deps.logger.warn({ err: error }, 'event dispatch after commit failed; the outbox sweep will deliver'));
+  const dispatchDeps = deps.temporal
+    ? { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE }
+    : null;
+  return dispatchAfterCommit(dispatchDeps, (error) =>
+    deps.logger.warn({ err: error }, 'event dispatch after commit failed; the outbox sweep will deliver'),
+  );
 }
 
 /** Events younger than this are left to their own dispatch; the sweep only catches lost ones. */

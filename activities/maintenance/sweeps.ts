@@ -8,7 +8,9 @@ export function createMaintenanceActivities(deps: ActivityDeps) {
     async purgeExpiredIdempotencyRecords(): Promise<number> {
       const { count } = await deps.db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
       // Heartbeat rows of API processes gone for longer than any record they could still own.
-      await deps.db.idempotencyOwner.deleteMany({ where: { heartbeatAt: { lt: new Date(Date.now() - idempotencyRetentionMs) } } });
+      await deps.db.idempotencyOwner.deleteMany({
+        where: { heartbeatAt: { lt: new Date(Date.now() - idempotencyRetentionMs) } },
+      });
       if (count > 0) deps.logger.info({ count }, 'purged expired idempotency records');
       return count;
     },

@@ -56,7 +56,9 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
       let sent = false;
       try {
         const scope = { accountId: input.accountId, mode: input.mode };
-        const instrument = await db.paymentInstrument.findFirstOrThrow({ where: { id: input.paymentInstrumentId, ...scope } });
+        const instrument = await db.paymentInstrument.findFirstOrThrow({
+          where: { id: input.paymentInstrumentId, ...scope },
+        });
         const access = await processorAccess(deps, scope, input.processorId).catch((error: unknown) => {
           throw new ProcessorConfigurationError((error as Error).message);
         });
@@ -76,11 +78,16 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
           initiatedBy: input.initiatedBy,
           // External 3DS values go only to a processor that has 3DS on and accepts them; a hosted-3DS
           // processor runs its own and ignores ours (a capability, not a special case).
-          ...(input.threeDs && access.enable3DS && access.adapter.capabilities.externalThreeDs ? { threeDs: input.threeDs } : {}),
+          ...(input.threeDs && access.enable3DS && access.adapter.capabilities.externalThreeDs
+            ? { threeDs: input.threeDs }
+            : {}),
           credentials: access.credentials,
         });
         if (result.outcome === 'declined' && !isKnownDeclineCode(result.code)) {
-          deps.logger.warn({ paymentId: input.paymentId, processorId: input.processorId, code: result.code }, 'processor answered a code the decline table lacks; treated as a hard decline');
+          deps.logger.warn(
+            { paymentId: input.paymentId, processorId: input.processorId, code: result.code },
+            'processor answered a code the decline table lacks; treated as a hard decline',
+          );
         }
         const answer = toAttemptResult(input, result);
         await upsertAttempt(input.paymentId, answer);
@@ -100,8 +107,14 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
      * an attempt whose answer never came). Technical failures are thrown (retried); a refusal is data.
      */
     async reverseAttempt(input: ReverseAttemptInput): Promise<ReverseAttemptResult> {
-      const access = await processorAccess(deps, { accountId: input.accountId, mode: input.mode }, input.processorId).catch((error: unknown) => {
-        throw ApplicationFailure.nonRetryable((error as Error).message, 'ProcessorConfigurationError', { code: 'processor_unavailable' });
+      const access = await processorAccess(
+        deps,
+        { accountId: input.accountId, mode: input.mode },
+        input.processorId,
+      ).catch((error: unknown) => {
+        throw ApplicationFailure.nonRetryable((error as Error).message, 'ProcessorConfigurationError', {
+          code: 'processor_unavailable',
+        });
       });
       try {
         const result = await access.adapter.reverseByIdempotencyKey({
@@ -114,7 +127,8 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         if (result.outcome === 'failed') return { outcome: 'refused', code: result.code, message: result.message };
         return result;
       } catch (error) {
-        if (error instanceof ProcessorTechnicalError) throw ApplicationFailure.retryable(error.message, 'ProcessorTechnicalError', { code: error.code });
+        if (error instanceof ProcessorTechnicalError)
+          throw ApplicationFailure.retryable(error.message, 'ProcessorTechnicalError', { code: error.code });
         throw error;
       }
     },
@@ -159,7 +173,12 @@ function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent:
     type = 'PaymentAttemptError';
   }
   Context.current().heartbeat({ ...details, try: Context.current().info.attempt } satisfies TryVerdict);
-  return ApplicationFailure.create({ message, type, details: [details], nonRetryable: error instanceof ProcessorConfigurationError });
+  return ApplicationFailure.create({
+    message,
+    type,
+    details: [details],
+    nonRetryable: error instanceof ProcessorConfigurationError,
+  });
 }
 
 function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult): AuthorizeAttemptResult {
@@ -174,7 +193,9 @@ function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult):
         message: null,
         processorReference: result.processorReference,
         captured: result.captured,
-        dispute: result.disputeOpened ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason } : null,
+        dispute: result.disputeOpened
+          ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason }
+          : null,
       };
     case 'declined':
       return {
@@ -189,6 +210,15 @@ function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult):
         dispute: null,
       };
     case 'requires_3ds':
-      return { ...base, outcome: 'requires_3ds', errorCode: result.code, category: declineCategoryOf(result.code), message: result.message, processorReference: null, captured: false, dispute: null };
+      return {
+        ...base,
+        outcome: 'requires_3ds',
+        errorCode: result.code,
+        category: declineCategoryOf(result.code),
+        message: result.message,
+        processorReference: null,
+        captured: false,
+        dispute: null,
+      };
   }
 }

@@ -18,7 +18,9 @@ const reviewOf = (paymentId: string, review: PaymentReview) => ({
 });
 const openStatuses = ['processing', 'requires_action'];
 
-const summaryOf = (order: { id: string; status: string; totalAmount: number; currency: string } | null): OrderSummary | null =>
+const summaryOf = (
+  order: { id: string; status: string; totalAmount: number; currency: string } | null,
+): OrderSummary | null =>
   order && { id: order.id, status: order.status, totalAmount: order.totalAmount, currency: order.currency };
 
 export function createPaymentFinalizeActivities(deps: ActivityDeps) {
@@ -41,7 +43,14 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         const now = new Date();
         const eventIds: string[] = [];
         const event = async (eventType: string, properties: Record<string, unknown>) => {
-          const { id } = await recordEvent(tx, { accountId: payment.accountId, mode: payment.mode, storeId: payment.storeId, customerId: payment.customerId, eventType, properties });
+          const { id } = await recordEvent(tx, {
+            accountId: payment.accountId,
+            mode: payment.mode,
+            storeId: payment.storeId,
+            customerId: payment.customerId,
+            eventType,
+            properties,
+          });
           eventIds.push(id);
         };
 
@@ -49,24 +58,52 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         if (succeeded && payment.checkoutSessionId) {
           order = await orderForCheckout(tx, payment.checkoutSessionId, payment.id, payment.source ?? undefined);
           if (order) {
-            await event('s_checkout_session_paid', { checkoutSessionId: payment.checkoutSessionId, orderId: order.id, paymentId: payment.id });
-            await event('s_order_paid', { orderId: order.id, amount: order.totalAmount, currency: order.currency, paymentId: payment.id });
+            await event('s_checkout_session_paid', {
+              checkoutSessionId: payment.checkoutSessionId,
+              orderId: order.id,
+              paymentId: payment.id,
+            });
+            await event('s_order_paid', {
+              orderId: order.id,
+              amount: order.totalAmount,
+              currency: order.currency,
+              paymentId: payment.id,
+            });
           }
         } else if (succeeded && payment.orderId) {
-          const paid = await tx.order.updateMany({ where: { id: payment.orderId, status: 'pending' }, data: { status: 'paid', paymentId: payment.id } });
+          const paid = await tx.order.updateMany({
+            where: { id: payment.orderId, status: 'pending' },
+            data: { status: 'paid', paymentId: payment.id },
+          });
           order = await tx.order.findUnique({ where: { id: payment.orderId } });
-          if (paid.count === 1 && order) await event('s_order_paid', { orderId: order.id, amount: order.totalAmount, currency: order.currency, paymentId: payment.id });
+          if (paid.count === 1 && order)
+            await event('s_order_paid', {
+              orderId: order.id,
+              amount: order.totalAmount,
+              currency: order.currency,
+              paymentId: payment.id,
+            });
         } else if (!succeeded && payment.checkoutSessionId) {
           await releaseCheckoutClaim(tx, payment.checkoutSessionId, payment.id);
         }
 
         if (input.review) {
-          deps.logger.error({ paymentId: payment.id, processorId: input.review.processorId }, 'payment failed while its processor may hold a charge (reversal unconfirmed); needs review');
+          deps.logger.error(
+            { paymentId: payment.id, processorId: input.review.processorId },
+            'payment failed while its processor may hold a charge (reversal unconfirmed); needs review',
+          );
         }
         await tx.payment.update({
           where: { id: payment.id },
           data: {
-            ...(input.review ? { metadata: { ...((payment.metadata as Prisma.JsonObject | null) ?? {}), review: reviewOf(payment.id, input.review) } } : {}),
+            ...(input.review
+              ? {
+                  metadata: {
+                    ...((payment.metadata as Prisma.JsonObject | null) ?? {}),
+                    review: reviewOf(payment.id, input.review),
+                  },
+                }
+              : {}),
             status: input.status,
             orderId: order?.id ?? payment.orderId,
             processorId: input.processorId,
@@ -79,19 +116,51 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           },
         });
 
-        const paymentProperties = { paymentId: payment.id, orderId: order?.id ?? payment.orderId, amount: payment.amount, currency: payment.currency, status: input.status };
+        const paymentProperties = {
+          paymentId: payment.id,
+          orderId: order?.id ?? payment.orderId,
+          amount: payment.amount,
+          currency: payment.currency,
+          status: input.status,
+        };
         if (input.blockedByRuleId) {
-          await event('s_payment_blocked', { ...paymentProperties, ruleId: input.blockedByRuleId, declineCode: input.declineCode });
+          await event('s_payment_blocked', {
+            ...paymentProperties,
+            ruleId: input.blockedByRuleId,
+            declineCode: input.declineCode,
+          });
         } else if (succeeded) {
-          await event('s_payment_succeeded', { ...paymentProperties, processorId: input.processorId, captured: input.captured });
+          await event('s_payment_succeeded', {
+            ...paymentProperties,
+            processorId: input.processorId,
+            captured: input.captured,
+          });
         } else {
-          await event('s_payment_failed', { ...paymentProperties, declineCode: input.declineCode, declineCategory: input.declineCategory });
+          await event('s_payment_failed', {
+            ...paymentProperties,
+            declineCode: input.declineCode,
+            declineCategory: input.declineCategory,
+          });
         }
         if (succeeded && input.dispute) {
           const dispute = await tx.dispute.create({
-            data: { id: newId('dispute'), paymentId: payment.id, amount: input.dispute.amount, currency: payment.currency, status: 'needs_response', reason: input.dispute.reason },
+            data: {
+              id: newId('dispute'),
+              paymentId: payment.id,
+              amount: input.dispute.amount,
+              currency: payment.currency,
+              status: 'needs_response',
+              reason: input.dispute.reason,
+            },
           });
-          await event('s_payment_disputed', { paymentId: payment.id, disputeId: dispute.id, amount: dispute.amount, currency: dispute.currency, reason: dispute.reason, status: dispute.status });
+          await event('s_payment_disputed', {
+            paymentId: payment.id,
+            disputeId: dispute.id,
+            amount: dispute.amount,
+            currency: dispute.currency,
+            reason: dispute.reason,
+            status: dispute.status,
+          });
         }
         // Only events someone subscribes to go on to the workflow's dispatch step.
         return { eventIds: await keepEventsWithSubscribers(tx, eventIds), order: summaryOf(order) };
@@ -105,7 +174,10 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
       return await createOrderForPaidCheckout(tx, { checkoutSessionId, paymentId, source });
     } catch (error) {
       if (!(error instanceof CheckoutAlreadyPaidError)) throw error;
-      deps.logger.error({ paymentId, checkoutSessionId }, 'payment approved but its checkout session was no longer open; no order created');
+      deps.logger.error(
+        { paymentId, checkoutSessionId },
+        'payment approved but its checkout session was no longer open; no order created',
+      );
       return null;
     }
   }

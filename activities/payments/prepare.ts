@@ -3,7 +3,14 @@ import { capabilityNames } from '../../src/payments/processorAccess';
 import { claimCheckoutSession } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
 import { validatePaymentRequest } from '../../src/payments/validatePayment';
-import { chargeOf, rejection, type ChargeInput, type PaymentContext, type PaymentWorkflowInput, type PrepareResult } from '../../src/payments/workflowTypes';
+import {
+  chargeOf,
+  rejection,
+  type ChargeInput,
+  type PaymentContext,
+  type PaymentWorkflowInput,
+  type PrepareResult,
+} from '../../src/payments/workflowTypes';
 import { decryptPan } from '../../src/vault/cardVault';
 import type { ActivityDeps } from '../deps';
 
@@ -30,45 +37,52 @@ export function createPaymentActivities(deps: ActivityDeps) {
       if (!existing) {
         const refusal = await validatePaymentRequest(db, input);
         if (refusal) return { kind: 'rejected', error: refusal };
-        const refused = await db.$transaction(async (tx) => {
-          if (input.checkoutSessionId) {
-            const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId);
-            // Thrown so the transaction rolls the claim back; caught just below.
-            if (claim) throw new RefusedInTransaction(claim);
-          }
-          await tx.payment.create({
-            data: {
-              id: input.paymentId,
-              accountId: input.accountId,
-              mode: input.mode,
-              storeId: input.storeId,
-              customerId: input.customerId,
-              orderId: input.orderId ?? null,
-              checkoutSessionId: input.checkoutSessionId ?? null,
-              paymentInstrumentId: input.paymentInstrumentId,
-              paymentFlowId: input.paymentFlowId,
-              threedsSessionId: input.threedsSessionId ?? null,
-              intent: input.intent,
-              status: 'processing',
-              amount: input.amount,
-              currency: input.currency,
-              initiatedBy: input.initiatedBy,
-              source: input.source ?? null,
-              clientIp: input.clientIp ?? null,
-              metadata: input.blikCode ? { blikCode: input.blikCode } : undefined,
-            },
+        const refused = await db
+          .$transaction(async (tx) => {
+            if (input.checkoutSessionId) {
+              const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId);
+              // Thrown so the transaction rolls the claim back; caught just below.
+              if (claim) throw new RefusedInTransaction(claim);
+            }
+            await tx.payment.create({
+              data: {
+                id: input.paymentId,
+                accountId: input.accountId,
+                mode: input.mode,
+                storeId: input.storeId,
+                customerId: input.customerId,
+                orderId: input.orderId ?? null,
+                checkoutSessionId: input.checkoutSessionId ?? null,
+                paymentInstrumentId: input.paymentInstrumentId,
+                paymentFlowId: input.paymentFlowId,
+                threedsSessionId: input.threedsSessionId ?? null,
+                intent: input.intent,
+                status: 'processing',
+                amount: input.amount,
+                currency: input.currency,
+                initiatedBy: input.initiatedBy,
+                source: input.source ?? null,
+                clientIp: input.clientIp ?? null,
+                metadata: input.blikCode ? { blikCode: input.blikCode } : undefined,
+              },
+            });
+            return null;
+          })
+          .catch((error: unknown) => {
+            if (error instanceof RefusedInTransaction) return error.refusal;
+            throw error;
           });
-          return null;
-        }).catch((error: unknown) => {
-          if (error instanceof RefusedInTransaction) return error.refusal;
-          throw error;
-        });
         if (refused) return { kind: 'rejected', error: refused };
       }
       if (input.amount === 0) return { kind: 'free' };
       const charge = chargeOf(input);
       // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
-      if (!charge) return rejection('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a card and a payment flow');
+      if (!charge)
+        return rejection(
+          'invalid',
+          'PAYMENT_INSTRUMENT_REQUIRED',
+          'A payment of more than 0 needs a card and a payment flow',
+        );
       return { kind: 'ready', context: await loadRoutingContext(charge) };
     },
 
@@ -82,7 +96,9 @@ export function createPaymentActivities(deps: ActivityDeps) {
       if (rows.length === 0) return { blocked: false as const };
       const [customer, instrument] = await Promise.all([
         payment.customerId ? db.customer.findUnique({ where: { id: payment.customerId } }) : null,
-        payment.paymentInstrumentId ? db.paymentInstrument.findUnique({ where: { id: payment.paymentInstrumentId } }) : null,
+        payment.paymentInstrumentId
+          ? db.paymentInstrument.findUnique({ where: { id: payment.paymentInstrumentId } })
+          : null,
       ]);
       const rules = rows.map((row) => ({ ...row, operator: row.operator === 'AND' ? 'AND' : 'OR' }) as BlockRuleInput);
       const rule = findBlockingRule(
@@ -109,15 +125,29 @@ export function createPaymentActivities(deps: ActivityDeps) {
 
   /** The flow, its processors (with capabilities as data) and the sticky processor. */
   async function loadRoutingContext(input: ChargeInput): Promise<PaymentContext> {
-    const flow = await db.paymentFlow.findFirstOrThrow({ where: { id: input.paymentFlowId, accountId: input.accountId, mode: input.mode } });
+    const flow = await db.paymentFlow.findFirstOrThrow({
+      where: { id: input.paymentFlowId, accountId: input.accountId, mode: input.mode },
+    });
     const processorConfigs = flow.processorConfigs as unknown as PaymentContext['flow']['processorConfigs'];
-    const fallbackProcessorConfigs = flow.fallbackProcessorConfigs as unknown as PaymentContext['flow']['fallbackProcessorConfigs'];
-    const ids = [...new Set([...processorConfigs.map((c) => c.processorId), ...fallbackProcessorConfigs.map((c) => c.processorId)])];
+    const fallbackProcessorConfigs =
+      flow.fallbackProcessorConfigs as unknown as PaymentContext['flow']['fallbackProcessorConfigs'];
+    const ids = [
+      ...new Set([
+        ...processorConfigs.map((c) => c.processorId),
+        ...fallbackProcessorConfigs.map((c) => c.processorId),
+      ]),
+    ];
     const [processors, sticky] = await Promise.all([
       db.processor.findMany({ where: { id: { in: ids }, accountId: input.accountId, mode: input.mode } }),
       flow.stickyProcessorEnabled
         ? db.payment.findFirst({
-            where: { customerId: input.customerId, paymentFlowId: flow.id, status: { in: stickyStatuses }, processorId: { not: null }, id: { not: input.paymentId } },
+            where: {
+              customerId: input.customerId,
+              paymentFlowId: flow.id,
+              status: { in: stickyStatuses },
+              processorId: { not: null },
+              id: { not: input.paymentId },
+            },
             orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
             select: { processorId: true },
           })

@@ -23,10 +23,19 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
       const decision = planThreeDs({
         initiatedBy: input.initiatedBy,
         flowThreeDsEnabled: input.flowThreeDsEnabled,
-        processors: input.processors.map((processor) => ({ enable3DS: processor.enable3DS, capabilities: capabilityNames(processor.type) })),
+        processors: input.processors.map((processor) => ({
+          enable3DS: processor.enable3DS,
+          capabilities: capabilityNames(processor.type),
+        })),
         session: input.threedsSessionId
           ? session
-            ? { found: true, type: session.type, status: session.status, transStatus: session.transStatus, failureReason: session.failureReason }
+            ? {
+                found: true,
+                type: session.type,
+                status: session.status,
+                transStatus: session.transStatus,
+                failureReason: session.failureReason,
+              }
             : { found: false }
           : null,
       });
@@ -60,7 +69,10 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
             );
           }
           // The payment row (written by preparePayment) points at the session its 3DS step made.
-          await db.payment.updateMany({ where: { id: input.paymentId, threedsSessionId: null }, data: { threedsSessionId: id } });
+          await db.payment.updateMany({
+            where: { id: input.paymentId, threedsSessionId: null },
+            data: { threedsSessionId: id },
+          });
           return { kind: 'authenticate', sessionId: id, deviceChannel: decision.deviceChannel };
         }
       }

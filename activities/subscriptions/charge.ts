@@ -1,6 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult } from '../../src/domain/billingState';
+import type {
+  RenewalPaymentPlan,
+  SubscriptionChargeInput,
+  SubscriptionChargeResult,
+} from '../../src/domain/billingState';
 import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
 import { businessId, outcomeFromRow, runPayment } from '../../src/payments/startPayment';
 import { rejection, type PaymentOutcome, type PaymentWorkflowInput } from '../../src/payments/workflowTypes';
@@ -28,12 +32,21 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   async function paymentFor(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
     const [store, instrument] = await Promise.all([
       deps.db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
-      deps.db.paymentInstrument.findFirst({ where: { id: input.paymentMethodId, accountId: input.accountId, mode: input.mode, customerId: input.customerId } }),
+      deps.db.paymentInstrument.findFirst({
+        where: {
+          id: input.paymentMethodId,
+          accountId: input.accountId,
+          mode: input.mode,
+          customerId: input.customerId,
+        },
+      }),
     ]);
     const cardBrand = instrument?.brand ?? null;
-    if (!instrument) return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
+    if (!instrument)
+      return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
     // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
-    if (!store?.defaultPaymentFlowId) return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+    if (!store?.defaultPaymentFlowId)
+      return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
     const payment: PaymentWorkflowInput = {
       paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
       accountId: input.accountId,
@@ -59,17 +72,26 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
       const plan = await paymentFor(input);
       if (plan.kind === 'declined') return plan.result;
       const answer = await runPayment(
-        { db: deps.db, temporal: temporal(), taskQueue: deps.config.TEMPORAL_TASK_QUEUE, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+        {
+          db: deps.db,
+          temporal: temporal(),
+          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+          responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+        },
         plan.payment,
       );
       // A customer-present switch answers a challenge at once (the subscription workflow follows
       // the payment up); anything else waits for the payment's end.
-      if (input.initiatedBy === 'customer' && answer.kind === 'payment' && answer.status === 'requires_action') return chargeResultOf(answer, plan.cardBrand);
+      if (input.initiatedBy === 'customer' && answer.kind === 'payment' && answer.status === 'requires_action')
+        return chargeResultOf(answer, plan.cardBrand);
       return chargeResultOf(await finalOutcome(answer), plan.cardBrand);
     },
 
     /** Waits for a payment (a switch's challenge, or a child the workflow cannot await) to end. */
-    async awaitSubscriptionPayment(input: { paymentId: string; cardBrand: string | null }): Promise<SubscriptionChargeResult> {
+    async awaitSubscriptionPayment(input: {
+      paymentId: string;
+      cardBrand: string | null;
+    }): Promise<SubscriptionChargeResult> {
       const outcome = await waitForPaymentEnd(input.paymentId);
       return chargeResultOf(outcome, input.cardBrand);
     },
@@ -81,10 +103,12 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   }
 
   async function waitForPaymentEnd(paymentId: string): Promise<PaymentOutcome> {
-    const result = (temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>).catch((error: unknown) => {
-      if (error instanceof WorkflowFailedError) return interruptedOutcome(paymentId);
-      throw error;
-    });
+    const result = (temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>).catch(
+      (error: unknown) => {
+        if (error instanceof WorkflowFailedError) return interruptedOutcome(paymentId);
+        throw error;
+      },
+    );
     const context = Context.current();
     for (;;) {
       const done = await Promise.race([result, context.sleep(heartbeatEveryMs).then(() => null)]);

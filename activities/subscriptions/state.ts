@@ -1,7 +1,12 @@
 import { newId } from '../../src/domain/ids';
 import { createOrder } from '../../src/commerce/orders';
 import type { Prisma } from '../../src/db/prisma';
-import { longestReattemptWindowMs, normalizeCardBrand, reattemptDecision, type RetryDecision } from '../../src/domain/billingRetry';
+import {
+  longestReattemptWindowMs,
+  normalizeCardBrand,
+  reattemptDecision,
+  type RetryDecision,
+} from '../../src/domain/billingRetry';
 import type { SubscriptionChargeReason, SubscriptionState } from '../../src/domain/billingState';
 import { dispatchEventsNow } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
@@ -35,7 +40,10 @@ async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<st
     data: { ...subscriptionRowFromState(state), lastStateKey: input.stateKey },
   });
   if (applied.count === 0) return [];
-  await tx.membership.updateMany({ where: { subscriptionId: state.subscriptionId }, data: membershipRowFromState(state) });
+  await tx.membership.updateMany({
+    where: { subscriptionId: state.subscriptionId },
+    data: membershipRowFromState(state),
+  });
   if (!input.eventType) return [];
   const event = await recordEvent(tx, {
     accountId: state.accountId,
@@ -49,10 +57,15 @@ async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<st
 }
 
 /** quantity × unit price, as the subscription was sold (its price is unit amount × quantity). */
-export function orderLineOf(state: Pick<SubscriptionState, 'price' | 'quantity'>): { quantity: number; unitAmount: number } {
+export function orderLineOf(state: Pick<SubscriptionState, 'price' | 'quantity'>): {
+  quantity: number;
+  unitAmount: number;
+} {
   const unitAmount = state.price / state.quantity;
   // Always whole today (price = unit × quantity); a price that is not keeps the total exact on one line.
-  return Number.isSafeInteger(unitAmount) ? { quantity: state.quantity, unitAmount } : { quantity: 1, unitAmount: state.price };
+  return Number.isSafeInteger(unitAmount)
+    ? { quantity: state.quantity, unitAmount }
+    : { quantity: 1, unitAmount: state.price };
 }
 
 export function createSubscriptionActivities(deps: ActivityDeps) {
@@ -60,7 +73,10 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
   async function dispatchCommitted(eventIds: string[]): Promise<void> {
     if (!deps.temporal || eventIds.length === 0) return;
     try {
-      await dispatchEventsNow({ db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, eventIds);
+      await dispatchEventsNow(
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        eventIds,
+      );
     } catch (error) {
       deps.logger.warn({ err: error, eventIds }, 'subscription event dispatch failed; the outbox sweep will retry');
     }
@@ -87,7 +103,9 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
       const { orderId, eventIds } = await deps.db.$transaction(async (tx) => {
         const existing = await tx.order.findUnique({ where: { chargeKey: input.chargeKey }, select: { id: true } });
         if (existing) return { orderId: existing.id, eventIds: [] };
-        const product = await tx.product.findFirst({ where: { id: state.productId, accountId: state.accountId, mode: state.mode } });
+        const product = await tx.product.findFirst({
+          where: { id: state.productId, accountId: state.accountId, mode: state.mode },
+        });
         const fullPrice = state.price;
         const order = await createOrder(tx, {
           accountId: state.accountId,
@@ -96,21 +114,44 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
           customerId: state.customerId,
           currency: state.currency,
           status: 'paid',
-          items: [{ productName: product?.name ?? state.productId, ...orderLineOf(state), priceId: state.optionId, productId: state.productId, variantId: state.variantId }],
+          items: [
+            {
+              productName: product?.name ?? state.productId,
+              ...orderLineOf(state),
+              priceId: state.optionId,
+              productId: state.productId,
+              variantId: state.variantId,
+            },
+          ],
           subtotal: fullPrice,
           discountTotal: fullPrice - input.amount,
           paymentId: input.paymentId,
           source,
           chargeKey: input.chargeKey,
         });
-        const stateEvents = await writeState(tx, { ...input, stateKey: input.chargeKey, properties: { ...input.properties, orderId: order.id, amount: input.amount, currency: state.currency, reason: input.reason } });
+        const stateEvents = await writeState(tx, {
+          ...input,
+          stateKey: input.chargeKey,
+          properties: {
+            ...input.properties,
+            orderId: order.id,
+            amount: input.amount,
+            currency: state.currency,
+            reason: input.reason,
+          },
+        });
         const orderEvent = await recordEvent(tx, {
           accountId: state.accountId,
           mode: state.mode,
           storeId: state.storeId,
           customerId: state.customerId,
           eventType: 's_order_paid',
-          properties: { orderId: order.id, amount: input.amount, currency: state.currency, subscriptionId: state.subscriptionId },
+          properties: {
+            orderId: order.id,
+            amount: input.amount,
+            currency: state.currency,
+            subscriptionId: state.subscriptionId,
+          },
         });
         await topUpMembership(tx, state);
         return { orderId: order.id, eventIds: [...stateEvents, orderEvent.id] };
@@ -135,10 +176,14 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
     }): Promise<RetryDecision> {
       return deps.db.$transaction(async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.paymentMethodId}))`;
-        if (await tx.cardReattempt.findUnique({ where: { chargeKey: input.chargeKey }, select: { id: true } })) return { allowed: true };
+        if (await tx.cardReattempt.findUnique({ where: { chargeKey: input.chargeKey }, select: { id: true } }))
+          return { allowed: true };
         const instrument = await tx.paymentInstrument.findFirst({ where: { id: input.paymentMethodId } });
         const previous = await tx.cardReattempt.findMany({
-          where: { paymentMethodId: input.paymentMethodId, attemptedAt: { gt: new Date(input.atMs - longestReattemptWindowMs) } },
+          where: {
+            paymentMethodId: input.paymentMethodId,
+            attemptedAt: { gt: new Date(input.atMs - longestReattemptWindowMs) },
+          },
           select: { attemptedAt: true },
         });
         const decision = reattemptDecision({
@@ -172,7 +217,10 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
  * to the program of that price in the same store (one program per price: unique index).
  */
 async function topUpMembership(tx: Tx, state: SubscriptionState): Promise<void> {
-  const membership = await tx.membership.findUnique({ where: { subscriptionId: state.subscriptionId }, include: { program: true } });
+  const membership = await tx.membership.findUnique({
+    where: { subscriptionId: state.subscriptionId },
+    include: { program: true },
+  });
   if (!membership) return;
   const program =
     membership.program.optionId === state.optionId

@@ -4,8 +4,19 @@ import { ProcessorTechnicalError } from '../../src/processors/types';
 import { createThreeDsServerClient, type ThreeDsServerResult } from '../../src/threeds/serverClient';
 import { returnUrlOf } from '../../src/threeds/returnLink';
 import { challengeTimeoutMs, statusForTransStatus } from '../../src/threeds/rules';
-import { sessionAlreadyFinalCode, transitionSession, valuesOf, type SessionTransition, type ThreeDsSessionRow } from '../../src/threeds/sessions';
-import type { StartAuthenticationInput, ThreeDsCheck, ThreeDsDecision, ThreeDsFinal } from '../../src/threeds/workflowTypes';
+import {
+  sessionAlreadyFinalCode,
+  transitionSession,
+  valuesOf,
+  type SessionTransition,
+  type ThreeDsSessionRow,
+} from '../../src/threeds/sessions';
+import type {
+  StartAuthenticationInput,
+  ThreeDsCheck,
+  ThreeDsDecision,
+  ThreeDsFinal,
+} from '../../src/threeds/workflowTypes';
 import { decryptPan } from '../../src/vault/cardVault';
 import type { ActivityDeps } from '../deps';
 import { eventDispatchOf } from '../events/outbox';
@@ -37,7 +48,11 @@ function valuesFrom(result: ThreeDsServerResult) {
 /** A final (non-C) answer of the 3DS server as the session's next state. */
 function finalTransition(result: ThreeDsServerResult): SessionTransition {
   const status = statusForTransStatus(result.transStatus);
-  return { ...valuesFrom(result), status, failureReason: status === 'failed' ? `transStatus ${result.transStatus}` : null };
+  return {
+    ...valuesFrom(result),
+    status,
+    failureReason: status === 'failed' ? `transStatus ${result.transStatus}` : null,
+  };
 }
 
 /** Talking to the 3DS server and moving 3DS sessions; the only place the 3DS workflows touch the world. */
@@ -62,7 +77,8 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof ProcessorTechnicalError) throw ApplicationFailure.retryable(error.message, 'ThreeDsServerError', { code: error.code });
+      if (error instanceof ProcessorTechnicalError)
+        throw ApplicationFailure.retryable(error.message, 'ThreeDsServerError', { code: error.code });
       throw error;
     }
   }
@@ -70,7 +86,8 @@ export function createThreeDsActivities(deps: ActivityDeps) {
   /** Asks the 3DS server for the result of an open challenge and records it when final. */
   async function check(row: ThreeDsSessionRow): Promise<ThreeDsCheck> {
     if (row.status === 'authenticated' || row.status === 'failed') return finalOf(row);
-    if (!row.threeDSServerTransID) throw ApplicationFailure.nonRetryable(`3DS session ${row.id} has no open challenge`, 'ThreeDsStateError');
+    if (!row.threeDSServerTransID)
+      throw ApplicationFailure.nonRetryable(`3DS session ${row.id} has no open challenge`, 'ThreeDsStateError');
     const result = await callServer(() => server.result(row.threeDSServerTransID!));
     if (result.transStatus === 'C') return { kind: 'pending', sessionId: row.id };
     return finalOf(await move(row.id, finalTransition(result)));
@@ -85,12 +102,21 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     async startThreeDsAuthentication(input: StartAuthenticationInput): Promise<ThreeDsDecision> {
       const session = await db.threeDsSession.findUniqueOrThrow({ where: { id: input.sessionId } });
       if (session.status === 'authenticated' || session.status === 'failed') return finalOf(session);
-      if (session.status === 'challenge_required') return { kind: 'challenge', sessionId: session.id, challengeUrl: session.challengeUrl! };
-      if (!session.paymentInstrumentId) throw ApplicationFailure.nonRetryable(`3DS session ${session.id} has no card to authenticate`, 'ThreeDsStateError');
+      if (session.status === 'challenge_required')
+        return { kind: 'challenge', sessionId: session.id, challengeUrl: session.challengeUrl! };
+      if (!session.paymentInstrumentId)
+        throw ApplicationFailure.nonRetryable(
+          `3DS session ${session.id} has no card to authenticate`,
+          'ThreeDsStateError',
+        );
       const instrument = await db.paymentInstrument.findFirst({
         where: { id: session.paymentInstrumentId, accountId: session.accountId, mode: session.mode },
       });
-      if (!instrument) throw ApplicationFailure.nonRetryable(`payment instrument ${session.paymentInstrumentId} not found`, 'ThreeDsStateError');
+      if (!instrument)
+        throw ApplicationFailure.nonRetryable(
+          `payment instrument ${session.paymentInstrumentId} not found`,
+          'ThreeDsStateError',
+        );
       const recurring = session.recurringInfo as { frequency: number; expiry: string } | null;
       const result = await callServer(() =>
         server.authenticate({
@@ -111,8 +137,19 @@ export function createThreeDsActivities(deps: ActivityDeps) {
       if (result.transStatus !== 'C') return finalOf(await move(session.id, finalTransition(result)));
       // 3RI has no cardholder to send to a challenge: a server asking for one fails the session now
       // instead of leaving a renewal waiting out the challenge window.
-      if (input.deviceChannel === '3ri') return finalOf(await move(session.id, { ...valuesFrom(result), status: 'failed', failureReason: 'challenge_not_possible_3ri' }));
-      if (!result.challengeUrl) throw ApplicationFailure.retryable('3DS server asked for a challenge without a challenge URL', 'ThreeDsServerError');
+      if (input.deviceChannel === '3ri')
+        return finalOf(
+          await move(session.id, {
+            ...valuesFrom(result),
+            status: 'failed',
+            failureReason: 'challenge_not_possible_3ri',
+          }),
+        );
+      if (!result.challengeUrl)
+        throw ApplicationFailure.retryable(
+          '3DS server asked for a challenge without a challenge URL',
+          'ThreeDsServerError',
+        );
       await move(session.id, {
         ...valuesFrom(result),
         status: 'challenge_required',

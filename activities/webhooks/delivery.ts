@@ -5,7 +5,13 @@ import { toEventViews } from '../../src/events/serialize';
 import { webhookTypeOf } from '../../src/webhooks/catalogue';
 import { deliveryPayload, deliveryPolicy, signingSecrets } from '../../src/webhooks/delivery';
 import { failingTooLong, failingWindowMs, streakOf } from '../../src/webhooks/failureStreak';
-import { attemptHeader, eventIdHeader, eventTypeHeader, signatureHeader, signWebhookPayload } from '../../src/webhooks/signing';
+import {
+  attemptHeader,
+  eventIdHeader,
+  eventTypeHeader,
+  signatureHeader,
+  signWebhookPayload,
+} from '../../src/webhooks/signing';
 import { sendWebhookRequest } from '../../src/webhooks/send';
 import { assertWebhookUrlAllowed, WebhookUrlError } from '../../src/webhooks/urlGuard';
 import type { ActivityDeps } from '../deps';
@@ -29,16 +35,25 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * retryable failure on anything but 2xx so the activity retry policy drives the backoff;
      * 410 Gone and a deleted or disabled endpoint are not retried.
      */
-    async attemptWebhookDelivery(input: { eventId: string; endpointId: string }): Promise<{ status: number; attempt: number }> {
+    async attemptWebhookDelivery(input: {
+      eventId: string;
+      endpointId: string;
+    }): Promise<{ status: number; attempt: number }> {
       const info = Context.current().info;
       const endpoint = await deps.db.webhookEndpoint.findUnique({ where: { id: input.endpointId } });
       if (!endpoint || !endpoint.enabled) {
-        throw ApplicationFailure.nonRetryable(`endpoint ${input.endpointId} is deleted or disabled`, webhookErrorTypes.unavailable);
+        throw ApplicationFailure.nonRetryable(
+          `endpoint ${input.endpointId} is deleted or disabled`,
+          webhookErrorTypes.unavailable,
+        );
       }
       const event = await deps.db.event.findUnique({ where: { id: input.eventId } });
-      if (!event) throw ApplicationFailure.nonRetryable(`event ${input.eventId} not found`, webhookErrorTypes.unavailable);
+      if (!event)
+        throw ApplicationFailure.nonRetryable(`event ${input.eventId} not found`, webhookErrorTypes.unavailable);
       const [view] = await toEventViews(deps.db, [event]);
-      const body = JSON.stringify(deliveryPayload(view!, webhookTypeOf(event.eventType) ?? event.eventType, event.mode));
+      const body = JSON.stringify(
+        deliveryPayload(view!, webhookTypeOf(event.eventType) ?? event.eventType, event.mode),
+      );
       const policy = deliveryPolicy(deps.config, endpoint.mode);
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = {
@@ -79,17 +94,29 @@ export function createWebhookActivities(deps: ActivityDeps) {
           },
         }),
         !streak
-          ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null, lastFailedAt: null } })
+          ? deps.db.webhookEndpoint.update({
+              where: { id: endpoint.id },
+              data: { failingSince: null, lastFailedAt: null },
+            })
           : streak.restarted
-            ? deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: now, lastFailedAt: now } })
+            ? deps.db.webhookEndpoint.update({
+                where: { id: endpoint.id },
+                data: { failingSince: now, lastFailedAt: now },
+              })
             : // Concurrent deliveries finish out of order: the latest failure only moves forward.
-              deps.db.webhookEndpoint.updateMany({ where: { id: endpoint.id, OR: [{ lastFailedAt: null }, { lastFailedAt: { lt: now } }] }, data: { lastFailedAt: now } }),
+              deps.db.webhookEndpoint.updateMany({
+                where: { id: endpoint.id, OR: [{ lastFailedAt: null }, { lastFailedAt: { lt: now } }] },
+                data: { lastFailedAt: now },
+              }),
       ]);
       if (!streak) return { status: result.status!, attempt: info.attempt };
       const reason = result.error ?? `receiver answered HTTP ${result.status}`;
       if (result.status === 410) throw ApplicationFailure.nonRetryable(reason, webhookErrorTypes.gone);
       if (now.getTime() - streak.since.getTime() >= failingWindowMs) {
-        throw ApplicationFailure.nonRetryable(`${reason}; failing since ${streak.since.toISOString()}`, webhookErrorTypes.failing);
+        throw ApplicationFailure.nonRetryable(
+          `${reason}; failing since ${streak.since.toISOString()}`,
+          webhookErrorTypes.failing,
+        );
       }
       throw ApplicationFailure.retryable(reason, webhookErrorTypes.failed);
     },
@@ -99,20 +126,34 @@ export function createWebhookActivities(deps: ActivityDeps) {
      * `s_webhook_endpoint_disabled` in the same transaction. When an event's retries run out but
      * another event reached the endpoint meanwhile, the streak is shorter and it stays enabled.
      */
-    async disableWebhookEndpoint(input: { endpointId: string; eventId: string; reason: 'gone' | 'failing' }): Promise<{ disabled: boolean; eventId?: string }> {
+    async disableWebhookEndpoint(input: {
+      endpointId: string;
+      eventId: string;
+      reason: 'gone' | 'failing';
+    }): Promise<{ disabled: boolean; eventId?: string }> {
       return deps.db.$transaction(async (tx) => {
         const endpoint = await tx.webhookEndpoint.findUnique({ where: { id: input.endpointId } });
         if (!endpoint || !endpoint.enabled) return { disabled: false };
         const now = new Date(Context.current().info.currentAttemptScheduledTimestampMs);
         if (input.reason === 'failing' && !failingTooLong(endpoint, now)) return { disabled: false };
-        const disabledReason = input.reason === 'gone' ? 'receiver answered 410 Gone' : 'every delivery failed for 3 days';
-        await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason, disabledAt: new Date() } });
+        const disabledReason =
+          input.reason === 'gone' ? 'receiver answered 410 Gone' : 'every delivery failed for 3 days';
+        await tx.webhookEndpoint.update({
+          where: { id: endpoint.id },
+          data: { enabled: false, disabledReason, disabledAt: new Date() },
+        });
         const event = await recordEvent(tx, {
           accountId: endpoint.accountId,
           mode: endpoint.mode,
           storeId: endpoint.storeId,
           eventType: 's_webhook_endpoint_disabled',
-          properties: { endpointId: endpoint.id, url: endpoint.url, reason: input.reason, detail: disabledReason, lastEventId: input.eventId },
+          properties: {
+            endpointId: endpoint.id,
+            url: endpoint.url,
+            reason: input.reason,
+            detail: disabledReason,
+            lastEventId: input.eventId,
+          },
         });
         deps.logger.warn({ endpointId: endpoint.id, reason: input.reason }, 'webhook endpoint disabled');
         return { disabled: true, eventId: event.id };

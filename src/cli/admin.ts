@@ -7,7 +7,13 @@ import { provideDatabase, type DatabaseHandle } from '../db/database';
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient, type Db } from '../db/prisma';
 import { isLegacyUuidToken } from '../domain/apiKeys';
-import { createPartnerCommand, importLegacyKeyCommand, LegacyKeyImportError, listKeysCommand, revokeKeyCommand } from '../keys/adminCommands';
+import {
+  createPartnerCommand,
+  importLegacyKeyCommand,
+  LegacyKeyImportError,
+  listKeysCommand,
+  revokeKeyCommand,
+} from '../keys/adminCommands';
 import { createLogger, type Logger } from '../logging/logger';
 
 const usage = `Usage: npm run --silent admin -- <command>
@@ -49,23 +55,39 @@ async function main(argv: string[]): Promise<number> {
 function commandFor(command: string, args: string[]): (db: Db) => Promise<unknown> {
   switch (command) {
     case 'create-partner': {
-      const { values } = parseArgs({ args, options: { name: { type: 'string' }, mode: { type: 'string' }, 'crm-only': { type: 'boolean', default: false } }, strict: true });
+      const { values } = parseArgs({
+        args,
+        options: {
+          name: { type: 'string' },
+          mode: { type: 'string' },
+          'crm-only': { type: 'boolean', default: false },
+        },
+        strict: true,
+      });
       const name = values.name?.trim();
       if (!name) throw new UsageError('create-partner needs --name NAME');
-      if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('create-partner needs --mode test or --mode live');
+      if (values.mode !== 'test' && values.mode !== 'live')
+        throw new UsageError('create-partner needs --mode test or --mode live');
       const mode = values.mode;
       return (db) => createPartnerCommand(db, { name, mode, crmOnly: values['crm-only'] });
     }
     case 'import-legacy-key': {
       const { values } = parseArgs({
         args,
-        options: { account: { type: 'string' }, token: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, mode: { type: 'string' } },
+        options: {
+          account: { type: 'string' },
+          token: { type: 'string' },
+          name: { type: 'string' },
+          role: { type: 'string' },
+          mode: { type: 'string' },
+        },
         strict: true,
       });
       const accountId = values.account?.trim();
       const token = values.token?.trim();
       if (!accountId) throw new UsageError('import-legacy-key needs --account ACCOUNT_ID');
-      if (!token || !isLegacyUuidToken(token)) throw new UsageError('import-legacy-key needs --token with a UUID (the older CRM token format)');
+      if (!token || !isLegacyUuidToken(token))
+        throw new UsageError('import-legacy-key needs --token with a UUID (the older CRM token format)');
       const role = values.role ?? 'org:admin';
       if (role !== 'org:admin' && role !== 'org:member') throw new UsageError('--role must be org:admin or org:member');
       // The older CRM had no test mode: its tokens worked on real data.
@@ -131,8 +153,13 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const isUsage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    const clean = error instanceof CommandError || error instanceof ConfigError || error instanceof LegacyKeyImportError;
-    const message = isUsage ? `${(error as Error).message}\n\n${usage}` : clean ? (error as Error).message : String((error as Error)?.stack ?? error);
+    const clean =
+      error instanceof CommandError || error instanceof ConfigError || error instanceof LegacyKeyImportError;
+    const message = isUsage
+      ? `${(error as Error).message}\n\n${usage}`
+      : clean
+        ? (error as Error).message
+        : String((error as Error)?.stack ?? error);
     process.stderr.write(`admin: ${message}\n`);
     process.exitCode = isUsage ? 2 : 1;
   },

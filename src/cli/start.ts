@@ -32,11 +32,21 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR });
     lifecycle.add('sandbox', sandbox.stop);
 
-    const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, { db, logger, config: cfg, sandboxUrl: sandbox.url, temporal: client });
+    const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, {
+      db,
+      logger,
+      config: cfg,
+      sandboxUrl: sandbox.url,
+      temporal: client,
+    });
     lifecycle.add('worker', worker.stop);
     await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
 
-    const api = await startApi({ db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandbox.url }, cfg.PORT, cfg.HOST);
+    const api = await startApi(
+      { db, temporal: client, config: cfg, logger, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandbox.url },
+      cfg.PORT,
+      cfg.HOST,
+    );
     lifecycle.add('api', api.stop);
 
     process.stdout.write(

@@ -16,7 +16,9 @@ const lifecycle = new Lifecycle(logger);
 /** `npm run worker`: only a Temporal worker, against external Postgres and Temporal. */
 async function main(): Promise<void> {
   if (!cfg.DATABASE_URL || !cfg.TEMPORAL_ADDRESS) {
-    process.stderr.write('worker: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n');
+    process.stderr.write(
+      'worker: invalid configuration: DATABASE_URL and TEMPORAL_ADDRESS are required (npm start has embedded defaults)\n',
+    );
     process.exit(1);
   }
   routeTemporalLogsTo(logger);
@@ -27,7 +29,13 @@ async function main(): Promise<void> {
   const settings = temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS);
   const client = await createTemporalClient(settings);
   lifecycle.add('temporal client', () => client.connection.close());
-  const worker = await startWorker(settings, cfg.TEMPORAL_TASK_QUEUE, { db, logger, config: cfg, sandboxUrl: sandboxUrlOf(cfg), temporal: client });
+  const worker = await startWorker(settings, cfg.TEMPORAL_TASK_QUEUE, {
+    db,
+    logger,
+    config: cfg,
+    sandboxUrl: sandboxUrlOf(cfg),
+    temporal: client,
+  });
   lifecycle.add('worker', worker.stop);
   await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 'worker polling');

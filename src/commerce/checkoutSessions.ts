@@ -4,7 +4,12 @@ import { findOrCreateCustomerByEmail } from './customers';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
 import { conflict, invalid, notFound } from '../errors';
-import { assertFirstTimeEligible, redeemPromotionCodes, releasePromotionCodes, resolvePromotionCodes } from './promotionRedemption';
+import {
+  assertFirstTimeEligible,
+  redeemPromotionCodes,
+  releasePromotionCodes,
+  resolvePromotionCodes,
+} from './promotionRedemption';
 import type { Scope } from './scope';
 
 type Tx = Prisma.TransactionClient;
@@ -21,7 +26,10 @@ export interface CreateCheckoutSessionInput {
 
 export const defaultExpiryMinutes = 24 * 60;
 
-export const sessionInclude = { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] }, customer: true } satisfies Prisma.CheckoutSessionInclude;
+export const sessionInclude = {
+  lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+  customer: true,
+} satisfies Prisma.CheckoutSessionInclude;
 
 // Redeemers of one hot code queue on its row lock; give them longer than Prisma's 2 s/5 s defaults.
 const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
@@ -37,7 +45,10 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
     if (!store) throw notFound('Store');
     const currency = input.currency ?? store.baseCurrency;
     if (currency !== store.baseCurrency && !store.presentmentCurrencies.includes(currency)) {
-      throw invalid(`Store does not sell in ${currency}; its currencies are ${store.presentmentCurrencies.join(', ')}`, 'CURRENCY_NOT_SUPPORTED');
+      throw invalid(
+        `Store does not sell in ${currency}; its currencies are ${store.presentmentCurrencies.join(', ')}`,
+        'CURRENCY_NOT_SUPPORTED',
+      );
     }
     const customer = await resolveCustomer(tx, scope, store.id, input);
     const lines = await resolveLines(tx, scope, store.id, currency, input.lineItems);
@@ -45,7 +56,11 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
     await assertFirstTimeEligible(tx, customer.id, codes);
     let totals;
     try {
-      totals = computeCheckoutTotals(currency, lines, codes.map((code) => code.promotion));
+      totals = computeCheckoutTotals(
+        currency,
+        lines,
+        codes.map((code) => code.promotion),
+      );
     } catch (error) {
       if (error instanceof TotalsError) throw invalid(error.message, 'INVALID_CHECKOUT_TOTALS');
       throw error;
@@ -92,16 +107,25 @@ async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: Cre
   return findOrCreateCustomerByEmail(tx, scope, storeId, input.customer!);
 }
 
-async function resolveLines(tx: Tx, scope: Scope, storeId: string, currency: string, items: { priceId: string; quantity: number }[]) {
+async function resolveLines(
+  tx: Tx,
+  scope: Scope,
+  storeId: string,
+  currency: string,
+  items: { priceId: string; quantity: number }[],
+) {
   const prices = await tx.price.findMany({
     where: { ...scope, id: { in: items.map((item) => item.priceId) } },
     include: { variant: { include: { product: true } } },
   });
   return items.map((item) => {
     const price = prices.find((candidate) => candidate.id === item.priceId);
-    if (!price || price.variant.product.storeId !== storeId) throw invalid(`Price ${item.priceId} does not exist in this store`, 'PRICE_NOT_FOUND');
-    if (!price.active || !price.variant.product.active) throw invalid(`Price ${item.priceId} is not active`, 'PRICE_INACTIVE');
-    if (price.currency !== currency) throw invalid(`Price ${item.priceId} is in ${price.currency}, the session in ${currency}`, 'CURRENCY_MISMATCH');
+    if (!price || price.variant.product.storeId !== storeId)
+      throw invalid(`Price ${item.priceId} does not exist in this store`, 'PRICE_NOT_FOUND');
+    if (!price.active || !price.variant.product.active)
+      throw invalid(`Price ${item.priceId} is not active`, 'PRICE_INACTIVE');
+    if (price.currency !== currency)
+      throw invalid(`Price ${item.priceId} is in ${price.currency}, the session in ${currency}`, 'CURRENCY_MISMATCH');
     return {
       priceId: price.id,
       productId: price.variant.productId,
@@ -118,8 +142,12 @@ export async function expireCheckoutSession(db: Db, scope: Scope, checkoutSessio
   return db.$transaction(async (tx) => {
     const session = await tx.checkoutSession.findFirst({ where: { id: checkoutSessionId, ...scope } });
     if (!session) throw notFound('Checkout session');
-    const flipped = await tx.checkoutSession.updateMany({ where: { id: session.id, status: 'open' }, data: { status: 'expired' } });
-    if (flipped.count !== 1) throw conflict(`Checkout session is ${session.status} and cannot be expired`, 'CHECKOUT_NOT_OPEN');
+    const flipped = await tx.checkoutSession.updateMany({
+      where: { id: session.id, status: 'open' },
+      data: { status: 'expired' },
+    });
+    if (flipped.count !== 1)
+      throw conflict(`Checkout session is ${session.status} and cannot be expired`, 'CHECKOUT_NOT_OPEN');
     await releasePromotionCodes(tx, session.id);
     // Delivered by the outbox sweep (workflows/events/outbox.ts), like any event recorded outside a workflow.
     await recordSessionExpired(tx, session, 'requested');

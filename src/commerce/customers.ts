@@ -23,7 +23,12 @@ export function normaliseEmail(email: string): string {
  * null when another row holds the key. ON CONFLICT waits for a concurrent inserter of the same key
  * to commit, so of many concurrent callers exactly one inserts and the others then see its row.
  */
-async function insertUnlessTaken(db: Db | Tx, scope: Scope, storeId: string | null, details: CustomerDetails): Promise<string | null> {
+async function insertUnlessTaken(
+  db: Db | Tx,
+  scope: Scope,
+  storeId: string | null,
+  details: CustomerDetails,
+): Promise<string | null> {
   const id = newId('customer');
   const inserted = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO "customers" ("id", "account_id", "mode", "store_id", "email", "first_name", "last_name", "phone", "external_ref")
@@ -50,9 +55,17 @@ export async function createCustomer(db: Db, scope: Scope, storeId: string | nul
 }
 
 /** Changes a customer's fields; moving to an e-mail another customer of its store holds is a 409. */
-export async function updateCustomer(db: Db, customer: { id: string; storeId: string | null }, scope: Scope, data: Partial<CustomerDetails>) {
+export async function updateCustomer(
+  db: Db,
+  customer: { id: string; storeId: string | null },
+  scope: Scope,
+  data: Partial<CustomerDetails>,
+) {
   try {
-    return await db.customer.update({ where: { id: customer.id }, data: data.email === undefined ? data : { ...data, email: normaliseEmail(data.email) } });
+    return await db.customer.update({
+      where: { id: customer.id },
+      data: data.email === undefined ? data : { ...data, email: normaliseEmail(data.email) },
+    });
   } catch (error) {
     if ((error as { code?: string }).code !== 'P2002' || data.email === undefined) throw error;
     const holder = await findByKey(db, scope, customer.storeId, data.email);
@@ -66,7 +79,10 @@ export async function updateCustomer(db: Db, customer: { id: string; storeId: st
  */
 export async function findOrCreateCustomerByEmail(tx: Tx, scope: Scope, storeId: string, details: CustomerDetails) {
   const email = normaliseEmail(details.email);
-  const existing = await tx.customer.findFirst({ where: { ...scope, email }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const existing = await tx.customer.findFirst({
+    where: { ...scope, email },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   if (existing) return existing;
   const id = await insertUnlessTaken(tx, scope, storeId, details);
   if (id) return tx.customer.findUniqueOrThrow({ where: { id } });

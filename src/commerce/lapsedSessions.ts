@@ -15,14 +15,27 @@ export const lapsedSessionGraceMs = 60_000;
  * `checkout_payment_claims` means a payment is running or has won, and that payment will flip the
  * session to paid even after its expiry; such a session still counts as live.
  */
-export async function findLapsedSessionIds(tx: Tx, where: Prisma.CheckoutSessionWhereInput, cutoff: Date): Promise<string[]> {
-  const overdue = await tx.checkoutSession.findMany({ where: { ...where, status: 'open', expiresAt: { lte: cutoff } }, select: { id: true } });
-  return withoutPaymentHolding(tx, overdue.map((session) => session.id));
+export async function findLapsedSessionIds(
+  tx: Tx,
+  where: Prisma.CheckoutSessionWhereInput,
+  cutoff: Date,
+): Promise<string[]> {
+  const overdue = await tx.checkoutSession.findMany({
+    where: { ...where, status: 'open', expiresAt: { lte: cutoff } },
+    select: { id: true },
+  });
+  return withoutPaymentHolding(
+    tx,
+    overdue.map((session) => session.id),
+  );
 }
 
 async function withoutPaymentHolding(tx: Tx, sessionIds: string[]): Promise<string[]> {
   if (sessionIds.length === 0) return [];
-  const held = await tx.checkoutPaymentClaim.findMany({ where: { checkoutSessionId: { in: sessionIds }, state: 'held' }, select: { checkoutSessionId: true } });
+  const held = await tx.checkoutPaymentClaim.findMany({
+    where: { checkoutSessionId: { in: sessionIds }, state: 'held' },
+    select: { checkoutSessionId: true },
+  });
   const heldIds = new Set(held.map((claim) => claim.checkoutSessionId));
   return sessionIds.filter((id) => !heldIds.has(id));
 }
@@ -36,13 +49,20 @@ async function withoutPaymentHolding(tx: Tx, sessionIds: string[]): Promise<stri
  * is never exceeded). The conditional `status = 'open'` flips each session, and counts its uses,
  * exactly once.
  */
-export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: string[], now = new Date()): Promise<Map<string, number>> {
+export async function expireLapsedSessionsHolding(
+  tx: Tx,
+  promotionCodeIds: string[],
+  now = new Date(),
+): Promise<Map<string, number>> {
   const released = new Map<string, number>();
   if (promotionCodeIds.length === 0) return released;
   const cutoff = new Date(now.getTime() - lapsedSessionGraceMs);
   // Driven from the code's redemptions (indexed by code), not from the sessions table.
   const overdue = await tx.promotionRedemption.findMany({
-    where: { promotionCodeId: { in: promotionCodeIds }, checkoutSession: { status: 'open', expiresAt: { lte: cutoff } } },
+    where: {
+      promotionCodeId: { in: promotionCodeIds },
+      checkoutSession: { status: 'open', expiresAt: { lte: cutoff } },
+    },
     select: { checkoutSessionId: true },
   });
   const flipped = await flipLapsedSessions(tx, [...new Set(overdue.map((row) => row.checkoutSessionId))], cutoff);
@@ -62,7 +82,11 @@ export async function expireLapsedSessionsHolding(tx: Tx, promotionCodeIds: stri
  * them with their event ids. Rows another transaction has locked are skipped rather than waited for (SKIP LOCKED), in
  * id order; the conditional `status = 'open'` flips each session exactly once.
  */
-export async function flipLapsedSessions(tx: Tx, sessionIds: string[], cutoff: Date): Promise<(ExpiredSessionRow & { eventId: string })[]> {
+export async function flipLapsedSessions(
+  tx: Tx,
+  sessionIds: string[],
+  cutoff: Date,
+): Promise<(ExpiredSessionRow & { eventId: string })[]> {
   if (sessionIds.length === 0) return [];
   const flipped = await tx.$queryRaw<ExpiredSessionRow[]>`
     WITH "locked" AS (
@@ -76,7 +100,8 @@ export async function flipLapsedSessions(tx: Tx, sessionIds: string[], cutoff: D
     RETURNING "s"."id", "s"."account_id" AS "accountId", "s"."mode"::text AS "mode", "s"."store_id" AS "storeId",
               "s"."customer_id" AS "customerId", "s"."total", "s"."currency"`;
   const expired = [];
-  for (const session of flipped) expired.push({ ...session, eventId: (await recordSessionExpired(tx, session, 'lapsed')).id });
+  for (const session of flipped)
+    expired.push({ ...session, eventId: (await recordSessionExpired(tx, session, 'lapsed')).id });
   return expired;
 }
 
@@ -95,7 +120,11 @@ export interface ExpiredSessionRow {
  * The event of a session's move to expired, in the transaction that moved it: `requested` by
  * POST /checkout-sessions/expire, or `lapsed` when its expiry passed unpaid.
  */
-export async function recordSessionExpired(tx: Tx, session: ExpiredSessionRow, reason: 'requested' | 'lapsed'): Promise<{ id: string }> {
+export async function recordSessionExpired(
+  tx: Tx,
+  session: ExpiredSessionRow,
+  reason: 'requested' | 'lapsed',
+): Promise<{ id: string }> {
   return recordEvent(tx, {
     accountId: session.accountId,
     mode: session.mode,

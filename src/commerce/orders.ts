@@ -39,12 +39,14 @@ export interface CreateOrderInput {
 export async function createOrder(tx: Tx, input: CreateOrderInput) {
   if (input.items.length === 0) throw new MoneyError('an order needs at least one item');
   const itemTotals = input.items.map((item) => {
-    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw new MoneyError(`quantity must be a positive integer, got ${item.quantity}`);
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1)
+      throw new MoneyError(`quantity must be a positive integer, got ${item.quantity}`);
     return assertMinorUnits(assertMinorUnits(item.unitAmount) * item.quantity);
   });
   const subtotal = assertMinorUnits(input.subtotal ?? itemTotals.reduce((sum, amount) => sum + amount, 0));
   const discountTotal = assertMinorUnits(input.discountTotal ?? 0);
-  if (discountTotal > subtotal || subtotal > maxAmount) throw new MoneyError(`order amounts out of range: subtotal ${subtotal}, discount ${discountTotal}`);
+  if (discountTotal > subtotal || subtotal > maxAmount)
+    throw new MoneyError(`order amounts out of range: subtotal ${subtotal}, discount ${discountTotal}`);
   return tx.order.create({
     data: {
       id: newId('order'),
@@ -82,7 +84,12 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
 /** A conflict (CHECKOUT_ALREADY_PAID); in an activity, mark it non-retryable by this name (a retry can never succeed). */
 export class CheckoutAlreadyPaidError extends DomainError {
   constructor(readonly checkoutSessionId: string) {
-    super('conflict', 'CHECKOUT_ALREADY_PAID', `Checkout session ${checkoutSessionId} is not open (already paid or expired)`, { checkoutSessionId });
+    super(
+      'conflict',
+      'CHECKOUT_ALREADY_PAID',
+      `Checkout session ${checkoutSessionId} is not open (already paid or expired)`,
+      { checkoutSessionId },
+    );
     this.name = 'CheckoutAlreadyPaidError';
   }
 }
@@ -92,7 +99,10 @@ export class CheckoutAlreadyPaidError extends DomainError {
  * The status flip is a conditional UPDATE (`WHERE status = 'open'`), so of two concurrent payers
  * exactly one succeeds; the other gets CheckoutAlreadyPaidError (and should roll back/refund).
  */
-export async function createOrderForPaidCheckout(tx: Tx, input: { checkoutSessionId: string; paymentId: string; source?: string }) {
+export async function createOrderForPaidCheckout(
+  tx: Tx,
+  input: { checkoutSessionId: string; paymentId: string; source?: string },
+) {
   const flipped = await tx.checkoutSession.updateMany({
     where: { id: input.checkoutSessionId, status: 'open' },
     data: { status: 'paid', paymentId: input.paymentId, paidAt: new Date() },
@@ -134,7 +144,13 @@ export interface CheckoutForPayment {
   subtotal: number;
   discountTotal: number;
   expiresAt: Date;
-  store: { id: string; name: string; baseCurrency: string; presentmentCurrencies: string[]; defaultPaymentFlowId: string | null };
+  store: {
+    id: string;
+    name: string;
+    baseCurrency: string;
+    presentmentCurrencies: string[];
+    defaultPaymentFlowId: string | null;
+  };
   customer: { id: string; email: string; firstName: string | null; lastName: string | null };
 }
 
@@ -154,7 +170,10 @@ export async function loadCheckoutForPayment(
   const expired = session.status === 'open' && session.expiresAt.getTime() <= Date.now();
   const status = expired ? 'expired' : session.status;
   if (input.requireOpen !== false && status !== 'open') {
-    throw conflict(`Checkout session is ${status} and cannot be paid`, status === 'paid' ? 'CHECKOUT_ALREADY_PAID' : 'CHECKOUT_EXPIRED');
+    throw conflict(
+      `Checkout session is ${status} and cannot be paid`,
+      status === 'paid' ? 'CHECKOUT_ALREADY_PAID' : 'CHECKOUT_EXPIRED',
+    );
   }
   return {
     checkoutSessionId: session.id,
@@ -171,6 +190,11 @@ export async function loadCheckoutForPayment(
       presentmentCurrencies: session.store.presentmentCurrencies,
       defaultPaymentFlowId: session.store.defaultPaymentFlowId,
     },
-    customer: { id: session.customer.id, email: session.customer.email, firstName: session.customer.firstName, lastName: session.customer.lastName },
+    customer: {
+      id: session.customer.id,
+      email: session.customer.email,
+      firstName: session.customer.firstName,
+      lastName: session.customer.lastName,
+    },
   };
 }

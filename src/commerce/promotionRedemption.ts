@@ -9,7 +9,8 @@ type Tx = Prisma.TransactionClient;
 
 /** The one lock order of promotion code rows: ids by UTF-16 code units. */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byPromotionCodeId = (a: { promotionCodeId: string }, b: { promotionCodeId: string }) => byCodeUnits(a.promotionCodeId, b.promotionCodeId);
+const byPromotionCodeId = (a: { promotionCodeId: string }, b: { promotionCodeId: string }) =>
+  byCodeUnits(a.promotionCodeId, b.promotionCodeId);
 
 export interface ResolvedCode {
   id: string;
@@ -20,20 +21,36 @@ export interface ResolvedCode {
 }
 
 /** Looks codes up (case-insensitive) and checks they are usable on this store; invalid otherwise. */
-export async function resolvePromotionCodes(tx: Tx, scope: Scope, storeId: string, codes: string[]): Promise<ResolvedCode[]> {
+export async function resolvePromotionCodes(
+  tx: Tx,
+  scope: Scope,
+  storeId: string,
+  codes: string[],
+): Promise<ResolvedCode[]> {
   const wanted = [...new Set(codes.map((code) => code.toUpperCase()))];
   if (wanted.length === 0) return [];
-  const rows = await tx.promotionCode.findMany({ where: { ...scope, code: { in: wanted } }, include: { promotion: true } });
+  const rows = await tx.promotionCode.findMany({
+    where: { ...scope, code: { in: wanted } },
+    include: { promotion: true },
+  });
   return wanted.map((code) => {
     const row = rows.find((candidate) => candidate.code === code);
-    if (!row || row.promotion.storeId !== storeId) throw invalid(`Promotion code ${code} does not exist for this store`, 'PROMOTION_CODE_INVALID');
-    if (!row.active || !row.promotion.active) throw invalid(`Promotion code ${code} is not active`, 'PROMOTION_CODE_INACTIVE');
+    if (!row || row.promotion.storeId !== storeId)
+      throw invalid(`Promotion code ${code} does not exist for this store`, 'PROMOTION_CODE_INVALID');
+    if (!row.active || !row.promotion.active)
+      throw invalid(`Promotion code ${code} is not active`, 'PROMOTION_CODE_INACTIVE');
     const { promotion } = row;
     const totals: TotalsPromotion =
       promotion.discountType === 'percentage'
         ? { discountType: 'percentage', percentBasisPoints: promotion.percentBasisPoints! }
         : { discountType: 'fixed_amount', amountOff: promotion.amountOff!, currency: promotion.currency! };
-    return { id: row.id, code: row.code, firstTimeCustomersOnly: row.firstTimeCustomersOnly, usageLimit: row.usageLimit, promotion: totals };
+    return {
+      id: row.id,
+      code: row.code,
+      firstTimeCustomersOnly: row.firstTimeCustomersOnly,
+      usageLimit: row.usageLimit,
+      promotion: totals,
+    };
   });
 }
 
@@ -48,14 +65,21 @@ export async function assertFirstTimeEligible(tx: Tx, customerId: string, codes:
   const firstTimeCode = codes.find((code) => code.firstTimeCustomersOnly);
   if (!firstTimeCode) return;
   await tx.$queryRaw`SELECT "id" FROM "customers" WHERE "id" = ${customerId} FOR NO KEY UPDATE`;
-  const holding: Prisma.CheckoutSessionWhereInput = { customerId, status: { not: 'expired' }, redemptions: { some: { firstTimeCustomersOnly: true } } };
+  const holding: Prisma.CheckoutSessionWhereInput = {
+    customerId,
+    status: { not: 'expired' },
+    redemptions: { some: { firstTimeCustomersOnly: true } },
+  };
   const [orders, sessionsHolding, lapsed] = await Promise.all([
     tx.order.count({ where: { customerId } }),
     tx.checkoutSession.count({ where: holding }),
     findLapsedSessionIds(tx, holding, new Date()),
   ]);
   if (orders > 0 || sessionsHolding - lapsed.length > 0) {
-    throw invalid(`Promotion code ${firstTimeCode.code} is for first-time customers only`, 'PROMOTION_CODE_FIRST_TIME_ONLY');
+    throw invalid(
+      `Promotion code ${firstTimeCode.code} is for first-time customers only`,
+      'PROMOTION_CODE_FIRST_TIME_ONLY',
+    );
   }
 }
 
@@ -69,7 +93,10 @@ export async function assertFirstTimeEligible(tx: Tx, customerId: string, codes:
  * those of other codes on the flipped sessions, moves in one pass in code id order, so two
  * redeemers never wait on each other's code rows in opposite orders.
  */
-export async function redeemPromotionCodes(tx: Tx, input: { checkoutSessionId: string; customerId: string; codes: ResolvedCode[] }): Promise<void> {
+export async function redeemPromotionCodes(
+  tx: Tx,
+  input: { checkoutSessionId: string; customerId: string; codes: ResolvedCode[] },
+): Promise<void> {
   const limited = input.codes.filter((code) => code.usageLimit !== null).map((code) => code.id);
   const released = await expireLapsedSessionsHolding(tx, limited);
   const redeeming = new Map(input.codes.map((code) => [code.id, code]));
@@ -88,7 +115,8 @@ export async function redeemPromotionCodes(tx: Tx, input: { checkoutSessionId: s
          SET "times_redeemed" = GREATEST("times_redeemed" - ${giveBack}, 0) + 1, "updated_at" = CURRENT_TIMESTAMP
        WHERE "id" = ${code.id} AND "active" = true
          AND ("usage_limit" IS NULL OR GREATEST("times_redeemed" - ${giveBack}, 0) < "usage_limit")`;
-    if (updated !== 1) throw conflict(`Promotion code ${code.code} has reached its usage limit`, 'PROMOTION_CODE_LIMIT_REACHED');
+    if (updated !== 1)
+      throw conflict(`Promotion code ${code.code} has reached its usage limit`, 'PROMOTION_CODE_LIMIT_REACHED');
     await tx.promotionRedemption.create({
       data: {
         id: newId('promotionRedemption'),

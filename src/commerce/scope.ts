@@ -12,6 +12,7 @@ export interface Scope {
 /** The account + mode every commerce row is filtered by; other accounts' and modes' rows do not exist (not_found). */
 export function scopeOf(req: Request): Scope {
   const auth = authOf(req);
-  if (!auth.accountId) throw refusedBeforeWork(forbidden('This key is not bound to a merchant account', 'ACCOUNT_REQUIRED'));
+  if (!auth.accountId)
+    throw refusedBeforeWork(forbidden('This key is not bound to a merchant account', 'ACCOUNT_REQUIRED'));
   return { accountId: auth.accountId, mode: auth.mode };
 }

@@ -3,59 +3,59 @@ import { z } from 'zod';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Every environment variable the engine reads. docs/configuration.md's table mirrors this. */
-export const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('127.0.0.1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATA_DIR: z.string().default(path.join(projectRoot, '.data')),
-  DATABASE_URL: z.string().url().optional(),
-  EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  TEMPORAL_ADDRESS: z.string().optional(),
-  TEMPORAL_NAMESPACE: z.string().default('default'),
-  TEMPORAL_API_KEY: z.string().optional(),
-  TEMPORAL_TLS: booleanFromEnv.optional(),
-  TEMPORAL_TLS_CERT_PATH: z.string().optional(),
-  TEMPORAL_TLS_KEY_PATH: z.string().optional(),
-  TEMPORAL_TASK_QUEUE: z.string().default('payments'),
-  TEMPORAL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
-  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
-  TEMPORAL_CLI_PATH: z.string().optional(),
-  REDIS_URL: z.string().url().optional(),
-  ENCRYPTION_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
-    .optional(),
-  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
-  SANDBOX_URL: z.string().url().optional(),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
-  /** Check every answer against /openapi.json and log what it does not declare (default: on when NODE_ENV=test). */
-  CHECK_RESPONSES: booleanFromEnv.optional(),
-  PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
-  /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(30000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600000).default(65000),
-  /** How long one processor call may take before it counts as a technical failure (timeout). */
-  PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
-  /** Customer portal: session lifetime, one-time login code lifetime, offer-link signing secret. */
-  PORTAL_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(720),
-  PORTAL_LOGIN_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
-  PORTAL_LINK_SECRET: z.string().min(32).optional(),
-  /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
-  SMTP_URL: z.string().url().optional(),
-  SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
-}).refine((cfg) => cfg.HTTP_HEADERS_TIMEOUT_MS <= cfg.HTTP_REQUEST_TIMEOUT_MS, {
-  // Node refuses to start a server whose headers may take longer than the whole request.
-  message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
-  path: ['HTTP_HEADERS_TIMEOUT_MS'],
-});
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('127.0.0.1'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default(path.join(projectRoot, '.data')),
+    DATABASE_URL: z.string().url().optional(),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    TEMPORAL_ADDRESS: z.string().optional(),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_API_KEY: z.string().optional(),
+    TEMPORAL_TLS: booleanFromEnv.optional(),
+    TEMPORAL_TLS_CERT_PATH: z.string().optional(),
+    TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+    TEMPORAL_TASK_QUEUE: z.string().default('payments'),
+    TEMPORAL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+    TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    TEMPORAL_CLI_PATH: z.string().optional(),
+    REDIS_URL: z.string().url().optional(),
+    ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+      .optional(),
+    SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+    SANDBOX_URL: z.string().url().optional(),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
+    /** Check every answer against /openapi.json and log what it does not declare (default: on when NODE_ENV=test). */
+    CHECK_RESPONSES: booleanFromEnv.optional(),
+    PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+    /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(30000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600000).default(65000),
+    /** How long one processor call may take before it counts as a technical failure (timeout). */
+    PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
+    /** Customer portal: session lifetime, one-time login code lifetime, offer-link signing secret. */
+    PORTAL_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(720),
+    PORTAL_LOGIN_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+    PORTAL_LINK_SECRET: z.string().min(32).optional(),
+    /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
+    SMTP_URL: z.string().url().optional(),
+    SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
+  })
+  .refine((cfg) => cfg.HTTP_HEADERS_TIMEOUT_MS <= cfg.HTTP_REQUEST_TIMEOUT_MS, {
+    // Node refuses to start a server whose headers may take longer than the whole request.
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -14,7 +14,11 @@ export interface DatabaseHandle {
  * Uses DATABASE_URL when set, otherwise starts embedded Postgres (in its own process group when
  * the caller's Lifecycle handles signals); then applies migrations.
  */
-export async function provideDatabase(cfg: Config, logger: Logger, options: { ownProcessGroup?: boolean } = {}): Promise<DatabaseHandle> {
+export async function provideDatabase(
+  cfg: Config,
+  logger: Logger,
+  options: { ownProcessGroup?: boolean } = {},
+): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (cfg.DATABASE_URL) {
     handle = { url: cfg.DATABASE_URL, embedded: false, stop: async () => undefined };

@@ -68,7 +68,13 @@ export async function startEmbeddedPostgres(options: {
     dataDir: options.dataDir,
     port: options.port,
     probeUrl: adminUrl,
-    flags: ['-c', 'max_connections=200', '-c', `unix_socket_directories=${socketDir ?? ''}`, ...(persistent ? [] : throwawayClusterFlags)],
+    flags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+      ...(persistent ? [] : throwawayClusterFlags),
+    ],
     ownProcessGroup: options.ownProcessGroup,
     logger: options.logger,
   });

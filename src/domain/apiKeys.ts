@@ -69,7 +69,11 @@ export function visibleModes(partnerMode: Mode): Mode[] {
 }
 
 /** Processing key labels: partner name plus the external reference, else the account id (part 5.6). */
-export function processingKeyLabel(partnerName: string, externalRef: string | null | undefined, accountId: string): string {
+export function processingKeyLabel(
+  partnerName: string,
+  externalRef: string | null | undefined,
+  accountId: string,
+): string {
   const reference = externalRef?.trim() ? externalRef.trim() : accountId;
   return `${partnerName} ${reference}`;
 }

@@ -39,7 +39,8 @@ export function addMonthsClamped(fromMs: number, months: number): number {
  * after a short month: Jan 31 → Feb 28 (or 29) → Mar 31 → Apr 30 → May 31.
  */
 export function billingDateAt(anchorMs: number, interval: BillingInterval, intervalCount: number, n: number): number {
-  if (!Number.isInteger(intervalCount) || intervalCount < 1) throw new RangeError('intervalCount must be a positive integer');
+  if (!Number.isInteger(intervalCount) || intervalCount < 1)
+    throw new RangeError('intervalCount must be a positive integer');
   if (!Number.isInteger(n) || n < 0) throw new RangeError('cycle index must be a non-negative integer');
   switch (interval) {
     case 'day':
@@ -112,7 +113,10 @@ export type SubscriptionEvent = (typeof subscriptionEvents)[number];
  * The complete transition table: every (status, event) pair that is allowed. Anything absent is
  * refused with a SubscriptionTransitionError (the API answers 409).
  */
-export const subscriptionTransitions: Record<SubscriptionStatus, Partial<Record<SubscriptionEvent, SubscriptionStatus>>> = {
+export const subscriptionTransitions: Record<
+  SubscriptionStatus,
+  Partial<Record<SubscriptionEvent, SubscriptionStatus>>
+> = {
   trialing: {
     trial_converted: 'active',
     renewal_failed: 'past_due',

@@ -55,8 +55,7 @@ export function normalizeCardBrand(brand: string | null | undefined): CardBrand 
 }
 
 export type RetryDecision =
-  | { allowed: true }
-  | { allowed: false; reason: 'hard_decline' | 'network_cap'; windowMs?: number; max?: number };
+  { allowed: true } | { allowed: false; reason: 'hard_decline' | 'network_cap'; windowMs?: number; max?: number };
 
 /**
  * May this card be reattempted at `atMs`, given the times of its earlier reattempts?

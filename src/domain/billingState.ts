@@ -67,13 +67,19 @@ export interface PendingSwitch {
   credit: number;
 }
 
-export function nextBillingAtMs(state: Pick<SubscriptionState, 'anchorAtMs' | 'interval' | 'intervalCount' | 'cycle'>): number {
+export function nextBillingAtMs(
+  state: Pick<SubscriptionState, 'anchorAtMs' | 'interval' | 'intervalCount' | 'cycle'>,
+): number {
   return billingDateAt(state.anchorAtMs, state.interval, state.intervalCount, state.cycle);
 }
 
 /** Start of the period the subscription is currently in (the last billing date before the next). */
-export function currentPeriodStartMs(state: Pick<SubscriptionState, 'anchorAtMs' | 'interval' | 'intervalCount' | 'cycle' | 'startedAtMs'>): number {
-  return state.cycle === 0 ? state.startedAtMs : billingDateAt(state.anchorAtMs, state.interval, state.intervalCount, state.cycle - 1);
+export function currentPeriodStartMs(
+  state: Pick<SubscriptionState, 'anchorAtMs' | 'interval' | 'intervalCount' | 'cycle' | 'startedAtMs'>,
+): number {
+  return state.cycle === 0
+    ? state.startedAtMs
+    : billingDateAt(state.anchorAtMs, state.interval, state.intervalCount, state.cycle - 1);
 }
 
 /** The result of charging a subscription, whatever carried the payment. */

@@ -69,7 +69,9 @@ export function invalidPatternReason(condition: Condition): string | undefined {
     case 'ip':
       return ipMatcher(pattern) ? undefined : `"${pattern}" is not an IP address or CIDR subnet`;
     case 'email':
-      return /^(\*?@[^@\s]+\.[^@\s]+|[^@\s]+@[^@\s]+\.[^@\s]+)$/.test(pattern) ? undefined : `"${pattern}" is not an e-mail address or @domain`;
+      return /^(\*?@[^@\s]+\.[^@\s]+|[^@\s]+@[^@\s]+\.[^@\s]+)$/.test(pattern)
+        ? undefined
+        : `"${pattern}" is not an e-mail address or @domain`;
     case 'card_bin':
       return /^\d{6,8}$/.test(pattern) ? undefined : `"${pattern}" is not a BIN of 6 to 8 digits`;
     case 'country':
@@ -80,12 +82,21 @@ export function invalidPatternReason(condition: Condition): string | undefined {
 /** The stored spelling of a value: lower-case e-mail patterns, upper-case countries, prefix kept. */
 export function normalizeBlockRuleValue(ruleType: BlockRuleType, raw: string): string {
   const condition = parseCondition(ruleType, raw);
-  const pattern = condition.type === 'email' ? condition.pattern.toLowerCase() : condition.type === 'country' ? condition.pattern.toUpperCase() : condition.pattern;
+  const pattern =
+    condition.type === 'email'
+      ? condition.pattern.toLowerCase()
+      : condition.type === 'country'
+        ? condition.pattern.toUpperCase()
+        : condition.pattern;
   return condition.type === ruleType ? pattern : `${condition.type}:${pattern}`;
 }
 
 /** The first rule (in the given order) that blocks a payment with these signals, if any. */
-export function findBlockingRule(rules: BlockRuleInput[], signals: PaymentSignals, now: Date): BlockRuleInput | undefined {
+export function findBlockingRule(
+  rules: BlockRuleInput[],
+  signals: PaymentSignals,
+  now: Date,
+): BlockRuleInput | undefined {
   return rules.find((rule) => ruleMatches(rule, signals, now));
 }
 

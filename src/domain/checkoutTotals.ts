@@ -29,10 +29,15 @@ export class TotalsError extends Error {}
  * Percentages are basis points rounded half up per promotion; fixed amounts must be in the
  * session currency.
  */
-export function computeCheckoutTotals(currency: string, lines: TotalsLine[], promotions: TotalsPromotion[] = []): CheckoutTotals {
+export function computeCheckoutTotals(
+  currency: string,
+  lines: TotalsLine[],
+  promotions: TotalsPromotion[] = [],
+): CheckoutTotals {
   const lineSubtotals = lines.map((line) => {
     assertMinorUnits(line.unitAmount);
-    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1) throw new TotalsError(`quantity must be a positive integer, got ${line.quantity}`);
+    if (!Number.isSafeInteger(line.quantity) || line.quantity < 1)
+      throw new TotalsError(`quantity must be a positive integer, got ${line.quantity}`);
     return checked(line.unitAmount * line.quantity);
   });
   const subtotal = checked(lineSubtotals.reduce((sum, amount) => sum + amount, 0));
@@ -54,6 +59,7 @@ export function computeCheckoutTotals(currency: string, lines: TotalsLine[], pro
 }
 
 function checked(amount: number): number {
-  if (!Number.isSafeInteger(amount) || amount > maxAmount) throw new TotalsError(`amount ${amount} exceeds the maximum of ${maxAmount} minor units`);
+  if (!Number.isSafeInteger(amount) || amount > maxAmount)
+    throw new TotalsError(`amount ${amount} exceeds the maximum of ${maxAmount} minor units`);
   return amount;
 }

@@ -33,7 +33,11 @@ export async function startDeliveryWorkflow(
       taskQueue: deps.taskQueue,
       args: [{ eventId: target.eventId, endpointId: target.endpointId } satisfies WebhookDeliveryInput],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: searchAttributesFor({ accountId: target.accountId, storeId: target.storeId, eventId: target.eventId }),
+      typedSearchAttributes: searchAttributesFor({
+        accountId: target.accountId,
+        storeId: target.storeId,
+        eventId: target.eventId,
+      }),
     });
     return true;
   } catch (error) {
@@ -48,7 +52,10 @@ export async function startDeliveryWorkflow(
  * mode), then marks them processed. Safe to repeat: workflow ids are deterministic. Reads the
  * events and the candidate endpoints in one query each, whatever the batch size.
  */
-export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]): Promise<{ started: number; workflowIds: string[] }> {
+export async function dispatchEventsNow(
+  deps: DispatchDeps,
+  eventIds: string[],
+): Promise<{ started: number; workflowIds: string[] }> {
   const { events, subscribers } = await subscribersOf(deps.db, eventIds);
   const workflowIds: string[] = [];
   for (const event of events) {
@@ -57,7 +64,10 @@ export async function dispatchEventsNow(deps: DispatchDeps, eventIds: string[]):
       if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpointId));
     }
   }
-  await markProcessed(deps.db, events.map((event) => event.id));
+  await markProcessed(
+    deps.db,
+    events.map((event) => event.id),
+  );
   return { started: workflowIds.length, workflowIds };
 }
 
@@ -77,7 +87,10 @@ export async function keepEventsWithSubscribers(tx: Prisma.TransactionClient, ev
 
 /** The events (oldest first) and, per event id, the ids of the enabled endpoints subscribed to it. */
 async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string[]) {
-  const events = await db.event.findMany({ where: { id: { in: [...new Set(eventIds)] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const events = await db.event.findMany({
+    where: { id: { in: [...new Set(eventIds)] } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== undefined);
   const endpoints =
     deliverable.length === 0
@@ -96,7 +109,10 @@ async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string
         endpoint.eventTypes.includes(webhookType) &&
         (event.storeId === null || endpoint.storeId === event.storeId),
     );
-    subscribers.set(event.id, subscribed.map((endpoint) => endpoint.id));
+    subscribers.set(
+      event.id,
+      subscribed.map((endpoint) => endpoint.id),
+    );
   }
   return { events, subscribers };
 }
@@ -106,16 +122,27 @@ async function markProcessed(db: Db | Prisma.TransactionClient, eventIds: string
   await db.event.updateMany({ where: { id: { in: eventIds }, processedAt: null }, data: { processedAt: new Date() } });
 }
 
-function distinctScopes<Scope extends { accountId: string; mode: string }>(events: Scope[]): Pick<Scope, 'accountId' | 'mode'>[] {
+function distinctScopes<Scope extends { accountId: string; mode: string }>(
+  events: Scope[],
+): Pick<Scope, 'accountId' | 'mode'>[] {
   const seen = new Map<string, Pick<Scope, 'accountId' | 'mode'>>();
   for (const { accountId, mode } of events) seen.set(`${accountId}:${mode}`, { accountId, mode });
   return [...seen.values()];
 }
 
 /** Events committed but never dispatched (a crash between commit and dispatch), oldest first. */
-export async function undispatchedEventIds(db: Db, olderThanMs: number, limit: number, accountId?: string): Promise<string[]> {
+export async function undispatchedEventIds(
+  db: Db,
+  olderThanMs: number,
+  limit: number,
+  accountId?: string,
+): Promise<string[]> {
   const rows = await db.event.findMany({
-    where: { processedAt: null, createdAt: { lt: new Date(Date.now() - olderThanMs) }, ...(accountId ? { accountId } : {}) },
+    where: {
+      processedAt: null,
+      createdAt: { lt: new Date(Date.now() - olderThanMs) },
+      ...(accountId ? { accountId } : {}),
+    },
     orderBy: { createdAt: 'asc' },
     take: limit,
     select: { id: true },

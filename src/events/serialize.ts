@@ -23,7 +23,10 @@ export async function toEventViews(db: Db, events: Event[]): Promise<EventView[]
   const [stores, customers] = await Promise.all([
     storeIds.length ? db.store.findMany({ where: { id: { in: storeIds } }, select: { id: true, name: true } }) : [],
     customerIds.length
-      ? db.customer.findMany({ where: { id: { in: customerIds } }, select: { id: true, email: true, firstName: true, lastName: true } })
+      ? db.customer.findMany({
+          where: { id: { in: customerIds } },
+          select: { id: true, email: true, firstName: true, lastName: true },
+        })
       : [],
   ]);
   const storeById = new Map(stores.map((store) => [store.id, store]));

@@ -103,7 +103,10 @@ export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecor
   for (const register of resourceGroups) register(routers, deps);
 
   // Authentication, then the per-account rate limit (it keys on the authenticated account).
-  const auth = [authenticate(deps.db, (keyId) => lastUsed.touch(keyId)), ...accountRateLimit({ logger: deps.logger, redisUrl: deps.config.REDIS_URL })];
+  const auth = [
+    authenticate(deps.db, (keyId) => lastUsed.touch(keyId)),
+    ...accountRateLimit({ logger: deps.logger, redisUrl: deps.config.REDIS_URL }),
+  ];
   // Provisioning paths end here: an unknown one is 404, not a fall-through into the runtime domain.
   const noPartnerRoute = (req: express.Request) => {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`);
@@ -117,6 +120,12 @@ export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecor
   app.use(publicBasePath, routers.unauthenticatedRouter);
   app.use(`${publicBasePath}/partner`, auth, requireKeyKind('partner'), routers.partnerPublicRouter, noPartnerRoute);
   app.use(publicBasePath, auth, requireKeyKind('crm'), routers.publicRouter);
-  app.use(`${processingBasePath}/partner`, auth, requireKeyKind('partner'), routers.partnerProcessingRouter, noPartnerRoute);
+  app.use(
+    `${processingBasePath}/partner`,
+    auth,
+    requireKeyKind('partner'),
+    routers.partnerProcessingRouter,
+    noPartnerRoute,
+  );
   app.use(processingBasePath, auth, requireKeyKind('processing'), routers.processingRouter);
 }

@@ -35,7 +35,9 @@ export class IdempotencyOwnerLease {
     this.holders++;
     if (!this.timer) {
       this.timer = setInterval(() => {
-        this.beat().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'idempotency heartbeat failed'));
+        this.beat().catch((error: unknown) =>
+          this.options.logger?.warn({ err: error }, 'idempotency heartbeat failed'),
+        );
       }, this.beatMs);
       this.timer.unref();
     }

@@ -1,5 +1,13 @@
 import type { Db } from '../db/prisma';
-import { canonicalToken, hashToken, maskedToken, tokenLast4, tokenPrefix, type Mode, type Role } from '../domain/apiKeys';
+import {
+  canonicalToken,
+  hashToken,
+  maskedToken,
+  tokenLast4,
+  tokenPrefix,
+  type Mode,
+  type Role,
+} from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 import { revokeApiKey } from './mintKey';
 import { createPartnerWithKey, type PartnerKind } from './partners';
@@ -14,10 +22,20 @@ export interface CreatedPartnerOutput {
   kind: PartnerKind;
 }
 
-export async function createPartnerCommand(db: Db, input: { name: string; mode: Mode; crmOnly: boolean }): Promise<CreatedPartnerOutput> {
+export async function createPartnerCommand(
+  db: Db,
+  input: { name: string; mode: Mode; crmOnly: boolean },
+): Promise<CreatedPartnerOutput> {
   const kind: PartnerKind = input.crmOnly ? 'crm_only' : 'payfac';
   const created = await createPartnerWithKey(db, { name: input.name, mode: input.mode, kind });
-  return { partnerId: created.partner.id, partnerKey: created.partnerKey, keyId: created.keyId, name: created.partner.name, mode: input.mode, kind };
+  return {
+    partnerId: created.partner.id,
+    partnerKey: created.partnerKey,
+    keyId: created.keyId,
+    name: created.partner.name,
+    mode: input.mode,
+    kind,
+  };
 }
 
 /** What `admin import-legacy-key` prints; the token is the operator's already, so it is not repeated. */
@@ -47,7 +65,8 @@ export async function importLegacyKeyCommand(
   const account = await db.account.findUnique({ where: { id: input.accountId } });
   if (!account) throw new LegacyKeyImportError(`no merchant account with id ${input.accountId}`);
   const tokenHash = hashToken(input.token);
-  if (await db.apiKey.findUnique({ where: { tokenHash } })) throw new LegacyKeyImportError('this token is already a key');
+  if (await db.apiKey.findUnique({ where: { tokenHash } }))
+    throw new LegacyKeyImportError('this token is already a key');
   const key = await db.apiKey.create({
     data: {
       id: newId('apiKey'),
@@ -62,13 +81,34 @@ export async function importLegacyKeyCommand(
       accountId: account.id,
     },
   });
-  return { keyId: key.id, kind: 'crm', accountId: account.id, partnerId: account.partnerId, prefix: key.prefix, last4: key.last4, display: maskedToken(key.prefix, key.last4), name: key.name, role: input.role, mode: input.mode };
+  return {
+    keyId: key.id,
+    kind: 'crm',
+    accountId: account.id,
+    partnerId: account.partnerId,
+    prefix: key.prefix,
+    last4: key.last4,
+    display: maskedToken(key.prefix, key.last4),
+    name: key.name,
+    role: input.role,
+    mode: input.mode,
+  };
 }
 
 /** Revokes any key by id; null when there is no such key. */
 export async function revokeKeyCommand(db: Db, keyId: string) {
   const key = await revokeApiKey(db, { id: keyId });
-  return key && { id: key.id, kind: key.kind, prefix: key.prefix, last4: key.last4, display: maskedToken(key.prefix, key.last4), status: key.status, revokedAt: key.revokedAt?.toISOString() ?? null };
+  return (
+    key && {
+      id: key.id,
+      kind: key.kind,
+      prefix: key.prefix,
+      last4: key.last4,
+      display: maskedToken(key.prefix, key.last4),
+      status: key.status,
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+    }
+  );
 }
 
 /** Every key, by prefix, last 4 characters and metadata only (the clear token is never stored). */

@@ -48,6 +48,9 @@ export async function revokeApiKey(db: Db, where: Prisma.ApiKeyWhereInput): Prom
   const existing = await db.apiKey.findFirst({ where });
   if (!existing) return null;
   if (existing.status === 'revoked') return existing;
-  await db.apiKey.updateMany({ where: { id: existing.id, status: 'active' }, data: { status: 'revoked', revokedAt: new Date() } });
+  await db.apiKey.updateMany({
+    where: { id: existing.id, status: 'active' },
+    data: { status: 'revoked', revokedAt: new Date() },
+  });
   return db.apiKey.findUniqueOrThrow({ where: { id: existing.id } });
 }

@@ -14,10 +14,18 @@ export interface CreatedPartner {
 }
 
 /** Bootstrap: a partner and its first partner key, in one transaction (spec part 5.4). */
-export async function createPartnerWithKey(db: Db, input: { name: string; mode: Mode; kind: PartnerKind }): Promise<CreatedPartner> {
+export async function createPartnerWithKey(
+  db: Db,
+  input: { name: string; mode: Mode; kind: PartnerKind },
+): Promise<CreatedPartner> {
   return db.$transaction(async (tx) => {
     const partner = await tx.partner.create({ data: { id: newId('partner'), name: input.name, kind: input.kind } });
-    const { key, token } = await mintApiKey(tx, { kind: 'partner', mode: input.mode, name: `${input.name} partner key`, partnerId: partner.id });
+    const { key, token } = await mintApiKey(tx, {
+      kind: 'partner',
+      mode: input.mode,
+      name: `${input.name} partner key`,
+      partnerId: partner.id,
+    });
     return { partner, keyId: key.id, partnerKey: token };
   });
 }

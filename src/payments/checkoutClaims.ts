@@ -9,7 +9,11 @@ type Tx = Prisma.TransactionClient;
  * this payment's (a retried activity). Another payment holding it means a concurrent pay-v2 call;
  * the loser is refused (a conflict) before it charges anything. Also refuses a session no longer open.
  */
-export async function claimCheckoutSession(tx: Tx, checkoutSessionId: string, paymentId: string): Promise<DomainErrorData | null> {
+export async function claimCheckoutSession(
+  tx: Tx,
+  checkoutSessionId: string,
+  paymentId: string,
+): Promise<DomainErrorData | null> {
   const claimed = await tx.$queryRaw<{ payment_id: string }[]>`
     INSERT INTO "checkout_payment_claims" ("checkout_session_id", "payment_id", "state", "updated_at")
     VALUES (${checkoutSessionId}, ${paymentId}, 'held', CURRENT_TIMESTAMP)
@@ -18,11 +22,16 @@ export async function claimCheckoutSession(tx: Tx, checkoutSessionId: string, pa
       WHERE "checkout_payment_claims"."state" = 'released' OR "checkout_payment_claims"."payment_id" = EXCLUDED."payment_id"
     RETURNING "payment_id"`;
   if (claimed.length === 0) {
-    return { kind: 'conflict', code: 'CHECKOUT_PAYMENT_IN_PROGRESS', message: 'Another payment of this checkout session is in progress or has succeeded' };
+    return {
+      kind: 'conflict',
+      code: 'CHECKOUT_PAYMENT_IN_PROGRESS',
+      message: 'Another payment of this checkout session is in progress or has succeeded',
+    };
   }
   // Re-read under the claim: a payment that finished just before us has flipped the session.
   const session = await tx.checkoutSession.findUniqueOrThrow({ where: { id: checkoutSessionId } });
-  if (session.status === 'paid') return { kind: 'conflict', code: 'CHECKOUT_ALREADY_PAID', message: 'Checkout session is already paid' };
+  if (session.status === 'paid')
+    return { kind: 'conflict', code: 'CHECKOUT_ALREADY_PAID', message: 'Checkout session is already paid' };
   if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
     return { kind: 'conflict', code: 'CHECKOUT_EXPIRED', message: 'Checkout session is expired and cannot be paid' };
   }

@@ -31,7 +31,16 @@ export type ProcessorFollowUp =
 
 export type FollowUpOutcome =
   | FollowUpRefusal
-  | { kind: 'done'; paymentId: string; paymentStatus: string; succeeded: boolean; code: string | null; message: string | null; refundId?: string; eventIds: string[] };
+  | {
+      kind: 'done';
+      paymentId: string;
+      paymentStatus: string;
+      succeeded: boolean;
+      code: string | null;
+      message: string | null;
+      refundId?: string;
+      eventIds: string[];
+    };
 
 /** What a begun follow-up needs to call the processor. */
 export interface FollowUpCall {

@@ -26,7 +26,10 @@ export async function processorAccess(
   const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
   if (!processor) throw new ProcessorMissingError(processorId);
   return {
-    adapter: getProcessorAdapter(processor.type, { sandboxUrl: deps.sandboxUrl, timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS }),
+    adapter: getProcessorAdapter(processor.type, {
+      sandboxUrl: deps.sandboxUrl,
+      timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
+    }),
     credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
     enable3DS: processor.enable3DS,
   };

@@ -29,7 +29,12 @@ export function businessId(kind: IdKind, scope: string, idempotencyKey: string |
  * That payment may have paid the checkout session itself, so its retry attaches to it rather
  * than being refused as "already paid".
  */
-export async function keyedPaymentExists(db: Db, scope: { accountId: string; mode: Mode }, paymentId: string, idempotencyKey: string | undefined): Promise<boolean> {
+export async function keyedPaymentExists(
+  db: Db,
+  scope: { accountId: string; mode: Mode },
+  paymentId: string,
+  idempotencyKey: string | undefined,
+): Promise<boolean> {
   if (!idempotencyKey) return false;
   return (await db.payment.count({ where: { id: paymentId, accountId: scope.accountId, mode: scope.mode } })) > 0;
 }
@@ -57,18 +62,34 @@ export async function runPayment(deps: PaymentRunDeps, input: PaymentWorkflowInp
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      searchAttributes: searchAttributesFor({ accountId: input.accountId, storeId: input.storeId, customerId: input.customerId, paymentStatus: 'processing' }),
+      searchAttributes: searchAttributesFor({
+        accountId: input.accountId,
+        storeId: input.storeId,
+        customerId: input.customerId,
+        paymentStatus: 'processing',
+      }),
     },
     answer: { update: awaitOutcomeUpdate, args: [{ waitMs: deps.responseTimeoutMs }] },
     deadlineMs: deps.responseTimeoutMs + 2_000,
     onDeadline: () => processingOutcome(input),
     whenClosed: async () =>
-      (await outcomeFromRow(deps.db, input.paymentId)) ?? (await deps.temporal.workflow.getHandle<typeof paymentWorkflow>(input.paymentId).result()),
+      (await outcomeFromRow(deps.db, input.paymentId)) ??
+      (await deps.temporal.workflow.getHandle<typeof paymentWorkflow>(input.paymentId).result()),
   });
 }
 
 function processingOutcome(input: PaymentWorkflowInput): PaymentOutcome {
-  return { kind: 'payment', paymentId: input.paymentId, status: 'processing', amount: input.amount, currency: input.currency, declineCode: null, declineMessage: null, redirectUrl: null, order: null };
+  return {
+    kind: 'payment',
+    paymentId: input.paymentId,
+    status: 'processing',
+    amount: input.amount,
+    currency: input.currency,
+    declineCode: null,
+    declineMessage: null,
+    redirectUrl: null,
+    order: null,
+  };
 }
 
 /** The answer a finished payment gives, read from its row (and its order). */
@@ -76,7 +97,12 @@ export async function outcomeFromRow(db: Db, paymentId: string): Promise<Payment
   const payment = await db.payment.findUnique({ where: { id: paymentId } });
   if (!payment) return null;
   const order = payment.orderId ? await db.order.findUnique({ where: { id: payment.orderId } }) : null;
-  const summary: OrderSummary | null = order && { id: order.id, status: order.status, totalAmount: order.totalAmount, currency: order.currency };
+  const summary: OrderSummary | null = order && {
+    id: order.id,
+    status: order.status,
+    totalAmount: order.totalAmount,
+    currency: order.currency,
+  };
   return {
     kind: 'payment',
     paymentId,

@@ -18,16 +18,25 @@ const missing = (what: string) => refuse('not_found', 'NOT_FOUND', `${what} not 
 export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
   const lowest = input.checkoutSessionId ? 0 : 1;
   if (!Number.isSafeInteger(input.amount) || input.amount < lowest || input.amount > maxAmount) {
-    return refuse('invalid', 'INVALID_AMOUNT', `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`);
+    return refuse(
+      'invalid',
+      'INVALID_AMOUNT',
+      `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`,
+    );
   }
-  if (input.amount > 0 && !input.paymentInstrumentId) return refuse('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
-  if (input.amount > 0 && !input.paymentFlowId) return refuse('invalid', 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
-  if (!isSupportedCurrency(input.currency)) return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
+  if (input.amount > 0 && !input.paymentInstrumentId)
+    return refuse('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
+  if (input.amount > 0 && !input.paymentFlowId)
+    return refuse('invalid', 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
+  if (!isSupportedCurrency(input.currency))
+    return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
   const scope = { accountId: input.accountId, mode: input.mode };
   const [store, customer, instrument, flow] = await Promise.all([
     db.store.findFirst({ where: { id: input.storeId, ...scope } }),
     db.customer.findFirst({ where: { id: input.customerId, ...scope } }),
-    input.paymentInstrumentId ? db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } }) : null,
+    input.paymentInstrumentId
+      ? db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } })
+      : null,
     input.paymentFlowId ? db.paymentFlow.findFirst({ where: { id: input.paymentFlowId, ...scope } }) : null,
   ]);
   if (!store) return missing('Store');
@@ -46,12 +55,22 @@ export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput
   if (input.checkoutSessionId) {
     const session = await db.checkoutSession.findFirst({ where: { id: input.checkoutSessionId, ...scope } });
     if (!session) return missing('Checkout session');
-    if (session.status === 'paid') return refuse('conflict', 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
+    if (session.status === 'paid')
+      return refuse('conflict', 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
     if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
       return refuse('conflict', 'CHECKOUT_EXPIRED', 'Checkout session is expired and cannot be paid');
     }
-    if (session.storeId !== store.id || session.customerId !== customer.id || session.total !== input.amount || session.currency !== input.currency) {
-      return refuse('invalid', 'CHECKOUT_MISMATCH', 'Payment does not match the checkout session (store, customer, amount or currency)');
+    if (
+      session.storeId !== store.id ||
+      session.customerId !== customer.id ||
+      session.total !== input.amount ||
+      session.currency !== input.currency
+    ) {
+      return refuse(
+        'invalid',
+        'CHECKOUT_MISMATCH',
+        'Payment does not match the checkout session (store, customer, amount or currency)',
+      );
     }
   }
   if (input.orderId) {
@@ -60,8 +79,10 @@ export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput
     if (order.storeId !== store.id || order.customerId !== customer.id) {
       return refuse('invalid', 'ORDER_MISMATCH', 'The order belongs to another store or customer');
     }
-    if (order.currency !== input.currency) return refuse('invalid', 'ORDER_MISMATCH', `The order is in ${order.currency}`);
-    if (order.status !== 'pending') return refuse('conflict', 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
+    if (order.currency !== input.currency)
+      return refuse('invalid', 'ORDER_MISMATCH', `The order is in ${order.currency}`);
+    if (order.status !== 'pending')
+      return refuse('conflict', 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
   }
   return null;
 }

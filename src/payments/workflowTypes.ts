@@ -69,7 +69,10 @@ export interface Rejection {
   error: DomainErrorData;
 }
 
-export const rejection = (kind: DomainErrorKind, code: string, message: string): Rejection => ({ kind: 'rejected', error: { kind, code, message } });
+export const rejection = (kind: DomainErrorKind, code: string, message: string): Rejection => ({
+  kind: 'rejected',
+  error: { kind, code, message },
+});
 
 /** What preparePayment loaded and checked before anything was written. */
 export interface PaymentContext {

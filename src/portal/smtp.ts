@@ -23,7 +23,11 @@ export async function sendSmtpMail(smtpUrl: string, from: string, mail: Mail, ti
   socket.on('data', (chunk: string) => {
     buffer += chunk;
     // A reply ends with a line "NNN text" (a hyphen after the code means more lines follow).
-    for (let match = /(^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(buffer); match; match = /(^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(buffer)) {
+    for (
+      let match = /(^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(buffer);
+      match;
+      match = /(^|\r\n)(\d{3}) [^\r\n]*\r\n/.exec(buffer)
+    ) {
       const end = match.index + match[0].length;
       const text = buffer.slice(0, end);
       buffer = buffer.slice(end);
@@ -42,20 +46,29 @@ export async function sendSmtpMail(smtpUrl: string, from: string, mail: Mail, ti
     const answer = reply();
     if (command !== undefined) socket.write(`${command}\r\n`);
     const { code, text } = await answer;
-    if (!accepted.includes(code)) throw new Error(`SMTP ${command?.split(' ')[0] ?? 'greeting'} refused: ${text.trim()}`);
+    if (!accepted.includes(code))
+      throw new Error(`SMTP ${command?.split(' ')[0] ?? 'greeting'} refused: ${text.trim()}`);
   };
 
   try {
     await expect([220]);
     await expect([250], `EHLO ${url.hostname === 'localhost' ? 'localhost' : 'payment-engine'}`);
     if (url.username) {
-      const auth = Buffer.from(`\0${decodeURIComponent(url.username)}\0${decodeURIComponent(url.password)}`).toString('base64');
+      const auth = Buffer.from(`\0${decodeURIComponent(url.username)}\0${decodeURIComponent(url.password)}`).toString(
+        'base64',
+      );
       await expect([235], `AUTH PLAIN ${auth}`);
     }
     await expect([250], `MAIL FROM:<${from}>`);
     await expect([250, 251], `RCPT TO:<${mail.to}>`);
     await expect([354], 'DATA');
-    const headers = [`From: ${from}`, `To: ${mail.to}`, `Subject: ${mail.subject}`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8'];
+    const headers = [
+      `From: ${from}`,
+      `To: ${mail.to}`,
+      `Subject: ${mail.subject}`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+    ];
     // Dot-stuffing: a line starting with "." gets another one.
     const body = mail.text.replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..');
     await expect([250], `${headers.join('\r\n')}\r\n\r\n${body}\r\n.`);

@@ -15,7 +15,12 @@ export function sealProcessorCredentials(credentials: Record<string, string>, so
 
 export function openProcessorCredentials(blob: string, source?: KeySource): Record<string, string> {
   const value = openJson<unknown>(blob, purpose, source);
-  if (!value || typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+  if (
+    !value ||
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    Object.values(value).some((v) => typeof v !== 'string')
+  ) {
     throw new SecretBoxError('sealed processor credentials are not an object of strings');
   }
   return value as Record<string, string>;

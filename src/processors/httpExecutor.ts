@@ -41,14 +41,21 @@ export async function postJson(request: JsonRequest): Promise<JsonAnswer> {
     const neverConnected = typeof cause?.code === 'string' && neverConnectedCodes.has(cause.code);
     // A connection that never opened carried no request; any other network failure may have
     // dropped the answer to a request the processor received.
-    throw new ProcessorTechnicalError(`processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`, neverConnected ? 'processor_unreachable' : 'network_error');
+    throw new ProcessorTechnicalError(
+      `processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`,
+      neverConnected ? 'processor_unreachable' : 'network_error',
+    );
   }
   const elapsedMs = Math.round(performance.now() - started);
-  if (response.status >= 500) throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, serverErrorCode(response.status));
+  if (response.status >= 500)
+    throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, serverErrorCode(response.status));
   try {
     return { status: response.status, body: JSON.parse(text) as unknown, elapsedMs };
   } catch {
-    throw new ProcessorTechnicalError(`processor answered HTTP ${response.status} with a body that is not JSON`, 'invalid_response');
+    throw new ProcessorTechnicalError(
+      `processor answered HTTP ${response.status} with a body that is not JSON`,
+      'invalid_response',
+    );
   }
 }
 

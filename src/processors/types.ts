@@ -103,7 +103,10 @@ export interface ProcessorAdapter {
 
 /** An integration failure: retried by the activity's retry policy, then cascades. Its code is in the table. */
 export class ProcessorTechnicalError extends Error {
-  constructor(message: string, readonly code: DeclineCode = 'processor_unavailable') {
+  constructor(
+    message: string,
+    readonly code: DeclineCode = 'processor_unavailable',
+  ) {
     super(message);
     this.name = 'ProcessorTechnicalError';
   }

@@ -25,7 +25,11 @@ export function temporalSettingsFrom(cfg: Config, address: string): TemporalSett
  * Uses TEMPORAL_ADDRESS when set, otherwise starts the dev server with its SQLite file in DATA_DIR
  * (in its own process group when the caller's Lifecycle handles signals).
  */
-export async function provideTemporal(cfg: Config, logger: Logger, options: { ownProcessGroup?: boolean } = {}): Promise<TemporalHandle> {
+export async function provideTemporal(
+  cfg: Config,
+  logger: Logger,
+  options: { ownProcessGroup?: boolean } = {},
+): Promise<TemporalHandle> {
   if (cfg.TEMPORAL_ADDRESS) {
     return { settings: temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS), stop: async () => undefined };
   }

@@ -15,9 +15,18 @@ export interface RunningWorker {
 }
 
 /** Starts a worker polling the task queue with every workflow and activity. */
-export async function startWorker(settings: TemporalSettings, taskQueue: string, deps: ActivityDeps): Promise<RunningWorker> {
+export async function startWorker(
+  settings: TemporalSettings,
+  taskQueue: string,
+  deps: ActivityDeps,
+): Promise<RunningWorker> {
   const connection = await createWorkerConnection(settings);
-  const worker = await createWorker({ connection, namespace: settings.namespace, taskQueue, activities: createActivities(deps) });
+  const worker = await createWorker({
+    connection,
+    namespace: settings.namespace,
+    taskQueue,
+    activities: createActivities(deps),
+  });
   const running = worker.run();
   return {
     worker,
@@ -41,7 +50,12 @@ export async function ensureMaintenanceWorkflow(client: Client, taskQueue: strin
   ];
   for (const { type, workflowId, args } of singletons) {
     try {
-      await client.workflow.start(type, { workflowId, taskQueue, args, typedSearchAttributes: [{ key: searchAttributes.AccountId, value: systemAccountId }] });
+      await client.workflow.start(type, {
+        workflowId,
+        taskQueue,
+        args,
+        typedSearchAttributes: [{ key: searchAttributes.AccountId, value: systemAccountId }],
+      });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }

@@ -46,7 +46,11 @@ export function createSandboxApp(options: SandboxOptions = {}): express.Express 
   return app;
 }
 
-export async function startSandbox(port: number, host = '127.0.0.1', options: SandboxOptions = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  port: number,
+  host = '127.0.0.1',
+  options: SandboxOptions = {},
+): Promise<RunningSandbox> {
   const server = http.createServer(createSandboxApp(options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

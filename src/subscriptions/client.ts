@@ -6,12 +6,20 @@ import { conflict, invalid, type DomainError } from '../errors';
 import { subscriptionFailureTypes } from '../../workflows/subscriptions/messages';
 
 /** Starts the subscription's workflow (workflow id = subscription id). */
-export async function startSubscriptionWorkflow(temporal: Client, taskQueue: string, state: SubscriptionState): Promise<void> {
+export async function startSubscriptionWorkflow(
+  temporal: Client,
+  taskQueue: string,
+  state: SubscriptionState,
+): Promise<void> {
   await temporal.workflow.start('subscriptionWorkflow', {
     workflowId: state.subscriptionId,
     taskQueue,
     args: [{ state }],
-    typedSearchAttributes: searchAttributesFor({ accountId: state.accountId, storeId: state.storeId, customerId: state.customerId }),
+    typedSearchAttributes: searchAttributesFor({
+      accountId: state.accountId,
+      storeId: state.storeId,
+      customerId: state.customerId,
+    }),
   });
 }
 

@@ -20,12 +20,21 @@ export async function redeemCredits(
 ): Promise<{ orderId: string; balance: number; eventIds: string[] }> {
   const scope = { accountId: session.accountId, mode: session.mode };
   const membership = await db.membership.findFirst({
-    where: { ...scope, customerId: session.customerId, storeId: session.storeId, status: { in: ['active', 'trialing', 'past_due'] } },
+    where: {
+      ...scope,
+      customerId: session.customerId,
+      storeId: session.storeId,
+      status: { in: ['active', 'trialing', 'past_due'] },
+    },
     orderBy: { createdAt: 'asc' },
   });
   if (!membership) throw notFound('Active membership');
   const variant = await db.variant.findFirst({
-    where: { id: input.variantId, productId: input.productId, product: { ...scope, storeId: session.storeId, active: true } },
+    where: {
+      id: input.variantId,
+      productId: input.productId,
+      product: { ...scope, storeId: session.storeId, active: true },
+    },
     include: { product: true, prices: { where: { active: true, type: 'one_time' }, orderBy: { createdAt: 'asc' } } },
   });
   if (!variant) throw notFound('Product variant');
@@ -41,7 +50,11 @@ export async function redeemCredits(
     });
     if (spent.count !== 1) {
       const { creditsBalance } = await tx.membership.findUniqueOrThrow({ where: { id: membership.id } });
-      throw new ApiError(409, 'INSUFFICIENT_CREDITS', `Not enough credits: ${cost} needed, ${creditsBalance} available`);
+      throw new ApiError(
+        409,
+        'INSUFFICIENT_CREDITS',
+        `Not enough credits: ${cost} needed, ${creditsBalance} available`,
+      );
     }
     const order = await createOrder(tx, {
       ...scope,
@@ -49,19 +62,43 @@ export async function redeemCredits(
       customerId: session.customerId,
       currency: retail?.currency ?? currency,
       status: 'paid',
-      items: [{ productName: variant.product.name, quantity: input.quantity, unitAmount, priceId: retail?.id ?? null, productId: variant.productId, variantId: variant.id }],
+      items: [
+        {
+          productName: variant.product.name,
+          quantity: input.quantity,
+          unitAmount,
+          priceId: retail?.id ?? null,
+          productId: variant.productId,
+          variantId: variant.id,
+        },
+      ],
       discountTotal: unitAmount * input.quantity,
       source: `credits:${membership.id}`,
     });
     await tx.creditRedemption.create({
-      data: { id: newId('creditRedemption'), membershipId: membership.id, productId: variant.productId, variantId: variant.id, quantity: input.quantity, credits: cost, savedAmount: unitAmount * input.quantity, orderId: order.id },
+      data: {
+        id: newId('creditRedemption'),
+        membershipId: membership.id,
+        productId: variant.productId,
+        variantId: variant.id,
+        quantity: input.quantity,
+        credits: cost,
+        savedAmount: unitAmount * input.quantity,
+        orderId: order.id,
+      },
     });
     const event = await recordEvent(tx, {
       ...scope,
       storeId: session.storeId,
       customerId: session.customerId,
       eventType: 's_order_paid',
-      properties: { orderId: order.id, amount: 0, currency: order.currency, paidWithCredits: cost, membershipId: membership.id },
+      properties: {
+        orderId: order.id,
+        amount: 0,
+        currency: order.currency,
+        paidWithCredits: cost,
+        membershipId: membership.id,
+      },
     });
     const { creditsBalance } = await tx.membership.findUniqueOrThrow({ where: { id: membership.id } });
     return { orderId: order.id, balance: creditsBalance, eventIds: [event.id] };

@@ -23,11 +23,21 @@ export interface SubscriptionServiceDeps {
 const dayMs = 24 * 3600 * 1000;
 
 /** A recurring, active price of the caller's account with its variant and product, or 404/400. */
-export async function findRecurringPrice(db: Db | Prisma.TransactionClient, scope: Scope, priceId: string, storeId: string) {
-  const price = await db.price.findFirst({ where: { id: priceId, ...scope }, include: { variant: { include: { product: true } } } });
+export async function findRecurringPrice(
+  db: Db | Prisma.TransactionClient,
+  scope: Scope,
+  priceId: string,
+  storeId: string,
+) {
+  const price = await db.price.findFirst({
+    where: { id: priceId, ...scope },
+    include: { variant: { include: { product: true } } },
+  });
   if (!price || price.variant.product.storeId !== storeId) throw notFound('Price');
-  if (price.type !== 'recurring' || !price.interval) throw badRequest('The price is not recurring; subscriptions need a recurring price', 'PRICE_NOT_RECURRING');
-  if (!price.active || !price.variant.product.active) throw badRequest('The price or its product is not active', 'PRICE_INACTIVE');
+  if (price.type !== 'recurring' || !price.interval)
+    throw badRequest('The price is not recurring; subscriptions need a recurring price', 'PRICE_NOT_RECURRING');
+  if (!price.active || !price.variant.product.active)
+    throw badRequest('The price or its product is not active', 'PRICE_INACTIVE');
   return { ...price, interval: price.interval as BillingInterval, intervalCount: price.intervalCount ?? 1 };
 }
 
@@ -35,7 +45,10 @@ export async function findRecurringPrice(db: Db | Prisma.TransactionClient, scop
 export function periodAmount(unitAmount: number, quantity: number): number {
   const amount = unitAmount * quantity;
   if (!Number.isSafeInteger(amount) || amount > maxAmount) {
-    throw badRequest(`unit amount ${unitAmount} × quantity ${quantity} exceeds the largest chargeable amount (${maxAmount} minor units)`, 'AMOUNT_TOO_LARGE');
+    throw badRequest(
+      `unit amount ${unitAmount} × quantity ${quantity} exceeds the largest chargeable amount (${maxAmount} minor units)`,
+      'AMOUNT_TOO_LARGE',
+    );
   }
   return amount;
 }
@@ -62,7 +75,9 @@ export async function createSubscription(deps: SubscriptionServiceDeps, scope: S
   if (!store) throw notFound('Store');
   const customer = await db.customer.findFirst({ where: { id: input.customerId, ...scope } });
   if (!customer || (customer.storeId !== null && customer.storeId !== store.id)) throw notFound('Customer');
-  const instrument = await db.paymentInstrument.findFirst({ where: { id: input.paymentMethodId, ...scope, customerId: customer.id } });
+  const instrument = await db.paymentInstrument.findFirst({
+    where: { id: input.paymentMethodId, ...scope, customerId: customer.id },
+  });
   if (!instrument) throw notFound('Payment method');
   const price = await findRecurringPrice(db, scope, input.priceId, store.id);
 
@@ -101,7 +116,16 @@ export async function createSubscription(deps: SubscriptionServiceDeps, scope: S
   };
   const { subscription, membership, eventId } = await db.$transaction(async (tx) => {
     const subscription = await tx.subscription.create({
-      data: { id: state.subscriptionId, accountId: scope.accountId, mode: scope.mode, storeId: store.id, customerId: customer.id, startedAt: new Date(now), shippingAddressId: input.shippingAddressId ?? null, ...subscriptionRowFromState(state) },
+      data: {
+        id: state.subscriptionId,
+        accountId: scope.accountId,
+        mode: scope.mode,
+        storeId: store.id,
+        customerId: customer.id,
+        startedAt: new Date(now),
+        shippingAddressId: input.shippingAddressId ?? null,
+        ...subscriptionRowFromState(state),
+      },
     });
     const membership = input.membershipProgramId
       ? await tx.membership.create({
@@ -127,7 +151,14 @@ export async function createSubscription(deps: SubscriptionServiceDeps, scope: S
       storeId: store.id,
       customerId: customer.id,
       eventType: 's_subscription_created',
-      properties: { subscriptionId: subscription.id, status: subscription.status, optionId: price.id, price: state.price, currency: state.currency, membershipId: membership?.id ?? null },
+      properties: {
+        subscriptionId: subscription.id,
+        status: subscription.status,
+        optionId: price.id,
+        price: state.price,
+        currency: state.currency,
+        membershipId: membership?.id ?? null,
+      },
     });
     return { subscription, membership, eventId: event.id };
   });
@@ -141,8 +172,9 @@ export async function createSubscription(deps: SubscriptionServiceDeps, scope: S
     });
     throw error;
   }
-  await dispatchEventsNow({ db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [eventId]).catch((error: unknown) =>
-    deps.logger.warn({ err: error }, 'subscription created event dispatch failed; the outbox sweep will retry'),
+  await dispatchEventsNow({ db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [eventId]).catch(
+    (error: unknown) =>
+      deps.logger.warn({ err: error }, 'subscription created event dispatch failed; the outbox sweep will retry'),
   );
   return { subscription, membership };
 }

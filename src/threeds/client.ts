@@ -21,7 +21,11 @@ export async function runAuthentication(
       workflowId: session.id,
       taskQueue: deps.taskQueue,
       args: [{ ...input, sessionId: session.id, workflowId: session.id }],
-      searchAttributes: searchAttributesFor({ accountId: session.accountId, storeId: session.storeId, customerId: session.customerId }),
+      searchAttributes: searchAttributesFor({
+        accountId: session.accountId,
+        storeId: session.storeId,
+        customerId: session.customerId,
+      }),
     },
     answer: { update: awaitThreeDsDecisionUpdate, args: [{ waitMs }] },
     deadlineMs: waitMs + 2_000,

@@ -15,7 +15,10 @@ export interface PlanFacts {
   initiatedBy: 'customer' | 'merchant';
   flowThreeDsEnabled: boolean;
   processors: { enable3DS: boolean; capabilities: string[] }[];
-  session: { found: false } | { found: true; type: string; status: string; transStatus: string | null; failureReason: string | null } | null;
+  session:
+    | { found: false }
+    | { found: true; type: string; status: string; transStatus: string | null; failureReason: string | null }
+    | null;
 }
 
 export type PlanDecision =
@@ -28,15 +31,31 @@ export function planThreeDs(facts: PlanFacts): PlanDecision {
   const asking = facts.flowThreeDsEnabled ? facts.processors.filter((processor) => processor.enable3DS) : [];
   const forwardable = asking.some((processor) => processor.capabilities.includes('externalThreeDs'));
   if (facts.session) {
-    if (!facts.session.found) return { kind: 'declined', code: 'threeds_session_not_found', message: 'The 3DS session does not exist in this account and mode' };
+    if (!facts.session.found)
+      return {
+        kind: 'declined',
+        code: 'threeds_session_not_found',
+        message: 'The 3DS session does not exist in this account and mode',
+      };
     const mismatch = initiatedByMismatch(facts.session.type, facts.initiatedBy);
     if (mismatch) return { kind: 'declined', code: 'threeds_session_type_mismatch', message: mismatch };
     if (facts.session.status === 'failed') {
-      const why = facts.session.failureReason === 'challenge_timeout' ? 'the challenge was never completed' : `transStatus ${facts.session.transStatus ?? 'unknown'}`;
-      return { kind: 'declined', code: 'threeds_authentication_failed', message: `3-D Secure authentication failed (${why})` };
+      const why =
+        facts.session.failureReason === 'challenge_timeout'
+          ? 'the challenge was never completed'
+          : `transStatus ${facts.session.transStatus ?? 'unknown'}`;
+      return {
+        kind: 'declined',
+        code: 'threeds_authentication_failed',
+        message: `3-D Secure authentication failed (${why})`,
+      };
     }
     if (facts.session.status !== 'authenticated') {
-      return { kind: 'declined', code: 'threeds_session_not_authenticated', message: `The 3DS session is ${facts.session.status}, not authenticated` };
+      return {
+        kind: 'declined',
+        code: 'threeds_session_not_authenticated',
+        message: `The 3DS session is ${facts.session.status}, not authenticated`,
+      };
     }
     return { kind: 'use', forward: forwardable };
   }

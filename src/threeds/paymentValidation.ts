@@ -16,7 +16,11 @@ export async function assertThreeDsSessionFits(
 ): Promise<void> {
   if (!request.threedsSessionId) return;
   const session = await findSession(db, scope, request.threedsSessionId);
-  if (!session) throw invalid(`threedsSessionId ${request.threedsSessionId} does not exist in this account and mode`, 'THREEDS_SESSION_NOT_FOUND');
+  if (!session)
+    throw invalid(
+      `threedsSessionId ${request.threedsSessionId} does not exist in this account and mode`,
+      'THREEDS_SESSION_NOT_FOUND',
+    );
   const mismatch = initiatedByMismatch(session.type, request.initiatedBy);
   if (mismatch) throw invalid(mismatch, 'THREEDS_SESSION_TYPE_MISMATCH');
 }

@@ -16,7 +16,11 @@ export function returnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>,
   return createHmac('sha256', returnKey(config)).update(sessionId).digest('base64url');
 }
 
-export function isValidReturnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>, sessionId: string, token: unknown): boolean {
+export function isValidReturnToken(
+  config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>,
+  sessionId: string,
+  token: unknown,
+): boolean {
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) return false;
   const expected = Buffer.from(returnToken(config, sessionId));
   const given = Buffer.from(token);
@@ -27,7 +31,10 @@ export function isValidReturnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA
  * Where the engine's public API is reachable by a browser: PUBLIC_BASE_URL when set, else the base
  * URL the HTTP layer saw the call arrive on (passed along by the caller), else HOST:PORT.
  */
-export function engineBaseUrl(config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>, seenByApi?: string | null): string {
+export function engineBaseUrl(
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'HOST' | 'PORT'>,
+  seenByApi?: string | null,
+): string {
   const base = config.PUBLIC_BASE_URL ?? seenByApi ?? `http://${config.HOST}:${config.PORT}`;
   return base.replace(/\/+$/, '');
 }

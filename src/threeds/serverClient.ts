@@ -54,7 +54,9 @@ export function createThreeDsServerClient(baseUrl: string) {
     async result(threeDSServerTransID: string): Promise<ThreeDsServerResult> {
       let response: Response;
       try {
-        response = await fetch(`${base}/v2/transactions/${encodeURIComponent(threeDSServerTransID)}`, { signal: AbortSignal.timeout(timeoutMs) });
+        response = await fetch(`${base}/v2/transactions/${encodeURIComponent(threeDSServerTransID)}`, {
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (error) {
         throw new ProcessorTechnicalError(`3DS server unreachable: ${(error as Error).message}`, 'network_error');
       }

@@ -70,7 +70,11 @@ async function emit(tx: Prisma.TransactionClient, row: ThreeDsSessionRow, eventT
  * Creates a session and its events (created, plus the status's own) in one transaction, then
  * hands the events to `dispatch` (when given) once committed.
  */
-export async function createSession(db: Db, input: NewSession, options: { id?: string; dispatch?: DispatchEvents } = {}): Promise<ThreeDsSessionRow> {
+export async function createSession(
+  db: Db,
+  input: NewSession,
+  options: { id?: string; dispatch?: DispatchEvents } = {},
+): Promise<ThreeDsSessionRow> {
   const id = options.id ?? newId('threeDsSession');
   const { row, eventIds } = await db.$transaction(async (tx) => {
     const row = await tx.threeDsSession.create({
@@ -108,14 +112,25 @@ const allowedFrom: Record<SessionTransition['status'], ThreeDsSessionStatus[]> =
  * `sessionAlreadyFinalCode`), so a finished session is never rewritten. The event goes to
  * `dispatch` (when given) once committed.
  */
-export async function transitionSession(db: Db, sessionId: string, change: SessionTransition, dispatch?: DispatchEvents): Promise<ThreeDsSessionRow> {
+export async function transitionSession(
+  db: Db,
+  sessionId: string,
+  change: SessionTransition,
+  dispatch?: DispatchEvents,
+): Promise<ThreeDsSessionRow> {
   const { row, eventIds } = await db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM threeds_sessions WHERE id = ${sessionId} FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { status: string }[]
+    >`SELECT status FROM threeds_sessions WHERE id = ${sessionId} FOR UPDATE`;
     if (!locked) throw new Error(`3DS session ${sessionId} does not exist`);
     const current = await tx.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
     if (current.status === change.status) return { row: current, eventIds: [] };
     if (!allowedFrom[change.status].includes(current.status as ThreeDsSessionStatus)) {
-      throw new DomainError('conflict', sessionAlreadyFinalCode, `3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`);
+      throw new DomainError(
+        'conflict',
+        sessionAlreadyFinalCode,
+        `3DS session ${sessionId} cannot move from ${current.status} to ${change.status}`,
+      );
     }
     const row = await tx.threeDsSession.update({ where: { id: sessionId }, data: change });
     return { row, eventIds: [await emit(tx, row, eventTypeOfStatus[change.status]!)] };

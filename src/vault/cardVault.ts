@@ -20,7 +20,9 @@ export function vaultKey(source: KeySource = config()): Buffer {
   const cacheKey = source.ENCRYPTION_KEY ? `env:${source.ENCRYPTION_KEY}` : `file:${source.DATA_DIR}`;
   const cached = keyCache.get(cacheKey);
   if (cached) return cached;
-  const key = source.ENCRYPTION_KEY ? Buffer.from(source.ENCRYPTION_KEY, 'hex') : keyFromFile(keyFilePath(source.DATA_DIR));
+  const key = source.ENCRYPTION_KEY
+    ? Buffer.from(source.ENCRYPTION_KEY, 'hex')
+    : keyFromFile(keyFilePath(source.DATA_DIR));
   keyCache.set(cacheKey, key);
   return key;
 }
@@ -54,7 +56,9 @@ export function encryptPan(pan: string, source?: KeySource): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', vaultKey(source), iv);
   const ciphertext = Buffer.concat([cipher.update(pan, 'utf8'), cipher.final()]);
-  return [version, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+  return [version, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(
+    ':',
+  );
 }
 
 export function decryptPan(blob: string, source?: KeySource): string {

@@ -18,12 +18,15 @@ export function sealSecret(plaintext: string, purpose: string, source?: KeySourc
   const cipher = createCipheriv('aes-256-gcm', vaultKey(source), iv);
   cipher.setAAD(Buffer.from(purpose, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [version, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+  return [version, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(
+    ':',
+  );
 }
 
 export function openSecret(blob: string, purpose: string, source?: KeySource): string {
   const [blobVersion, iv, tag, ciphertext, ...rest] = blob.split(':');
-  if (blobVersion !== version || !iv || !tag || ciphertext === undefined || rest.length) throw new SecretBoxError('not a secret box blob');
+  if (blobVersion !== version || !iv || !tag || ciphertext === undefined || rest.length)
+    throw new SecretBoxError('not a secret box blob');
   const decipher = createDecipheriv('aes-256-gcm', vaultKey(source), Buffer.from(iv, 'base64'));
   decipher.setAAD(Buffer.from(purpose, 'utf8'));
   decipher.setAuthTag(Buffer.from(tag, 'base64'));

@@ -13,7 +13,11 @@ export function deliveryPolicy(config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS
 }
 
 /** The secrets that sign now: the current one, plus the rotated-out one inside its overlap window. */
-export function signingSecrets(endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null }, now: Date): string[] {
-  const overlapping = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+export function signingSecrets(
+  endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  now: Date,
+): string[] {
+  const overlapping =
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   return overlapping ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }

@@ -15,7 +15,10 @@ export interface FailureRecord {
 
 /** Where the streak a failure at `failedAt` belongs to started, and whether this failure starts it. */
 export function streakOf(endpoint: FailureRecord, failedAt: Date): { since: Date; restarted: boolean } {
-  const continuing = endpoint.failingSince !== null && endpoint.lastFailedAt !== null && failedAt.getTime() - endpoint.lastFailedAt.getTime() <= streakGapMs;
+  const continuing =
+    endpoint.failingSince !== null &&
+    endpoint.lastFailedAt !== null &&
+    failedAt.getTime() - endpoint.lastFailedAt.getTime() <= streakGapMs;
   return continuing ? { since: endpoint.failingSince!, restarted: false } : { since: failedAt, restarted: true };
 }
 

@@ -3,8 +3,15 @@ import { notFound } from '../http/core/errors';
 import type { Tenant } from '../http/events/tenant';
 
 /** A store of the caller's account and mode, or 404. */
-export async function assertStoreOfTenant(db: Db, tenant: Tenant, storeId: string): Promise<{ id: string; baseCurrency: string }> {
-  const store = await db.store.findFirst({ where: { id: storeId, ...tenant }, select: { id: true, baseCurrency: true } });
+export async function assertStoreOfTenant(
+  db: Db,
+  tenant: Tenant,
+  storeId: string,
+): Promise<{ id: string; baseCurrency: string }> {
+  const store = await db.store.findFirst({
+    where: { id: storeId, ...tenant },
+    select: { id: true, baseCurrency: true },
+  });
   if (!store) throw notFound('Store');
   return store;
 }

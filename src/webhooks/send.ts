@@ -33,7 +33,12 @@ export function sendWebhookRequest(
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'payment-engine-webhooks/1', ...headers, 'content-length': Buffer.byteLength(body) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'payment-engine-webhooks/1',
+          ...headers,
+          'content-length': Buffer.byteLength(body),
+        },
         lookup: guardedLookup(policy, resolveHost) as unknown as typeof import('node:dns').lookup,
         timeout: timeoutMs,
       },
@@ -44,7 +49,9 @@ export function sendWebhookRequest(
           if (snippet.length < snippetLimit) snippet += chunk.slice(0, snippetLimit - snippet.length);
         });
         response.on('end', () => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet }));
-        response.on('error', (error) => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet, error: error.message }));
+        response.on('error', (error) =>
+          resolve({ status: response.statusCode, latencyMs: elapsed(), snippet, error: error.message }),
+        );
       },
     );
     const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);

@@ -27,7 +27,9 @@ export interface VerifyOptions {
   now?: number;
 }
 
-export type VerifyResult = { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
+export type VerifyResult =
+  | { valid: true; timestamp: number }
+  | { valid: false; reason: 'malformed' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
 
 /**
  * Verifies a webhook the engine sent: `payload` is the raw request body exactly as received,
@@ -35,7 +37,12 @@ export type VerifyResult = { valid: true; timestamp: number } | { valid: false; 
  * `v1=` matches (there are two while a rotated secret overlaps) and the timestamp is within
  * tolerance of now, which stops replays of old captured requests.
  */
-export function verifyWebhookSignature(payload: string | Buffer, header: string | null | undefined, secret: string, options: VerifyOptions = {}): VerifyResult {
+export function verifyWebhookSignature(
+  payload: string | Buffer,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyOptions = {},
+): VerifyResult {
   if (!header) return { valid: false, reason: 'malformed' };
   let timestamp: number | undefined;
   const signatures: string[] = [];
@@ -46,7 +53,8 @@ export function verifyWebhookSignature(payload: string | Buffer, header: string 
   }
   if (timestamp === undefined || signatures.length === 0) return { valid: false, reason: 'malformed' };
   const now = options.now ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return { valid: false, reason: 'timestamp_out_of_tolerance' };
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300))
+    return { valid: false, reason: 'timestamp_out_of_tolerance' };
   const expected = Buffer.from(hmacHex(secret, timestamp, payload.toString()), 'hex');
   const matches = signatures.some((signature) => timingSafeEqual(Buffer.from(signature, 'hex'), expected));
   return matches ? { valid: true, timestamp } : { valid: false, reason: 'no_matching_signature' };

@@ -25,19 +25,42 @@ export class WebhookUrlError extends Error {
 // these), carrier-grade NAT, benchmarking, multicast, reserved and unspecified ranges.
 const blocked = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-const blockedHostnames = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const blockedHostnames = new Set([
+  'metadata.google.internal',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 /** The IPv4 address an IPv6 address embeds (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::), if any. */
 function embeddedIpv4(address: string): string | undefined {
@@ -58,7 +81,8 @@ export function blockedAddressReason(address: string, policy: UrlPolicy): string
   const v4 = family === 6 ? embeddedIpv4(address) : address;
   const type = v4 ? 'ipv4' : 'ipv6';
   const candidate = v4 ?? address;
-  if (loopback.check(candidate, type)) return policy.allowInsecure ? undefined : 'loopback addresses are only allowed in test mode';
+  if (loopback.check(candidate, type))
+    return policy.allowInsecure ? undefined : 'loopback addresses are only allowed in test mode';
   if (blocked.check(candidate, type)) return 'private, link-local, metadata or reserved addresses are not allowed';
   return undefined;
 }
@@ -77,7 +101,8 @@ export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   if (url.username || url.password) throw new WebhookUrlError('url must not carry credentials');
   const host = hostOf(url);
   if (!host) throw new WebhookUrlError('url has no host');
-  if (blockedHostnames.has(host.toLowerCase().replace(/\.$/, ''))) throw new WebhookUrlError('metadata hosts are not allowed');
+  if (blockedHostnames.has(host.toLowerCase().replace(/\.$/, '')))
+    throw new WebhookUrlError('metadata hosts are not allowed');
   if (isIP(host)) {
     const reason = blockedAddressReason(host, policy);
     if (reason) throw new WebhookUrlError(`url host ${host}: ${reason}`);
@@ -91,7 +116,11 @@ export function hostOf(url: URL): string {
 }
 
 /** Checks scheme, form and every address the host resolves to (at create/update and before each delivery). */
-export async function assertWebhookUrlAllowed(raw: string, policy: UrlPolicy, resolve: ResolveHost = systemResolve): Promise<URL> {
+export async function assertWebhookUrlAllowed(
+  raw: string,
+  policy: UrlPolicy,
+  resolve: ResolveHost = systemResolve,
+): Promise<URL> {
   const url = parseWebhookUrl(raw, policy);
   const host = hostOf(url);
   if (isIP(host)) return url;
@@ -120,7 +149,11 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveHost = systemRe
     const answer = (addresses: LookupAddress[]) => {
       for (const { address } of addresses) {
         const reason = blockedAddressReason(address, policy);
-        if (reason) return callback(Object.assign(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`), { code: 'EBLOCKED' }), '');
+        if (reason)
+          return callback(
+            Object.assign(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`), { code: 'EBLOCKED' }),
+            '',
+          );
       }
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');

@@ -60,7 +60,13 @@ async function main(): Promise<void> {
     lifecycle.add('sandbox', sandbox.stop);
     const deps = { db, logger, config: cfg, sandboxUrl: sandbox.url, temporal: client };
     if (separateWorker) {
-      const stopWorker = await startWorkerProcess({ databaseUrl: database.url, temporalAddress: temporal.settings.address, taskQueue: cfg.TEMPORAL_TASK_QUEUE, sandboxUrl: sandbox.url, dataDir: cfg.DATA_DIR });
+      const stopWorker = await startWorkerProcess({
+        databaseUrl: database.url,
+        temporalAddress: temporal.settings.address,
+        taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+        sandboxUrl: sandbox.url,
+        dataDir: cfg.DATA_DIR,
+      });
       lifecycle.add('worker process', stopWorker);
     } else {
       const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, deps);
@@ -77,7 +83,8 @@ async function main(): Promise<void> {
     process.stdout.write(`engine up; preparing ${perTenant * clients} checkout sessions in ${clients} accounts…\n`);
     const made = await Promise.all(tenants.map((tenant) => tenant.checkouts(perTenant)));
     const sessions: { tenant: Tenant; session: { id: string; total: number; currency: string } }[] = [];
-    for (let i = 0; i < perTenant; i++) made.forEach((list, t) => sessions.push({ tenant: tenants[t]!, session: list[i]! }));
+    for (let i = 0; i < perTenant; i++)
+      made.forEach((list, t) => sessions.push({ tenant: tenants[t]!, session: list[i]! }));
     const warm = sessions.slice(0, warmup);
     const viaTemporal = sessions.slice(warmup, warmup + payments);
     const inProcess = sessions.slice(warmup + payments, warmup + 2 * payments);
@@ -112,11 +119,20 @@ async function main(): Promise<void> {
       if (prepared.kind !== 'ready') return false;
       if ((await activities.checkBlockRules(input)).blocked) return false;
       const { context } = prepared;
-      const plan = planRoute({ flow: context.flow, processors: context.processors, currency: input.currency, stickyProcessorId: context.stickyProcessorId, random: Math.random() });
+      const plan = planRoute({
+        flow: context.flow,
+        processors: context.processors,
+        currency: input.currency,
+        stickyProcessorId: context.stickyProcessorId,
+        random: Math.random(),
+      });
       const processorId = plan.order[0];
       if (!processorId) return false;
       // authorizeAttempt reads its activity context (earlier tries' verdicts), as it would under a worker.
-      const attempt: Awaited<ReturnType<typeof activities.authorizeAttempt>> = await new MockActivityEnvironment().run(activities.authorizeAttempt, { ...input, attemptNumber: 1, processorId, capture: true });
+      const attempt: Awaited<ReturnType<typeof activities.authorizeAttempt>> = await new MockActivityEnvironment().run(
+        activities.authorizeAttempt,
+        { ...input, attemptNumber: 1, processorId, capture: true },
+      );
       if (attempt.outcome !== 'approved') return false;
       const final = await activities.finalizePayment({
         paymentId: input.paymentId,
@@ -131,7 +147,10 @@ async function main(): Promise<void> {
       await activities.dispatchEvents(final.eventIds);
       return true;
     };
-    const baseline = summary(`payment steps only: no HTTP, no Temporal (${clients} clients)`, await drive(inProcess, clients, steps));
+    const baseline = summary(
+      `payment steps only: no HTTP, no Temporal (${clients} clients)`,
+      await drive(inProcess, clients, steps),
+    );
 
     const row = (s: ReturnType<typeof summary>) =>
       `${s.label.padEnd(58)} n=${s.count} ok=${s.succeeded}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  ${s.perSecond.toFixed(1)} payments/s`;
@@ -150,7 +169,10 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
-    if (lastPaymentId) process.stdout.write(`history of ${lastPaymentId} (ms after start):\n${await historyTimeline(client, lastPaymentId)}\n`);
+    if (lastPaymentId)
+      process.stdout.write(
+        `history of ${lastPaymentId} (ms after start):\n${await historyTimeline(client, lastPaymentId)}\n`,
+      );
   } finally {
     await lifecycle.stopAll();
   }
@@ -168,10 +190,14 @@ function verdict(engine: ReturnType<typeof summary>, clients: number): string[] 
 }
 
 /** Where a payment's time goes: each history event's offset from the workflow's start. */
-async function historyTimeline(client: Awaited<ReturnType<typeof createTemporalClient>>, workflowId: string): Promise<string> {
+async function historyTimeline(
+  client: Awaited<ReturnType<typeof createTemporalClient>>,
+  workflowId: string,
+): Promise<string> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
-  const ms = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6);
+  const ms = (e: (typeof events)[number]) =>
+    Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6);
   const start = events[0] ? ms(events[0]) : 0;
   return events.map((e) => `  +${String(ms(e) - start).padStart(5)}  ${String(e.eventType)}`).join('\n');
 }

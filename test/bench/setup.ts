@@ -14,7 +14,13 @@ export async function createBenchTenant(db: Db, apiUrl: string) {
     if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(json)}`);
     return json;
   };
-  const processor = await post('/processors', { name: 'Bench acquirer', type: 'sandbox', credentials: { merchantId: `bench_${Date.now()}` }, supportedCurrencies: ['EUR'], baseCurrency: 'EUR' });
+  const processor = await post('/processors', {
+    name: 'Bench acquirer',
+    type: 'sandbox',
+    credentials: { merchantId: `bench_${Date.now()}` },
+    supportedCurrencies: ['EUR'],
+    baseCurrency: 'EUR',
+  });
   const flow = await post('/payment-flows', {
     name: 'Bench',
     strategy: 'cascade',
@@ -25,9 +31,16 @@ export async function createBenchTenant(db: Db, apiUrl: string) {
     fallbackProcessorConfigs: [],
   });
   const store = await post('/stores', { name: 'Bench shop', baseCurrency: 'EUR', defaultPaymentFlowId: flow.id });
-  const product = await post('/products', { storeId: store.id, name: 'Coffee', variants: [{ name: 'Cup', prices: [{ unitAmount: 350, currency: 'EUR', type: 'one_time' }] }] });
+  const product = await post('/products', {
+    storeId: store.id,
+    name: 'Coffee',
+    variants: [{ name: 'Cup', prices: [{ unitAmount: 350, currency: 'EUR', type: 'one_time' }] }],
+  });
   const customer = await post('/customers', { email: `bench-${Date.now()}@example.com` });
-  const instrument = await post('/payment-instruments', { customerId: customer.id, card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' } });
+  const instrument = await post('/payment-instruments', {
+    customerId: customer.id,
+    card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+  });
   return {
     merchant,
     storeId: store.id as string,
@@ -38,12 +51,18 @@ export async function createBenchTenant(db: Db, apiUrl: string) {
     async checkouts(count: number): Promise<{ id: string; total: number; currency: string }[]> {
       const sessions = [];
       for (let i = 0; i < count; i++) {
-        const session = await post('/checkout-sessions', { storeId: store.id, customerId: customer.id, lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }] });
+        const session = await post('/checkout-sessions', {
+          storeId: store.id,
+          customerId: customer.id,
+          lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }],
+        });
         sessions.push({ id: session.id, total: session.total, currency: session.currency });
       }
       return sessions;
     },
-    async payV2(checkoutSessionId: string): Promise<{ status: number; paymentId: string | undefined; paymentStatus: string | undefined }> {
+    async payV2(
+      checkoutSessionId: string,
+    ): Promise<{ status: number; paymentId: string | undefined; paymentStatus: string | undefined }> {
       const answer = await fetch(`${apiUrl}/api/public/v1/checkout/pay-v2`, {
         method: 'POST',
         headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
@@ -81,5 +100,13 @@ export async function drive<T>(jobs: T[], concurrency: number, run: (job: T) => 
 export function summary(label: string, result: { latencies: number[]; ran: number; wallMs: number }) {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-  return { label, count: result.ran, succeeded: sorted.length, p50: at(50), p95: at(95), p99: at(99), perSecond: (sorted.length / result.wallMs) * 1000 };
+  return {
+    label,
+    count: result.ran,
+    succeeded: sorted.length,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    perSecond: (sorted.length / result.wallMs) * 1000,
+  };
 }

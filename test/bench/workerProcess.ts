@@ -5,21 +5,31 @@ import path from 'node:path';
  * `npm run worker` as its own process against the bench's Postgres, Temporal and sandbox: the
  * production shape where API and worker scale out separately. Resolves once it polls.
  */
-export async function startWorkerProcess(env: { databaseUrl: string; temporalAddress: string; taskQueue: string; sandboxUrl: string; dataDir: string }): Promise<() => Promise<void>> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'worker.ts')], {
-    cwd: path.join(__dirname, '..', '..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: env.databaseUrl,
-      TEMPORAL_ADDRESS: env.temporalAddress,
-      TEMPORAL_TASK_QUEUE: env.taskQueue,
-      SANDBOX_URL: env.sandboxUrl,
-      // The card vault's key file lives there: the worker must decrypt what the API encrypted.
-      DATA_DIR: env.dataDir,
-      LOG_LEVEL: 'info',
+export async function startWorkerProcess(env: {
+  databaseUrl: string;
+  temporalAddress: string;
+  taskQueue: string;
+  sandboxUrl: string;
+  dataDir: string;
+}): Promise<() => Promise<void>> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'worker.ts')],
+    {
+      cwd: path.join(__dirname, '..', '..'),
+      env: {
+        ...process.env,
+        DATABASE_URL: env.databaseUrl,
+        TEMPORAL_ADDRESS: env.temporalAddress,
+        TEMPORAL_TASK_QUEUE: env.taskQueue,
+        SANDBOX_URL: env.sandboxUrl,
+        // The card vault's key file lives there: the worker must decrypt what the API encrypted.
+        DATA_DIR: env.dataDir,
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -19,7 +19,13 @@ export interface Troubles {
   notYetVisible: number;
 }
 
-export const noTroubles = (): Troubles => ({ connectionErrors: 0, serverErrors: 0, inProgress: 0, rateLimited: 0, notYetVisible: 0 });
+export const noTroubles = (): Troubles => ({
+  connectionErrors: 0,
+  serverErrors: 0,
+  inProgress: 0,
+  rateLimited: 0,
+  notYetVisible: 0,
+});
 
 const terminalStatuses = new Set(['succeeded', 'failed', 'authorized', 'canceled', 'refunded', 'partially_refunded']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +61,12 @@ export async function sendUntilAnswered(
   for (let retry = 0; ; retry++) {
     let wait: number;
     try {
-      const response = await fetch(`${apiUrl}/api/public/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
+      const response = await fetch(`${apiUrl}/api/public/v1${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(120_000),
+      });
       const text = await response.text();
       last = { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
       if (response.status >= 500) {
@@ -101,19 +112,44 @@ export interface PaymentRun {
 }
 
 /** pay-v2 with an Idempotency-Key, then polling on 202, until the payment is final or `giveUpMs` pass. */
-export async function payUntilTerminal(apiUrl: string, token: string, job: PaymentJob, giveUpMs: number): Promise<PaymentRun> {
+export async function payUntilTerminal(
+  apiUrl: string,
+  token: string,
+  job: PaymentJob,
+  giveUpMs: number,
+): Promise<PaymentRun> {
   const started = performance.now();
   const giveUpAt = Date.now() + giveUpMs;
   const troubles = noTroubles();
   const body = { checkoutSessionId: job.checkoutSessionId, paymentInstrumentId: job.paymentInstrumentId };
-  let answer = await sendUntilAnswered(apiUrl, token, 'POST', '/checkout/pay-v2', body, { idempotencyKey: job.key, troubles, giveUpAt });
+  let answer = await sendUntilAnswered(apiUrl, token, 'POST', '/checkout/pay-v2', body, {
+    idempotencyKey: job.key,
+    troubles,
+    giveUpAt,
+  });
   const paymentId: string | undefined = answer.body?.payment?.id ?? answer.body?.data?.paymentId;
   let status: string | undefined = answer.body?.payment?.status ?? answer.body?.data?.status;
-  while (paymentId && (answer.status === 200 || answer.status === 202) && !terminalStatuses.has(status ?? '') && Date.now() < giveUpAt) {
+  while (
+    paymentId &&
+    (answer.status === 200 || answer.status === 202) &&
+    !terminalStatuses.has(status ?? '') &&
+    Date.now() < giveUpAt
+  ) {
     await sleep(500);
-    answer = await sendUntilAnswered(apiUrl, token, 'GET', `/payments/${paymentId}`, undefined, { troubles, giveUpAt, retryNotFound: true });
+    answer = await sendUntilAnswered(apiUrl, token, 'GET', `/payments/${paymentId}`, undefined, {
+      troubles,
+      giveUpAt,
+      retryNotFound: true,
+    });
     status = answer.body?.status;
   }
   const finalCode: string | undefined = answer.body?.code;
-  return { paymentId, status: terminalStatuses.has(status ?? '') ? status : undefined, finalHttp: answer.status, finalCode, elapsedMs: performance.now() - started, troubles };
+  return {
+    paymentId,
+    status: terminalStatuses.has(status ?? '') ? status : undefined,
+    finalHttp: answer.status,
+    finalCode,
+    elapsedMs: performance.now() - started,
+    troubles,
+  };
 }

@@ -49,7 +49,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A fresh data folder each run; one that is not ours (no marker) is never wiped. */
 function freshDataDir(dir: string): void {
   const marker = path.join(dir, '.chaos-data');
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !fs.existsSync(marker)) throw new Error(`${dir} is not empty and not a chaos data folder; set CHAOS_DATA_DIR`);
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !fs.existsSync(marker))
+    throw new Error(`${dir} is not empty and not a chaos data folder; set CHAOS_DATA_DIR`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(marker, '');
@@ -71,11 +72,15 @@ function cardFor(index: number): ChaosCard {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const note = (line: string) => process.stderr.write(`chaos [${((performance.now() - started) / 1000).toFixed(1)} s]: ${line}\n`);
+  const note = (line: string) =>
+    process.stderr.write(`chaos [${((performance.now() - started) / 1000).toFixed(1)} s]: ${line}\n`);
   freshDataDir(settings.dataDir);
   const logger = createLogger('warn');
   const lifecycle = new Lifecycle(logger);
-  const external = process.env.DATABASE_URL && process.env.TEMPORAL_ADDRESS ? { DATABASE_URL: process.env.DATABASE_URL, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS } : {};
+  const external =
+    process.env.DATABASE_URL && process.env.TEMPORAL_ADDRESS
+      ? { DATABASE_URL: process.env.DATABASE_URL, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS }
+      : {};
   const cfg = parseConfig({
     DATA_DIR: settings.dataDir,
     EMBEDDED_POSTGRES_PORT: String(await freePort()),
@@ -108,7 +113,9 @@ async function main(): Promise<number> {
     await Promise.all([cluster.start('sandbox'), cluster.start('worker'), cluster.start('api')]);
     note('api, worker and sandbox up');
 
-    const tenants = await Promise.all(Array.from({ length: settings.clients }, () => createChaosTenant(db, cluster!.apiUrl, settings.holdMs)));
+    const tenants = await Promise.all(
+      Array.from({ length: settings.clients }, () => createChaosTenant(db, cluster!.apiUrl, settings.holdMs)),
+    );
     const payments: (ChaosPayment & { index: number; checkoutSessionId: string })[] = [];
     await Promise.all(
       tenants.map(async (tenant, t) => {
@@ -119,7 +126,9 @@ async function main(): Promise<number> {
       }),
     );
     payments.sort((a, b) => a.index - b.index);
-    note(`engine up (logs in ${path.join(settings.dataDir, 'logs')}); ${payments.length} payments from ${settings.clients} clients`);
+    note(
+      `engine up (logs in ${path.join(settings.dataDir, 'logs')}); ${payments.length} payments from ${settings.clients} clients`,
+    );
 
     const runId = Date.now().toString(36);
     let begun = 0;
@@ -127,7 +136,11 @@ async function main(): Promise<number> {
     const clients = tenants.map(async (tenant, t) => {
       for (const payment of payments.filter((p) => p.index % settings.clients === t)) {
         begun++;
-        const job = { key: `chaos-${runId}-${payment.index}`, checkoutSessionId: payment.checkoutSessionId, paymentInstrumentId: tenant.instruments[payment.card] };
+        const job = {
+          key: `chaos-${runId}-${payment.index}`,
+          checkoutSessionId: payment.checkoutSessionId,
+          paymentInstrumentId: tenant.instruments[payment.card],
+        };
         payment.run = await payUntilTerminal(cluster!.apiUrl, tenant.merchant.token, job, settings.giveUpMs);
         finished++;
       }
@@ -136,9 +149,15 @@ async function main(): Promise<number> {
     const holdInstruments = tenants.map((tenant) => tenant.instruments.hold);
     /** A payment with the holding card that is at the authorize step (its call held at the acquirer). */
     const heldAtAcquirer = async (): Promise<string | undefined> => {
-      const rows = await db.payment.findMany({ where: { status: 'processing', paymentInstrumentId: { in: holdInstruments } }, select: { id: true } });
+      const rows = await db.payment.findMany({
+        where: { status: 'processing', paymentInstrumentId: { in: holdInstruments } },
+        select: { id: true },
+      });
       for (const { id } of rows) {
-        const state = await client.workflow.getHandle(id).query(paymentStateQuery).catch(() => undefined);
+        const state = await client.workflow
+          .getHandle(id)
+          .query(paymentStateQuery)
+          .catch(() => undefined);
         if (state?.step === 'authorizing') return id;
       }
       return undefined;
@@ -151,7 +170,8 @@ async function main(): Promise<number> {
         if (role === 'worker') {
           // Aim the kill at a processor call in flight: wait (a while) for a held payment at the acquirer.
           let held: string | undefined;
-          for (const deadline = Date.now() + 20_000; !held && Date.now() < deadline; await sleep(100)) held = await heldAtAcquirer();
+          for (const deadline = Date.now() + 20_000; !held && Date.now() < deadline; await sleep(100))
+            held = await heldAtAcquirer();
           if (held) {
             await sleep(Math.min(300, settings.holdMs / 4));
             kills.workerDuringCall++;
@@ -169,23 +189,36 @@ async function main(): Promise<number> {
     // Every workflow should be final by now; give stragglers (a retried activity) time to finish.
     const accountIds = tenants.map((tenant) => tenant.merchant.accountId);
     for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(1000)) {
-      if ((await db.payment.count({ where: { accountId: { in: accountIds }, status: { in: ['processing', 'requires_action'] } } })) === 0) break;
+      if (
+        (await db.payment.count({
+          where: { accountId: { in: accountIds }, status: { in: ['processing', 'requires_action'] } },
+        })) === 0
+      )
+        break;
     }
     const verdict = await verify(db, cluster.sandboxUrl, tenants, payments);
     const times = payments.flatMap((p) => (p.run?.status ? [p.run.elapsedMs] : [])).sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-    const troubles = payments.reduce(
-      (sum, p) => {
-        for (const [name, count] of Object.entries(p.run?.troubles ?? {})) sum[name as keyof typeof sum] += count;
-        return sum;
-      },
-      noTroubles(),
-    );
-    for (const [label, list] of [['double charges', verdict.doubleCharges], ['lost', verdict.lost], ['stuck', verdict.stuck], ['mismatches', verdict.mismatches]] as const) {
+    const troubles = payments.reduce((sum, p) => {
+      for (const [name, count] of Object.entries(p.run?.troubles ?? {})) sum[name as keyof typeof sum] += count;
+      return sum;
+    }, noTroubles());
+    for (const [label, list] of [
+      ['double charges', verdict.doubleCharges],
+      ['lost', verdict.lost],
+      ['stuck', verdict.stuck],
+      ['mismatches', verdict.mismatches],
+    ] as const) {
       for (const line of list.slice(0, 10)) note(`${label}: ${line}`);
     }
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    const clean = verdict.doubleCharges.length + verdict.lost.length + verdict.stuck.length + verdict.mismatches.length + verdict.final5xx === 0;
+    const clean =
+      verdict.doubleCharges.length +
+        verdict.lost.length +
+        verdict.stuck.length +
+        verdict.mismatches.length +
+        verdict.final5xx ===
+      0;
     process.stdout.write(
       `chaos ${clean ? 'PASSED' : 'FAILED'}: ${payments.length} payments from ${settings.clients} clients; kill -9: worker ×${kills.worker} (${kills.workerDuringCall} during a processor call), API ×${kills.api}, sandbox ×${kills.sandbox}; ` +
         `${verdict.succeeded} succeeded, ${verdict.failed} failed (${verdict.needsReview} needs review); ` +

@@ -53,23 +53,39 @@ export async function createChaosTenant(db: Db, apiUrl: string, holdMs: number):
     pickProcessorStrategy: 'ordered',
     fallbackMode: true,
     maxFallbackRetries: 1,
-    processorConfigs: [{ processorId: processors[0].id, weight: 100 }, { processorId: processors[1].id, weight: 0 }],
+    processorConfigs: [
+      { processorId: processors[0].id, weight: 100 },
+      { processorId: processors[1].id, weight: 0 },
+    ],
     fallbackProcessorConfigs: [{ processorId: processors[1].id, orderIndex: 0 }],
   });
   const store = await post('/stores', { name: 'Chaos shop', baseCurrency: 'EUR', defaultPaymentFlowId: flow.id });
-  const product = await post('/products', { storeId: store.id, name: 'Tea', variants: [{ name: 'Pot', prices: [{ unitAmount: 1999, currency: 'EUR', type: 'one_time' }] }] });
+  const product = await post('/products', {
+    storeId: store.id,
+    name: 'Tea',
+    variants: [{ name: 'Pot', prices: [{ unitAmount: 1999, currency: 'EUR', type: 'one_time' }] }],
+  });
   const customer = await post('/customers', { email: `chaos-${randomUUID()}@example.com` });
   const expYear = new Date().getUTCFullYear() + 2;
   const instruments = {} as Record<ChaosCard, string>;
   for (const [name, number] of Object.entries(chaosCards) as [ChaosCard, string][]) {
-    instruments[name] = (await post('/payment-instruments', { customerId: customer.id, card: { number, expMonth: 12, expYear, cvc: '123' } })).id;
+    instruments[name] = (
+      await post('/payment-instruments', {
+        customerId: customer.id,
+        card: { number, expMonth: 12, expYear, cvc: '123' },
+      })
+    ).id;
   }
   return {
     merchant,
     acquirerMerchantIds,
     instruments,
     async checkout() {
-      const session = await post('/checkout-sessions', { storeId: store.id, customerId: customer.id, lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }] });
+      const session = await post('/checkout-sessions', {
+        storeId: store.id,
+        customerId: customer.id,
+        lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }],
+      });
       return { id: session.id as string, total: session.total as number };
     },
   };

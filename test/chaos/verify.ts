@@ -38,7 +38,12 @@ async function netChargeByPayment(sandboxUrl: string, tenants: ChaosTenant[]): P
     const answer = await fetch(`${sandboxUrl}/acquirer/ledger?${new URLSearchParams({ merchantId }).toString()}`);
     const { entries } = (await answer.json()) as { entries: LedgerEntry[] };
     for (const entry of entries) {
-      const sign = entry.operation === 'authorize' && entry.outcome === 'approved' ? 1 : entry.operation === 'reversal' && entry.outcome === 'succeeded' ? -1 : 0;
+      const sign =
+        entry.operation === 'authorize' && entry.outcome === 'approved'
+          ? 1
+          : entry.operation === 'reversal' && entry.outcome === 'succeeded'
+            ? -1
+            : 0;
       net.set(entry.reference, (net.get(entry.reference) ?? 0) + sign * entry.amount);
     }
   }
@@ -46,9 +51,16 @@ async function netChargeByPayment(sandboxUrl: string, tenants: ChaosTenant[]): P
 }
 
 /** Compares what the clients were told, what the database recorded and what the acquirers charged. */
-export async function verify(db: Db, sandboxUrl: string, tenants: ChaosTenant[], payments: ChaosPayment[]): Promise<Verdict> {
+export async function verify(
+  db: Db,
+  sandboxUrl: string,
+  tenants: ChaosTenant[],
+  payments: ChaosPayment[],
+): Promise<Verdict> {
   const net = await netChargeByPayment(sandboxUrl, tenants);
-  const rows = await db.payment.findMany({ where: { accountId: { in: tenants.map((tenant) => tenant.merchant.accountId) } } });
+  const rows = await db.payment.findMany({
+    where: { accountId: { in: tenants.map((tenant) => tenant.merchant.accountId) } },
+  });
   return judge(rows, net, payments);
 }
 
@@ -60,14 +72,30 @@ export interface PaymentRow {
 }
 
 /** The verdict from the three sources: client runs, database rows, net charge per payment id. */
-export function judge(rows: PaymentRow[], net: Map<string, number>, payments: Pick<ChaosPayment, 'card' | 'run'>[]): Verdict {
-  const verdict: Verdict = { succeeded: 0, failed: 0, needsReview: 0, doubleCharges: [], lost: [], mismatches: [], stuck: [], final5xx: 0 };
+export function judge(
+  rows: PaymentRow[],
+  net: Map<string, number>,
+  payments: Pick<ChaosPayment, 'card' | 'run'>[],
+): Verdict {
+  const verdict: Verdict = {
+    succeeded: 0,
+    failed: 0,
+    needsReview: 0,
+    doubleCharges: [],
+    lost: [],
+    mismatches: [],
+    stuck: [],
+    final5xx: 0,
+  };
   const answered = new Set<string>();
 
   for (const payment of payments) {
     const run = payment.run;
     if (run && run.finalHttp >= 500) verdict.final5xx++;
-    if (!run?.paymentId || !run.status) verdict.stuck.push(`${run?.paymentId ?? 'no payment id'} (${payment.card}): last answer ${run?.finalHttp} ${run?.finalCode ?? ''}`);
+    if (!run?.paymentId || !run.status)
+      verdict.stuck.push(
+        `${run?.paymentId ?? 'no payment id'} (${payment.card}): last answer ${run?.finalHttp} ${run?.finalCode ?? ''}`,
+      );
     if (run?.paymentId) answered.add(run.paymentId);
   }
   for (const row of rows) {
@@ -78,8 +106,10 @@ export function judge(rows: PaymentRow[], net: Map<string, number>, payments: Pi
     else verdict.stuck.push(`${row.id} ${row.status}`);
     if (review) verdict.needsReview++;
     if (charged > row.amount) verdict.doubleCharges.push(`${row.id} charged ${charged} of ${row.amount}`);
-    else if (row.status === 'succeeded' && charged !== row.amount) verdict.lost.push(`${row.id} succeeded, charged ${charged}`);
-    else if (row.status === 'failed' && charged > 0 && !review) verdict.lost.push(`${row.id} failed, charged ${charged}`);
+    else if (row.status === 'succeeded' && charged !== row.amount)
+      verdict.lost.push(`${row.id} succeeded, charged ${charged}`);
+    else if (row.status === 'failed' && charged > 0 && !review)
+      verdict.lost.push(`${row.id} failed, charged ${charged}`);
     if (!answered.has(row.id)) verdict.mismatches.push(`${row.id} ${row.status}: no client was answered with it`);
   }
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -88,9 +118,11 @@ export function judge(rows: PaymentRow[], net: Map<string, number>, payments: Pi
     if (!run?.paymentId) continue;
     const row = byId.get(run.paymentId);
     if (!row) verdict.lost.push(`${run.paymentId}: answered, not in the database`);
-    else if (run.status && row.status !== run.status) verdict.mismatches.push(`${run.paymentId}: client heard ${run.status}, database has ${row.status}`);
+    else if (run.status && row.status !== run.status)
+      verdict.mismatches.push(`${run.paymentId}: client heard ${run.status}, database has ${row.status}`);
   }
   // Charges whose reference is no payment of these tenants at all.
-  for (const [reference, charged] of net) if (charged > 0 && !byId.has(reference)) verdict.lost.push(`${reference}: charged ${charged}, no payment`);
+  for (const [reference, charged] of net)
+    if (charged > 0 && !byId.has(reference)) verdict.lost.push(`${reference}: charged ${charged}, no payment`);
   return verdict;
 }

@@ -37,7 +37,11 @@ export function figuresOf(reports: string[]): FuzzFigures {
           const failure = result.failure_info?.failure;
           const operation = failure?.operation ?? recorder?.label ?? '?';
           const title = failure?.title ?? result.name;
-          unique.set(`${operation} ${title}`, { operation, title, message: (failure?.message ?? '').split('\n').slice(0, 2).join(' ') });
+          unique.set(`${operation} ${title}`, {
+            operation,
+            title,
+            message: (failure?.message ?? '').split('\n').slice(0, 2).join(' '),
+          });
         }
       }
     }
@@ -47,7 +51,12 @@ export function figuresOf(reports: string[]): FuzzFigures {
 
 /** The one line `npm run fuzz` ends with. */
 export function summaryLine(figures: FuzzFigures, engineViolations: number, seconds: number): string {
-  const kinds = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
+  const kinds = [
+    'not_a_server_error',
+    'status_code_conformance',
+    'content_type_conformance',
+    'response_schema_conformance',
+  ];
   const byKind = kinds.map((kind) => `${kind} ${figures.failuresByCheck[kind] ?? 0}`).join(', ');
   const others = Object.entries(figures.failuresByCheck).filter(([kind]) => !kinds.includes(kind));
   return [

@@ -27,14 +27,21 @@ const rateLimit = process.env.FUZZ_RATE_LIMIT ?? '480/m';
 const shards = Number(process.env.FUZZ_SHARDS ?? 4);
 // Partner keys share their partner's Standard quota (100 a minute).
 const partnerRateLimit = process.env.FUZZ_PARTNER_RATE_LIMIT ?? '95/m';
-const checks = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
+const checks = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+];
 
 function ensureSchemathesis(): string {
   const binary = path.join(venv, 'bin', 'schemathesis');
   if (fs.existsSync(binary)) return binary;
   process.stdout.write(`installing schemathesis ${schemathesisVersion} into ${venv}…\n`);
   execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
-  execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${schemathesisVersion}`], { stdio: 'inherit' });
+  execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${schemathesisVersion}`], {
+    stdio: 'inherit',
+  });
   return binary;
 }
 
@@ -43,7 +50,9 @@ function contractViolationsIn(output: string): string[] {
   return output
     .split('\n')
     .filter((line) => line.startsWith('{') && line.includes('answer does not match the OpenAPI document'))
-    .map((line) => (JSON.parse(line) as { violation: { operation: string; status: number; problem: string } }).violation)
+    .map(
+      (line) => (JSON.parse(line) as { violation: { operation: string; status: number; problem: string } }).violation,
+    )
     .map((violation) => `${violation.operation} → ${violation.status}: ${violation.problem}`);
 }
 
@@ -57,7 +66,10 @@ interface Shard {
 }
 
 const exactly = (paths: string[]) => `^(${paths.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
-const split = <T>(items: T[], count: number) => Array.from({ length: count }, (_, group) => items.filter((_item, i) => i % count === group)).filter((group) => group.length > 0);
+const split = <T>(items: T[], count: number) =>
+  Array.from({ length: count }, (_, group) => items.filter((_item, i) => i % count === group)).filter(
+    (group) => group.length > 0,
+  );
 
 /**
  * The document's paths, each fuzzed with the key kind it is for: partner paths with partner keys
@@ -71,16 +83,38 @@ async function planShards(api: string, env: Record<string, string>): Promise<Sha
   const provisioner = createPartnerKey(env, 'Fuzz partner');
   const plans: Omit<Shard, 'index'>[] = [];
   for (const [i, group] of split(paths.filter(isPartner), 2).entries()) {
-    plans.push({ kind: 'partner', token: createPartnerKey(env, `Fuzz partner ${i}`), rate: partnerRateLimit, pathRegex: exactly(group) });
+    plans.push({
+      kind: 'partner',
+      token: createPartnerKey(env, `Fuzz partner ${i}`),
+      rate: partnerRateLimit,
+      pathRegex: exactly(group),
+    });
   }
-  plans.push({ kind: 'processing', token: await createProcessingKey(api, provisioner), rate: rateLimit, pathRegex: exactly(paths.filter(isProcessing)) });
-  for (const [i, group] of split(paths.filter((p) => !isPartner(p) && !isProcessing(p)), shards).entries()) {
-    plans.push({ kind: 'crm', token: (await createCrmKey(api, provisioner, `fuzz ${i}`)).token, rate: rateLimit, pathRegex: exactly(group) });
+  plans.push({
+    kind: 'processing',
+    token: await createProcessingKey(api, provisioner),
+    rate: rateLimit,
+    pathRegex: exactly(paths.filter(isProcessing)),
+  });
+  for (const [i, group] of split(
+    paths.filter((p) => !isPartner(p) && !isProcessing(p)),
+    shards,
+  ).entries()) {
+    plans.push({
+      kind: 'crm',
+      token: (await createCrmKey(api, provisioner, `fuzz ${i}`)).token,
+      rate: rateLimit,
+      pathRegex: exactly(group),
+    });
   }
   return plans.map((plan, index) => ({ ...plan, index }));
 }
 
-function runSchemathesis(binary: string, api: string, shard: Shard): Promise<{ exit: number; report: string; log: string }> {
+function runSchemathesis(
+  binary: string,
+  api: string,
+  shard: Shard,
+): Promise<{ exit: number; report: string; log: string }> {
   const report = path.join(dataDir, `schemathesis-${shard.index}.ndjson`);
   const log = path.join(dataDir, `schemathesis-${shard.index}.log`);
   const args = [
@@ -108,10 +142,19 @@ function runSchemathesis(binary: string, api: string, shard: Shard): Promise<{ e
     // e.g. FUZZ_ARGS='--phases fuzzing' to run a part of schemathesis' phases.
     ...(process.env.FUZZ_ARGS ?? '').split(' ').filter(Boolean),
   ];
-  const shown = args.map((arg) => (arg.startsWith('Authorization') ? `'Authorization: Bearer <${shard.kind} key>'` : arg === shard.pathRegex ? `'${arg}'` : arg));
+  const shown = args.map((arg) =>
+    arg.startsWith('Authorization')
+      ? `'Authorization: Bearer <${shard.kind} key>'`
+      : arg === shard.pathRegex
+        ? `'${arg}'`
+        : arg,
+  );
   fs.writeFileSync(path.join(dataDir, `schemathesis-${shard.index}.command`), `${binary} ${shown.join(' ')}\n`);
   const out = fs.openSync(log, 'w');
-  const child = spawn(binary, args, { stdio: ['ignore', out, out], env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' } });
+  const child = spawn(binary, args, {
+    stdio: ['ignore', out, out],
+    env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false' },
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve({ exit: code ?? 1, report, log })));
 }
 
@@ -128,12 +171,15 @@ async function main(): Promise<void> {
   try {
     await waitFor('the engine to answer health', async () => (await healthStatus(ports.PORT)) === 200, engine, 180_000);
     const plan = await planShards(api, env);
-    process.stdout.write(`${plan.length} schemathesis runs (${plan.map((shard) => shard.kind).join(', ')}); each one's command: ${dataDir}/schemathesis-N.command\n`);
+    process.stdout.write(
+      `${plan.length} schemathesis runs (${plan.map((shard) => shard.kind).join(', ')}); each one's command: ${dataDir}/schemathesis-N.command\n`,
+    );
     const runs = await Promise.all(plan.map((shard) => runSchemathesis(binary, api, shard)));
     const figures = figuresOf(runs.map((run) => fs.readFileSync(run.report, 'utf8')));
     const engineViolations = contractViolationsIn(engine.output());
     for (const violation of new Set(engineViolations)) process.stdout.write(`  engine: ${violation}\n`);
-    for (const failure of figures.uniqueFailures) process.stdout.write(`  ${failure.operation}: ${failure.title} (${failure.message})\n`);
+    for (const failure of figures.uniqueFailures)
+      process.stdout.write(`  ${failure.operation}: ${failure.title} (${failure.message})\n`);
     process.stdout.write(`schemathesis logs: ${runs.map((run) => run.log).join(', ')}\n`);
     process.stdout.write(`\n${summaryLine(figures, engineViolations.length, (Date.now() - started) / 1000)}\n`);
     const clean = figures.uniqueFailures.length === 0 && engineViolations.length === 0;

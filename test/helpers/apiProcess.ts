@@ -13,7 +13,11 @@ export interface ApiProcess {
  * `npm run api` (node --import tsx src/cli/api.ts) as its own process against the test run's
  * Postgres and dev server, on `port`; resolves once its health endpoint answers.
  */
-export async function startApiProcess(port: number, env: Record<string, string>, timeoutMs = 60_000): Promise<ApiProcess> {
+export async function startApiProcess(
+  port: number,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ApiProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/api.ts'], {
     cwd: projectRoot,
     env: {
@@ -46,7 +50,10 @@ export async function startApiProcess(port: number, env: Record<string, string>,
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`api exited during start-up:\n${output}`);
-    const healthy = await fetch(`${url}/api/public/v1/health`).then((answer) => answer.status === 200, () => false);
+    const healthy = await fetch(`${url}/api/public/v1/health`).then(
+      (answer) => answer.status === 200,
+      () => false,
+    );
     if (healthy) return api;
     if (Date.now() > deadline) {
       await api.kill();

@@ -49,11 +49,19 @@ export type Role = 'api' | 'worker' | 'sandbox';
  * `npm run <role>` as node itself (no npm or shell in between), so `kill -9` of its pid is a crash
  * of exactly that role. `logFile` sends its output there instead of keeping it in memory.
  */
-export function spawnRole(role: Role, env: Record<string, string | undefined>, options: { logFile?: string } = {}): EngineProcess {
+export function spawnRole(
+  role: Role,
+  env: Record<string, string | undefined>,
+  options: { logFile?: string } = {},
+): EngineProcess {
   return spawnCli(role, { ...process.env, ...env }, options);
 }
 
-function spawnCli(script: string, env: NodeJS.ProcessEnv, options: { detached?: boolean; logFile?: string }): EngineProcess {
+function spawnCli(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  options: { detached?: boolean; logFile?: string },
+): EngineProcess {
   const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${script}.ts`], {
     cwd: projectRoot,
@@ -90,11 +98,21 @@ export async function crash(engine: EngineProcess): Promise<void> {
 }
 
 /** Polls until `check` is true; fails with `what` and the engine's output after `timeoutMs`. */
-export async function waitFor(what: string, check: () => Promise<boolean> | boolean, engine: EngineProcess, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  engine: EngineProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (engine.child.exitCode !== null) throw new Error(`engine exited while waiting for ${what}:\n${engine.output()}`);
-    if (await Promise.resolve().then(check).catch(() => false)) return;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`timed out waiting for ${what}:\n${engine.output()}`);

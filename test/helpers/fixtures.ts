@@ -47,7 +47,11 @@ export async function createMerchant(
 }
 
 /** Another CRM key on an existing merchant account (a member key, a second mode's key…). */
-export async function addCrmKey(db: Db, merchant: Merchant, options: { role?: Role; mode?: Mode } = {}): Promise<string> {
+export async function addCrmKey(
+  db: Db,
+  merchant: Merchant,
+  options: { role?: Role; mode?: Mode } = {},
+): Promise<string> {
   const mode = options.mode ?? merchant.mode;
   const token = mintToken('crm', mode);
   await db.apiKey.create({
@@ -80,7 +84,11 @@ export async function createPartner(
   options: { mode?: Mode; kind?: 'payfac' | 'crm_only'; name?: string } = {},
 ): Promise<PartnerFixture> {
   const mode = options.mode ?? 'test';
-  const created = await createPartnerWithKey(db, { name: options.name ?? 'Fixture Partner', mode, kind: options.kind ?? 'payfac' });
+  const created = await createPartnerWithKey(db, {
+    name: options.name ?? 'Fixture Partner',
+    mode,
+    kind: options.kind ?? 'payfac',
+  });
   return { partnerId: created.partner.id, token: created.partnerKey, keyId: created.keyId, mode };
 }
 
@@ -110,11 +118,29 @@ export interface ProcessingFixture {
 }
 
 /** A processing account over some of a merchant's stores, with one processing key. */
-export async function addProcessingKey(db: Db, merchant: Merchant, storeIds: string[], options: { mode?: Mode } = {}): Promise<ProcessingFixture> {
+export async function addProcessingKey(
+  db: Db,
+  merchant: Merchant,
+  storeIds: string[],
+  options: { mode?: Mode } = {},
+): Promise<ProcessingFixture> {
   const mode = options.mode ?? merchant.mode;
   const tpa = await db.processingAccount.create({
-    data: { id: newId('processingAccount'), partnerId: merchant.partnerId, accountId: merchant.accountId, storeIds, mode },
+    data: {
+      id: newId('processingAccount'),
+      partnerId: merchant.partnerId,
+      accountId: merchant.accountId,
+      storeIds,
+      mode,
+    },
   });
-  const { key, token } = await mintApiKey(db, { kind: 'processing', mode, name: 'fixture processing key', partnerId: merchant.partnerId, accountId: merchant.accountId, tpaId: tpa.id });
+  const { key, token } = await mintApiKey(db, {
+    kind: 'processing',
+    mode,
+    name: 'fixture processing key',
+    partnerId: merchant.partnerId,
+    accountId: merchant.accountId,
+    tpaId: tpa.id,
+  });
   return { tpaId: tpa.id, token, keyId: key.id };
 }

@@ -8,7 +8,11 @@ export interface CommandRun {
 }
 
 /** Runs a command in the project folder as an operator would, collecting its output; unset variables are removed. */
-export function runCommand(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CommandRun> {
+export function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: projectRoot,

@@ -20,7 +20,10 @@ export async function createThrowawayDatabase(serverUrl: string): Promise<Throwa
     drop: () =>
       onServer(serverUrl, async (client) => {
         // Connections a crashed test file left open would block the drop.
-        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await client.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         await client.query(`DROP DATABASE IF EXISTS "${name}"`);
       }),
   };

@@ -34,7 +34,10 @@ export async function withWorker<T>(
 
 const { EventType } = temporal.api.enums.v1;
 /** History events after which a workflow waits for the outside world: nothing of its own is running. */
-const waitingEvents = new Set<number>([EventType.EVENT_TYPE_TIMER_STARTED, EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED]);
+const waitingEvents = new Set<number>([
+  EventType.EVENT_TYPE_TIMER_STARTED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+]);
 
 /**
  * Waits until the workflow has no workflow task and no activity in flight. An update sent to the
@@ -48,7 +51,8 @@ export async function untilQuiescent(handle: WorkflowHandle, timeoutMs = 10_000)
     const [{ raw }, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
     const last = history.events?.at(-1)?.eventType;
     if ((raw.pendingActivities?.length ?? 0) === 0 && last != null && waitingEvents.has(last)) return;
-    if (Date.now() > deadline) throw new Error(`workflow ${handle.workflowId} still busy after ${timeoutMs} ms (last event ${last})`);
+    if (Date.now() > deadline)
+      throw new Error(`workflow ${handle.workflowId} still busy after ${timeoutMs} ms (last event ${last})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

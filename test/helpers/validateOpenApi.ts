@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   for await (const chunk of process.stdin) text += String(chunk);
   const validator = new Validator();
   const result = await validator.validate(JSON.parse(text) as Record<string, unknown>);
-  process.stdout.write(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null }));
+  process.stdout.write(
+    JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null }),
+  );
 }
 
 void main();

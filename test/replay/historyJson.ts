@@ -19,7 +19,11 @@ const protojson = protoRequire('protobufjs/ext/protojson') as {
 const historyType = (patchProtobufRoot(proto) as any).lookupType('temporal.api.history.v1.History');
 
 export function historyToJson(history: History): string {
-  return JSON.stringify(protojson.toJson(historyType, proto.temporal.api.history.v1.History.fromObject(history)), null, 1);
+  return JSON.stringify(
+    protojson.toJson(historyType, proto.temporal.api.history.v1.History.fromObject(history)),
+    null,
+    1,
+  );
 }
 
 export function historyFromJson(json: unknown): History {

@@ -13,7 +13,10 @@ import { workflowBundle } from '../../temporal/worker';
  * when nothing that ran the old code is still open (see docs/workflows.md).
  */
 const historiesDir = path.join(__dirname, 'histories');
-const files = fs.readdirSync(historiesDir).filter((name) => name.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(historiesDir)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 describe('replay of recorded workflow histories', () => {
   it('has at least one recorded history for every workflow type the worker runs', () => {
@@ -25,7 +28,9 @@ describe('replay of recorded workflow histories', () => {
   it.each(files)('%s replays without non-determinism', async (file) => {
     const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')));
     const workflowId = file.split('.')[2];
-    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId),
+    ).resolves.toBeUndefined();
   });
 
   it('fails a history when the workflow code changed the commands it issues', async () => {
@@ -33,6 +38,8 @@ describe('replay of recorded workflow histories', () => {
     expect(file).toBeDefined();
     const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(historiesDir, file!), 'utf8')));
     const changed = { workflowsPath: path.join(__dirname, 'fixtures', 'changedMaintenance.ts') };
-    await expect(Worker.runReplayHistory(changed, history, file!.split('.')[2])).rejects.toThrow(DeterminismViolationError);
+    await expect(Worker.runReplayHistory(changed, history, file!.split('.')[2])).rejects.toThrow(
+      DeterminismViolationError,
+    );
   });
 });

@@ -22,7 +22,8 @@ export function featuresOf(history: { events?: Event[] }): Set<string> {
     if (attributes.activityType?.name) features.add(`activity:${attributes.activityType.name}`);
     if (attributes.signalName) features.add(`signal:${attributes.signalName}`);
     if (attributes.acceptedRequest?.input?.name) features.add(`update:${attributes.acceptedRequest.input.name}`);
-    if (kind.startsWith('startChildWorkflow') && attributes.workflowType?.name) features.add(`child:${attributes.workflowType.name}`);
+    if (kind.startsWith('startChildWorkflow') && attributes.workflowType?.name)
+      features.add(`child:${attributes.workflowType.name}`);
     if (attributes.markerName) features.add(`marker:${attributes.markerName}`);
     if (kind === 'timerStartedEventAttributes') timers += 1;
   }
@@ -53,7 +54,8 @@ export function selectCover<C extends { features: Set<string>; size: number }>(c
 
 function main(): void {
   const [candidatesDir, historiesDir, perTypeArg] = process.argv.slice(2);
-  if (!candidatesDir || !historiesDir) throw new Error('usage: selectHistories <candidates dir> <histories dir> [perType]');
+  if (!candidatesDir || !historiesDir)
+    throw new Error('usage: selectHistories <candidates dir> <histories dir> [perType]');
   const perType = Number(perTypeArg ?? 4);
   fs.mkdirSync(historiesDir, { recursive: true });
   for (const old of fs.readdirSync(historiesDir)) if (old.endsWith('.json')) fs.rmSync(path.join(historiesDir, old));

@@ -36,7 +36,15 @@ describe('API key tokens', () => {
     expect(isWellFormedToken(mintToken('partner', 'test'))).toBe(true);
     expect(isWellFormedToken(randomUUID())).toBe(true);
     expect(isWellFormedToken(randomUUID().toUpperCase())).toBe(true);
-    for (const bad of ['', 'sk_crm_prod_abcdefghijklmnopqrstuvwx', 'sk_crm_test_short', 'tp_sk_test_has-dash-abcdefghijklmnop', 'Bearer x', '1234', `${randomUUID()}x`]) {
+    for (const bad of [
+      '',
+      'sk_crm_prod_abcdefghijklmnopqrstuvwx',
+      'sk_crm_test_short',
+      'tp_sk_test_has-dash-abcdefghijklmnop',
+      'Bearer x',
+      '1234',
+      `${randomUUID()}x`,
+    ]) {
       expect(isWellFormedToken(bad)).toBe(false);
     }
   });

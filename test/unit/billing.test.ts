@@ -58,7 +58,15 @@ describe('switch proration', () => {
     const start = at('2027-04-01T00:00:00.000Z');
     const end = at('2027-05-01T00:00:00.000Z');
     const mid = at('2027-04-16T00:00:00.000Z');
-    expect(switchCharge({ oldPeriodPrice: 1000, newPeriodPrice: 3000, periodStartMs: start, periodEndMs: end, switchAtMs: mid })).toEqual({
+    expect(
+      switchCharge({
+        oldPeriodPrice: 1000,
+        newPeriodPrice: 3000,
+        periodStartMs: start,
+        periodEndMs: end,
+        switchAtMs: mid,
+      }),
+    ).toEqual({
       credit: 500,
       amountDue: 2500,
     });
@@ -67,8 +75,19 @@ describe('switch proration', () => {
   it('never charges a negative amount and gives no credit after the period', () => {
     const start = 0;
     const end = 1000;
-    expect(switchCharge({ oldPeriodPrice: 5000, newPeriodPrice: 100, periodStartMs: start, periodEndMs: end, switchAtMs: 0 }).amountDue).toBe(0);
-    expect(switchCharge({ oldPeriodPrice: 5000, newPeriodPrice: 100, periodStartMs: start, periodEndMs: end, switchAtMs: 2000 })).toEqual({
+    expect(
+      switchCharge({ oldPeriodPrice: 5000, newPeriodPrice: 100, periodStartMs: start, periodEndMs: end, switchAtMs: 0 })
+        .amountDue,
+    ).toBe(0);
+    expect(
+      switchCharge({
+        oldPeriodPrice: 5000,
+        newPeriodPrice: 100,
+        periodStartMs: start,
+        periodEndMs: end,
+        switchAtMs: 2000,
+      }),
+    ).toEqual({
       credit: 0,
       amountDue: 100,
     });
@@ -77,8 +96,20 @@ describe('switch proration', () => {
 
 describe('subscription status transitions', () => {
   const expected: Record<string, Record<string, string>> = {
-    trialing: { trial_converted: 'active', renewal_failed: 'past_due', paused: 'paused', canceled: 'canceled', switched: 'active' },
-    active: { renewal_paid: 'active', renewal_failed: 'past_due', paused: 'paused', canceled: 'canceled', switched: 'active' },
+    trialing: {
+      trial_converted: 'active',
+      renewal_failed: 'past_due',
+      paused: 'paused',
+      canceled: 'canceled',
+      switched: 'active',
+    },
+    active: {
+      renewal_paid: 'active',
+      renewal_failed: 'past_due',
+      paused: 'paused',
+      canceled: 'canceled',
+      switched: 'active',
+    },
     past_due: {
       dunning_retry_failed: 'past_due',
       dunning_recovered: 'active',

@@ -16,31 +16,45 @@ describe('per-card reattempt caps', () => {
 
   it('Visa: the 16th reattempt within 30 days is refused, older attempts do not count', () => {
     const fifteen = Array.from({ length: 15 }, (_, i) => now - i * day);
-    expect(reattemptDecision({ brand: 'visa', previousReattemptsMs: fifteen.slice(0, 14), atMs: now, hardDecline: false })).toEqual({ allowed: true });
-    expect(reattemptDecision({ brand: 'visa', previousReattemptsMs: fifteen, atMs: now, hardDecline: false })).toMatchObject({
+    expect(
+      reattemptDecision({ brand: 'visa', previousReattemptsMs: fifteen.slice(0, 14), atMs: now, hardDecline: false }),
+    ).toEqual({ allowed: true });
+    expect(
+      reattemptDecision({ brand: 'visa', previousReattemptsMs: fifteen, atMs: now, hardDecline: false }),
+    ).toMatchObject({
       allowed: false,
       reason: 'network_cap',
       max: 15,
     });
     const old = fifteen.map((t) => t - 31 * day);
-    expect(reattemptDecision({ brand: 'visa', previousReattemptsMs: old, atMs: now, hardDecline: false })).toEqual({ allowed: true });
+    expect(reattemptDecision({ brand: 'visa', previousReattemptsMs: old, atMs: now, hardDecline: false })).toEqual({
+      allowed: true,
+    });
   });
 
   it('Mastercard: 10 in 24 hours, then 35 in 30 days', () => {
     const tenToday = Array.from({ length: 10 }, (_, i) => now - i * hour);
-    expect(reattemptDecision({ brand: 'mastercard', previousReattemptsMs: tenToday, atMs: now, hardDecline: false })).toMatchObject({
+    expect(
+      reattemptDecision({ brand: 'mastercard', previousReattemptsMs: tenToday, atMs: now, hardDecline: false }),
+    ).toMatchObject({
       allowed: false,
       max: 10,
     });
-    expect(reattemptDecision({ brand: 'mastercard', previousReattemptsMs: tenToday, atMs: now + day, hardDecline: false })).toEqual({
+    expect(
+      reattemptDecision({ brand: 'mastercard', previousReattemptsMs: tenToday, atMs: now + day, hardDecline: false }),
+    ).toEqual({
       allowed: true,
     });
     const spread = Array.from({ length: 35 }, (_, i) => now - 2 * day - i * 16 * hour);
-    expect(reattemptDecision({ brand: 'mastercard', previousReattemptsMs: spread, atMs: now, hardDecline: false })).toMatchObject({
+    expect(
+      reattemptDecision({ brand: 'mastercard', previousReattemptsMs: spread, atMs: now, hardDecline: false }),
+    ).toMatchObject({
       allowed: false,
       max: 35,
     });
-    expect(reattemptDecision({ brand: 'mastercard', previousReattemptsMs: spread.slice(1), atMs: now, hardDecline: false })).toEqual({
+    expect(
+      reattemptDecision({ brand: 'mastercard', previousReattemptsMs: spread.slice(1), atMs: now, hardDecline: false }),
+    ).toEqual({
       allowed: true,
     });
   });

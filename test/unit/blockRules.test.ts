@@ -19,7 +19,8 @@ const rule = (overrides: Partial<BlockRuleInput>): BlockRuleInput => ({
   expiresAt: null,
   ...overrides,
 });
-const blocks = (r: Partial<BlockRuleInput>, signals: PaymentSignals) => findBlockingRule([rule(r)], signals, now) !== undefined;
+const blocks = (r: Partial<BlockRuleInput>, signals: PaymentSignals) =>
+  findBlockingRule([rule(r)], signals, now) !== undefined;
 
 describe('findBlockingRule', () => {
   it.each<[string, Partial<BlockRuleInput>, PaymentSignals, boolean]>([
@@ -27,17 +28,42 @@ describe('findBlockingRule', () => {
     ['country lower-case signal', {}, { country: 'ng' }, true],
     ['country other', {}, { country: 'DE' }, false],
     ['country missing signal', {}, {}, false],
-    ['email exact, case-insensitive', { type: 'email', value: ['Fraud@Example.com'] }, { email: 'fraud@EXAMPLE.com' }, true],
+    [
+      'email exact, case-insensitive',
+      { type: 'email', value: ['Fraud@Example.com'] },
+      { email: 'fraud@EXAMPLE.com' },
+      true,
+    ],
     ['email other address', { type: 'email', value: ['fraud@example.com'] }, { email: 'good@example.com' }, false],
     ['email @domain', { type: 'email', value: ['@spam.test'] }, { email: 'a@SPAM.test' }, true],
     ['email *@domain', { type: 'email', value: ['*@spam.test'] }, { email: 'b@spam.test' }, true],
-    ['email domain is not a suffix of another domain', { type: 'email', value: ['@spam.test'] }, { email: 'b@notspam.test' }, false],
-    ['email subdomain is a different domain', { type: 'email', value: ['@spam.test'] }, { email: 'b@x.spam.test' }, false],
+    [
+      'email domain is not a suffix of another domain',
+      { type: 'email', value: ['@spam.test'] },
+      { email: 'b@notspam.test' },
+      false,
+    ],
+    [
+      'email subdomain is a different domain',
+      { type: 'email', value: ['@spam.test'] },
+      { email: 'b@x.spam.test' },
+      false,
+    ],
     ['bin 6 digits prefix', { type: 'card_bin', value: ['400000'] }, { cardBin: '40000000' }, true],
     ['bin 8 digits prefix', { type: 'card_bin', value: ['42424242'] }, { cardBin: '4242424242424242' }, true],
     ['bin 8 digits not matching', { type: 'card_bin', value: ['42424243'] }, { cardBin: '4242424242424242' }, false],
-    ['bin longer than the signal cannot match', { type: 'card_bin', value: ['42424242'] }, { cardBin: '424242' }, false],
-    ['bin with spaces in the signal', { type: 'card_bin', value: ['424242'] }, { cardBin: '4242 4242 4242 4242' }, true],
+    [
+      'bin longer than the signal cannot match',
+      { type: 'card_bin', value: ['42424242'] },
+      { cardBin: '424242' },
+      false,
+    ],
+    [
+      'bin with spaces in the signal',
+      { type: 'card_bin', value: ['424242'] },
+      { cardBin: '4242 4242 4242 4242' },
+      true,
+    ],
     ['ip exact', { type: 'ip', value: ['203.0.113.7'] }, { ip: '203.0.113.7' }, true],
     ['ip exact other', { type: 'ip', value: ['203.0.113.7'] }, { ip: '203.0.113.8' }, false],
     ['ip CIDR inside', { type: 'ip', value: ['10.0.0.0/8'] }, { ip: '10.200.3.4' }, true],
@@ -47,11 +73,36 @@ describe('findBlockingRule', () => {
     ['ip IPv6 outside', { type: 'ip', value: ['2001:db8::/32'] }, { ip: '2001:db9::5' }, false],
     ['ip garbage signal', { type: 'ip', value: ['10.0.0.0/8'] }, { ip: 'not-an-ip' }, false],
     ['OR: any value', { value: ['DE', 'NG'] }, { country: 'NG' }, true],
-    ['AND: same-type values all must hold', { type: 'ip', operator: 'AND', value: ['10.0.0.0/8', '10.1.0.0/16'] }, { ip: '10.1.9.9' }, true],
-    ['AND: one fails', { type: 'ip', operator: 'AND', value: ['10.0.0.0/8', '10.1.0.0/16'] }, { ip: '10.2.9.9' }, false],
-    ['AND across signals: both hold', { operator: 'AND', value: ['NG', 'bin:400000'] }, { country: 'NG', cardBin: '40000012' }, true],
-    ['AND across signals: BIN differs', { operator: 'AND', value: ['NG', 'bin:400000'] }, { country: 'NG', cardBin: '42424242' }, false],
-    ['AND across signals: signal missing', { operator: 'AND', value: ['NG', 'email:@spam.test'] }, { country: 'NG' }, false],
+    [
+      'AND: same-type values all must hold',
+      { type: 'ip', operator: 'AND', value: ['10.0.0.0/8', '10.1.0.0/16'] },
+      { ip: '10.1.9.9' },
+      true,
+    ],
+    [
+      'AND: one fails',
+      { type: 'ip', operator: 'AND', value: ['10.0.0.0/8', '10.1.0.0/16'] },
+      { ip: '10.2.9.9' },
+      false,
+    ],
+    [
+      'AND across signals: both hold',
+      { operator: 'AND', value: ['NG', 'bin:400000'] },
+      { country: 'NG', cardBin: '40000012' },
+      true,
+    ],
+    [
+      'AND across signals: BIN differs',
+      { operator: 'AND', value: ['NG', 'bin:400000'] },
+      { country: 'NG', cardBin: '42424242' },
+      false,
+    ],
+    [
+      'AND across signals: signal missing',
+      { operator: 'AND', value: ['NG', 'email:@spam.test'] },
+      { country: 'NG' },
+      false,
+    ],
     ['OR across signals', { value: ['DE', 'email:@spam.test'] }, { country: 'NG', email: 'x@spam.test' }, true],
     ['disabled never matches', { enabled: false }, { country: 'NG' }, false],
     ['expired never matches', { expiresAt: new Date('2026-11-22T11:59:59Z') }, { country: 'NG' }, false],
@@ -63,7 +114,12 @@ describe('findBlockingRule', () => {
   });
 
   it('returns the first matching rule in order', () => {
-    const rules = [rule({ id: 'br_a', enabled: false }), rule({ id: 'br_b', value: ['DE'] }), rule({ id: 'br_c' }), rule({ id: 'br_d' })];
+    const rules = [
+      rule({ id: 'br_a', enabled: false }),
+      rule({ id: 'br_b', value: ['DE'] }),
+      rule({ id: 'br_c' }),
+      rule({ id: 'br_d' }),
+    ];
     expect(findBlockingRule(rules, { country: 'NG' }, now)?.id).toBe('br_c');
     expect(findBlockingRule(rules, { country: 'FR' }, now)).toBeUndefined();
   });

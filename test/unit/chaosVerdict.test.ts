@@ -1,7 +1,13 @@
 import { noTroubles, type PaymentRun } from '../chaos/client';
 import { judge } from '../chaos/verify';
 
-const run = (paymentId: string, status: string | undefined, finalHttp = 200): PaymentRun => ({ paymentId, status, finalHttp, elapsedMs: 1, troubles: noTroubles() });
+const run = (paymentId: string, status: string | undefined, finalHttp = 200): PaymentRun => ({
+  paymentId,
+  status,
+  finalHttp,
+  elapsedMs: 1,
+  troubles: noTroubles(),
+});
 const row = (id: string, status: string, metadata: unknown = null) => ({ id, status, amount: 1999, metadata });
 
 describe('npm run chaos: the verdict can fail', () => {
@@ -10,7 +16,16 @@ describe('npm run chaos: the verdict can fail', () => {
       { card: 'approve', run: run('pay_a', 'succeeded') },
       { card: 'decline', run: run('pay_b', 'failed', 402) },
     ]);
-    expect(verdict).toEqual({ succeeded: 1, failed: 1, needsReview: 0, doubleCharges: [], lost: [], mismatches: [], stuck: [], final5xx: 0 });
+    expect(verdict).toEqual({
+      succeeded: 1,
+      failed: 1,
+      needsReview: 0,
+      doubleCharges: [],
+      lost: [],
+      mismatches: [],
+      stuck: [],
+      final5xx: 0,
+    });
   });
 
   it('finds a double charge, charges without a paid record, a stuck payment, a mismatch and a final 5xx', () => {
@@ -35,7 +50,11 @@ describe('npm run chaos: the verdict can fail', () => {
       { card: 'approve', run: run('pay_processing', undefined, 503) },
     ]);
     expect(verdict.doubleCharges).toEqual(['pay_double charged 3998 of 1999']);
-    expect(verdict.lost).toEqual(['pay_charged_failed failed, charged 1999', 'pay_paid_uncharged succeeded, charged 0', 'pay_orphan: charged 500, no payment']);
+    expect(verdict.lost).toEqual([
+      'pay_charged_failed failed, charged 1999',
+      'pay_paid_uncharged succeeded, charged 0',
+      'pay_orphan: charged 500, no payment',
+    ]);
     expect(verdict.needsReview).toBe(1);
     expect(verdict.stuck).toHaveLength(2);
     expect(verdict.mismatches).toEqual(['pay_charged_failed: client heard succeeded, database has failed']);

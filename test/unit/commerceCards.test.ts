@@ -6,9 +6,12 @@ import { isExpiryInFuture, passesLuhn } from '../../src/domain/luhn';
 import { CardVaultError, decryptPan, encryptPan, keyFilePath, panFingerprint } from '../../src/vault/cardVault';
 
 describe('Luhn and expiry', () => {
-  it.each(['4242424242424242', '5555555555554444', '378282246310005', '6011111111111117', '3530111333300000'])('%s passes Luhn', (pan) => {
-    expect(passesLuhn(pan)).toBe(true);
-  });
+  it.each(['4242424242424242', '5555555555554444', '378282246310005', '6011111111111117', '3530111333300000'])(
+    '%s passes Luhn',
+    (pan) => {
+      expect(passesLuhn(pan)).toBe(true);
+    },
+  );
   it.each(['4242424242424241', '1234567812345678', '', '4242 4242 4242 4242', 'abcd'])('"%s" fails Luhn', (pan) => {
     expect(passesLuhn(pan)).toBe(false);
   });
@@ -70,7 +73,9 @@ describe('card vault (AES-256-GCM)', () => {
   it('fingerprints the same card identically under one key and differently under another', () => {
     expect(panFingerprint('4242424242424242', envKey)).toBe(panFingerprint('4242424242424242', envKey));
     expect(panFingerprint('4242424242424242', envKey)).not.toBe(panFingerprint('5555555555554444', envKey));
-    expect(panFingerprint('4242424242424242', envKey)).not.toBe(panFingerprint('4242424242424242', { ...envKey, ENCRYPTION_KEY: 'cd'.repeat(32) }));
+    expect(panFingerprint('4242424242424242', envKey)).not.toBe(
+      panFingerprint('4242424242424242', { ...envKey, ENCRYPTION_KEY: 'cd'.repeat(32) }),
+    );
   });
 
   it('without ENCRYPTION_KEY, generates <DATA_DIR>/encryption.key once with mode 0600 and keeps using it', () => {

@@ -38,8 +38,12 @@ describe('configuration from the environment', () => {
 
   it('refuses a headers timeout longer than the request timeout (Node would not start the server)', () => {
     expect(parseConfig({}).HTTP_HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(parseConfig({}).HTTP_REQUEST_TIMEOUT_MS);
-    expect(parseConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '5000' }).HTTP_HEADERS_TIMEOUT_MS).toBe(5000);
-    expect(() => parseConfig({ HTTP_HEADERS_TIMEOUT_MS: '5001', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/^invalid configuration: HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS$/);
+    expect(
+      parseConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '5000' }).HTTP_HEADERS_TIMEOUT_MS,
+    ).toBe(5000);
+    expect(() => parseConfig({ HTTP_HEADERS_TIMEOUT_MS: '5001', HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      /^invalid configuration: HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS$/,
+    );
   });
 
   it('parses booleans strictly', () => {

@@ -1,13 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeRuleOf, declineCategoryOf, declineCodes, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
+import {
+  codeRuleOf,
+  declineCategoryOf,
+  declineCodes,
+  isKnownDeclineCode,
+  isOutcomeUnknown,
+} from '../../src/processors/declineCodes';
 import { testCards } from '../../src/sandbox/acquirer/cards';
 import { blockedByRuleCode, noProcessorCode, outcomeUnknownCode } from '../../src/payments/workflowTypes';
 
 const root = path.resolve(__dirname, '../..');
 
 /** Error codes written as literals where they are produced: `code: '…'`, the acquirer's helpers, thrown errors. */
-const codeLiterals = [/\bcode: '([a-z0-9_]+)'/g, /\bdecline\('([a-z0-9_]+)'/g, /\bfail\(\d+, '([a-z0-9_]+)'/g, /ProcessorTechnicalError\([^;]*?'([a-z0-9_]+)'\)/g];
+const codeLiterals = [
+  /\bcode: '([a-z0-9_]+)'/g,
+  /\bdecline\('([a-z0-9_]+)'/g,
+  /\bfail\(\d+, '([a-z0-9_]+)'/g,
+  /ProcessorTechnicalError\([^;]*?'([a-z0-9_]+)'\)/g,
+];
 /** The HTTP executor picks its codes in expressions (`a ? 'x' : 'y'`, `return 'x'`). */
 const executorLiterals = [/'([a-z]+_[a-z0-9_]+)'/g];
 
@@ -93,11 +104,23 @@ describe('error code table', () => {
   });
 
   it('classifies every code the sandbox acquirer, the adapters and the payment engine can emit', () => {
-    const emitted = new Set([...codesIn(producers, codeLiterals), ...codesIn(['src/processors/httpExecutor.ts'], executorLiterals)]);
+    const emitted = new Set([
+      ...codesIn(producers, codeLiterals),
+      ...codesIn(['src/processors/httpExecutor.ts'], executorLiterals),
+    ]);
     for (const card of Object.values(testCards)) if (card.kind === 'decline') emitted.add(card.code);
     for (const code of [blockedByRuleCode, noProcessorCode, outcomeUnknownCode]) emitted.add(code);
     // Sanity: the scan sees codes from each kind of producer.
-    expect([...emitted]).toEqual(expect.arrayContaining(['card_declined', 'authorization_reversed', 'processor_unreachable', 'processor_timeout', 'threeds_challenge_timeout', 'idempotency_conflict']));
+    expect([...emitted]).toEqual(
+      expect.arrayContaining([
+        'card_declined',
+        'authorization_reversed',
+        'processor_unreachable',
+        'processor_timeout',
+        'threeds_challenge_timeout',
+        'idempotency_conflict',
+      ]),
+    );
     const unknown = [...emitted].filter((code) => !isKnownDeclineCode(code) && !notCodes.has(code));
     expect(unknown).toEqual([]);
   });

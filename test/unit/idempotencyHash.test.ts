@@ -9,7 +9,10 @@ describe('Idempotency-Key request fingerprints', () => {
   const key = randomBytes(32);
 
   it('are deterministic under one key, whatever the key order of the body, so a repeat is recognised', () => {
-    const reordered = { card: { cvc: '123', expYear: 2031, expMonth: 12, number: '4242424242424242' }, customerId: 'cus_1' };
+    const reordered = {
+      card: { cvc: '123', expYear: 2031, expMonth: 12, number: '4242424242424242' },
+      customerId: 'cus_1',
+    };
     expect(requestHashOf(request(card), key)).toBe(requestHashOf(request(reordered), key));
     expect(requestHashOf(request(card), key)).not.toBe(requestHashOf(request({ ...card, customerId: 'cus_2' }), key));
   });
@@ -27,6 +30,8 @@ describe('Idempotency-Key request fingerprints', () => {
     expect(derived).toHaveLength(32);
     expect(derived.equals(Buffer.from(source.ENCRYPTION_KEY, 'hex'))).toBe(false);
     expect(idempotencyHashKey({ ...source }).equals(derived)).toBe(true);
-    expect(idempotencyHashKey({ ...source, ENCRYPTION_KEY: randomBytes(32).toString('hex') }).equals(derived)).toBe(false);
+    expect(idempotencyHashKey({ ...source, ENCRYPTION_KEY: randomBytes(32).toString('hex') }).equals(derived)).toBe(
+      false,
+    );
   });
 });

@@ -2,8 +2,14 @@ import { findInvalidCharacter } from '../../src/http/core/invalidCharacters';
 
 describe('findInvalidCharacter', () => {
   it('names the path of U+0000 or a lone surrogate in a value or a key, keys escaped', () => {
-    expect(findInvalidCharacter({ a: [{ b: 'x\u0000' }] }, 'body')).toEqual({ path: 'body.a.0.b', problem: 'U+0000 (NUL) is not allowed' });
-    expect(findInvalidCharacter({ a: 'ok', ['k\u0000\uD800']: 1 }, 'body')).toEqual({ path: 'body.k\\u0000\\ud800', problem: 'U+0000 (NUL) is not allowed' });
+    expect(findInvalidCharacter({ a: [{ b: 'x\u0000' }] }, 'body')).toEqual({
+      path: 'body.a.0.b',
+      problem: 'U+0000 (NUL) is not allowed',
+    });
+    expect(findInvalidCharacter({ a: 'ok', ['k\u0000\uD800']: 1 }, 'body')).toEqual({
+      path: 'body.k\\u0000\\ud800',
+      problem: 'U+0000 (NUL) is not allowed',
+    });
     expect(findInvalidCharacter(['\uDC00'], 'body')?.problem).toBe('a lone UTF-16 surrogate is not allowed');
     expect(findInvalidCharacter({ s: 'a\uD800' }, 'query')?.path).toBe('query.s');
   });
@@ -14,7 +20,9 @@ describe('findInvalidCharacter', () => {
   });
 
   it('lets surrogate pairs and everything else through', () => {
-    expect(findInvalidCharacter({ name: 'Shop 😀 é \uD83D\uDE00', n: 1, t: true, z: null, list: [1, 'x'] }, 'body')).toBeUndefined();
+    expect(
+      findInvalidCharacter({ name: 'Shop 😀 é \uD83D\uDE00', n: 1, t: true, z: null, list: [1, 'x'] }, 'body'),
+    ).toBeUndefined();
     expect(findInvalidCharacter(undefined, 'body')).toBeUndefined();
   });
 

@@ -6,7 +6,15 @@ import { derivedErrorStatuses, findOperation, namesResource } from '../../src/ht
 import { checkResponseContract, takeContractViolations } from '../../src/http/core/responseContract';
 import { defineRoute } from '../../src/http/core/route';
 
-const traits = { method: 'get' as const, security: 'none' as const, adminOnly: false, hasBody: false, hasPathParams: false, namesResourceInInput: false, idempotencyKeys: false };
+const traits = {
+  method: 'get' as const,
+  security: 'none' as const,
+  adminOnly: false,
+  hasBody: false,
+  hasPathParams: false,
+  namesResourceInInput: false,
+  idempotencyKeys: false,
+};
 
 describe('statuses derived from a route declaration', () => {
   it('adds what auth, path params, resource ids, a JSON body and idempotency keys can answer', () => {
@@ -23,8 +31,12 @@ describe('statuses derived from a route declaration', () => {
   it('finds ids of other resources anywhere in a body', () => {
     expect(namesResource(z.object({ name: z.string(), amount: z.number() }))).toBe(false);
     expect(namesResource(z.object({ id: idOf('store') }).strict())).toBe(true);
-    expect(namesResource(z.object({ items: z.array(z.object({ priceId: idOf('price').optional() })).nullable() }))).toBe(true);
-    expect(namesResource(z.object({ data: z.union([z.string(), z.object({ flowId: idOf('flow').default('flow_1') })]) }))).toBe(true);
+    expect(
+      namesResource(z.object({ items: z.array(z.object({ priceId: idOf('price').optional() })).nullable() })),
+    ).toBe(true);
+    expect(
+      namesResource(z.object({ data: z.union([z.string(), z.object({ flowId: idOf('flow').default('flow_1') })]) })),
+    ).toBe(true);
   });
 });
 
@@ -34,11 +46,29 @@ describe('the response contract check', () => {
     app.use(checkResponseContract(createLogger('silent')));
     const router = express.Router();
     const response = z.object({ ok: z.boolean() });
-    defineRoute(router, '/unit-contract', { method: 'get', path: '/teapot', summary: 'teapot', tags: ['t'], security: 'none', response }, ({ res }) => {
-      res.status(418);
-      return { ok: true };
-    });
-    defineRoute(router, '/unit-contract', { method: 'get', path: '/drift/:thingId', summary: 'drift', tags: ['t'], security: 'none', params: z.object({ thingId: z.string() }), response }, () => ({ ok: 'yes' }) as never);
+    defineRoute(
+      router,
+      '/unit-contract',
+      { method: 'get', path: '/teapot', summary: 'teapot', tags: ['t'], security: 'none', response },
+      ({ res }) => {
+        res.status(418);
+        return { ok: true };
+      },
+    );
+    defineRoute(
+      router,
+      '/unit-contract',
+      {
+        method: 'get',
+        path: '/drift/:thingId',
+        summary: 'drift',
+        tags: ['t'],
+        security: 'none',
+        params: z.object({ thingId: z.string() }),
+        response,
+      },
+      () => ({ ok: 'yes' }) as never,
+    );
     app.use('/unit-contract', router);
     const server = app.listen(0);
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}/unit-contract`;
@@ -47,8 +77,16 @@ describe('the response contract check', () => {
       expect((await fetch(`${base}/teapot`)).status).toBe(418);
       expect((await fetch(`${base}/drift/t_1`)).status).toBe(200);
       expect(takeContractViolations()).toEqual([
-        expect.objectContaining({ operation: 'GET /unit-contract/teapot', status: 418, problem: expect.stringContaining('not declared') }),
-        expect.objectContaining({ operation: 'GET /unit-contract/drift/{thingId}', status: 200, problem: expect.stringContaining('ok') }),
+        expect.objectContaining({
+          operation: 'GET /unit-contract/teapot',
+          status: 418,
+          problem: expect.stringContaining('not declared'),
+        }),
+        expect.objectContaining({
+          operation: 'GET /unit-contract/drift/{thingId}',
+          status: 200,
+          problem: expect.stringContaining('ok'),
+        }),
       ]);
       expect(findOperation('GET', '/unit-contract/drift/t_2')?.responses.has(404)).toBe(true);
     } finally {

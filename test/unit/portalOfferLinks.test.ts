@@ -21,9 +21,13 @@ describe('signed offer links', () => {
   it('refuses expired, tampered, re-signed-with-another-key and malformed links', () => {
     const link = signOfferLink(payload, secret);
     expect(verifyOfferLink(link, secret, (payload.exp + 1) * 1000)).toBeNull();
-    const forged = Buffer.from(JSON.stringify({ ...payload, actions: ['switch', 'credits.redeem'] })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...payload, actions: ['switch', 'credits.redeem'] })).toString(
+      'base64url',
+    );
     expect(verifyOfferLink(`${forged}.${link.split('.')[1]}`, secret, now)).toBeNull();
-    expect(verifyOfferLink(signOfferLink(payload, Buffer.from('another-secret-another-secret-xx')), secret, now)).toBeNull();
+    expect(
+      verifyOfferLink(signOfferLink(payload, Buffer.from('another-secret-another-secret-xx')), secret, now),
+    ).toBeNull();
     expect(verifyOfferLink('nonsense', secret, now)).toBeNull();
     expect(verifyOfferLink(`${link}.extra`, secret, now)).toBeNull();
   });
@@ -35,6 +39,8 @@ describe('login codes', () => {
     expect(code).toMatch(/^\d{6}$/);
     expect(hashLoginCode('plc_a', code)).not.toBe(hashLoginCode('plc_b', code));
     expect(sameHash(hashLoginCode('plc_a', code), hashLoginCode('plc_a', code))).toBe(true);
-    expect(sameHash(hashLoginCode('plc_a', code), hashLoginCode('plc_a', code === '000000' ? '000001' : '000000'))).toBe(false);
+    expect(
+      sameHash(hashLoginCode('plc_a', code), hashLoginCode('plc_a', code === '000000' ? '000001' : '000000')),
+    ).toBe(false);
   });
 });

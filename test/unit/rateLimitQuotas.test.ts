@@ -1,4 +1,13 @@
-import { defaultWindows, planQuotas, rateLimitHeaders, secondsUntil, tightestWindow, windowDurations, windowLimits, type WindowUsage } from '../../src/http/rate-limit/quotas';
+import {
+  defaultWindows,
+  planQuotas,
+  rateLimitHeaders,
+  secondsUntil,
+  tightestWindow,
+  windowDurations,
+  windowLimits,
+  type WindowUsage,
+} from '../../src/http/rate-limit/quotas';
 
 describe('rate limit quotas (spec part 8)', () => {
   it('has the spec numbers: Standard 100/min burst 150, Premium 500/min burst 750', () => {
@@ -23,7 +32,13 @@ describe('rate limit quotas (spec part 8)', () => {
   it('reports the window with the fewest requests left', () => {
     const now = 0;
     const burst: WindowUsage = { name: 'burst', limit: 150, used: 20, windowMs: 60_000, resetTime: new Date(30_000) };
-    const sustained: WindowUsage = { name: 'sustained', limit: 500, used: 490, windowMs: 300_000, resetTime: new Date(200_000) };
+    const sustained: WindowUsage = {
+      name: 'sustained',
+      limit: 500,
+      used: 490,
+      windowMs: 300_000,
+      resetTime: new Date(200_000),
+    };
     expect(tightestWindow([burst, sustained])).toBe(sustained);
     expect(tightestWindow([{ ...burst, used: 149 }, sustained])).toMatchObject({ name: 'burst' });
     expect(rateLimitHeaders([burst, sustained], { burst: 150, sustained: 500 }, defaultWindows, now)).toEqual({

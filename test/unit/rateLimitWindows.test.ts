@@ -14,7 +14,15 @@ async function serve(minuteMs: number) {
   const app = express();
   app.use((req: Request, _res: Response, next: NextFunction) => {
     const accountId = req.header('x-account');
-    req.auth = { keyId: 'key_x', kind: 'crm', mode: 'test', role: 'org:admin', partnerId: 'par_x', accountId, plan: (req.header('x-plan') as AuthContext['plan']) ?? 'standard' };
+    req.auth = {
+      keyId: 'key_x',
+      kind: 'crm',
+      mode: 'test',
+      role: 'org:admin',
+      partnerId: 'par_x',
+      accountId,
+      plan: (req.header('x-plan') as AuthContext['plan']) ?? 'standard',
+    };
     next();
   });
   const limit = accountRateLimit({
@@ -29,14 +37,21 @@ async function serve(minuteMs: number) {
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const apiError = toApiError(error);
-    res.set(apiError.headers ?? {}).status(apiError.status).json(apiError.body());
+    res
+      .set(apiError.headers ?? {})
+      .status(apiError.status)
+      .json(apiError.body());
   });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a`;
   const hit = async (account = 'acc_1', plan = 'standard') => {
     const response = await fetch(url, { headers: { 'x-account': account, 'x-plan': plan } });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as { code?: string; message?: string } };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as { code?: string; message?: string },
+    };
   };
   return { hit, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

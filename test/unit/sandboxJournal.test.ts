@@ -12,15 +12,34 @@ describe('the sandbox acquirer journal', () => {
     const journal = new AcquirerJournal(path.join(dir, 'torn', 'acquirer.jsonl'));
     const state = new AcquirerState(journal);
     await state.answerOnce('m', 'K1', 'f', async (book) => {
-      book.record({ merchantId: 'm', idempotencyKey: 'K1', operation: 'authorize', outcome: 'declined', code: 'card_declined', amount: 1, currency: 'EUR', reference: 'r', transactionId: null, cardLast4: null, threeDs: null, disputeOpened: null });
+      book.record({
+        merchantId: 'm',
+        idempotencyKey: 'K1',
+        operation: 'authorize',
+        outcome: 'declined',
+        code: 'card_declined',
+        amount: 1,
+        currency: 'EUR',
+        reference: 'r',
+        transactionId: null,
+        cardLast4: null,
+        threeDs: null,
+        disputeOpened: null,
+      });
       return { status: 200, body: { status: 'declined' } };
     });
     fs.appendFileSync(journal.file, '{"kind":"answer","scope":"m\\u0000K2","fingerpr');
 
     const restored = new AcquirerState(new AcquirerJournal(journal.file));
     expect(restored.ledger.map((entry) => entry.idempotencyKey)).toEqual(['K1']);
-    expect(await restored.answerOnce('m', 'K1', 'f', async () => ({ status: 500, body: 'must not run' }))).toEqual({ status: 200, body: { status: 'declined' } });
-    expect(await restored.answerOnce('m', 'K2', 'f', async () => ({ status: 200, body: 'ran' }))).toEqual({ status: 200, body: 'ran' });
+    expect(await restored.answerOnce('m', 'K1', 'f', async () => ({ status: 500, body: 'must not run' }))).toEqual({
+      status: 200,
+      body: { status: 'declined' },
+    });
+    expect(await restored.answerOnce('m', 'K2', 'f', async () => ({ status: 200, body: 'ran' }))).toEqual({
+      status: 200,
+      body: 'ran',
+    });
   });
 
   it('writes nothing for an operation still running: its changes go out with its answer', async () => {

@@ -1,6 +1,12 @@
 import { deliveryPolicy } from '../../src/webhooks/delivery';
 import type { LookupAddress } from 'node:dns';
-import { assertWebhookUrlAllowed, blockedAddressReason, guardedLookup, parseWebhookUrl, type ResolveHost } from '../../src/webhooks/urlGuard';
+import {
+  assertWebhookUrlAllowed,
+  blockedAddressReason,
+  guardedLookup,
+  parseWebhookUrl,
+  type ResolveHost,
+} from '../../src/webhooks/urlGuard';
 
 const live = { allowInsecure: false };
 const test = { allowInsecure: true };
@@ -72,16 +78,26 @@ describe('webhook URL guard', () => {
   it('checks the addresses a hostname resolves to', async () => {
     await expect(assertWebhookUrlAllowed('https://localhost/hook', live)).rejects.toThrow(/resolves to/);
     await expect(assertWebhookUrlAllowed('http://localhost:9/hook', test)).resolves.toBeInstanceOf(URL);
-    await expect(assertWebhookUrlAllowed('https://no-such-host.invalid/hook', live)).rejects.toThrow(/does not resolve/);
+    await expect(assertWebhookUrlAllowed('https://no-such-host.invalid/hook', live)).rejects.toThrow(
+      /does not resolve/,
+    );
   });
 
   it.each([
     ['a private address', ['10.0.0.5'], /resolves to 10\.0\.0\.5: private/],
     ['public and private addresses', ['93.184.216.34', '192.168.1.20'], /resolves to 192\.168\.1\.20: private/],
-    ['the cloud metadata address', ['169.254.169.254'], /resolves to 169\.254\.169\.254: private, link-local, metadata/],
+    [
+      'the cloud metadata address',
+      ['169.254.169.254'],
+      /resolves to 169\.254\.169\.254: private, link-local, metadata/,
+    ],
     ['an IPv6 unique local address', ['2606:2800:220:1::1', 'fd12::5'], /resolves to fd12::5: private/],
     ['an IPv4-mapped private address', ['::ffff:10.1.2.3'], /resolves to ::ffff:10\.1\.2\.3: private/],
-    ['loopback in live mode', ['127.0.0.1'], /resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/],
+    [
+      'loopback in live mode',
+      ['127.0.0.1'],
+      /resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/,
+    ],
   ])('refuses a host name resolving to %s', async (_label, addresses, message) => {
     const dns = fakeDns({ 'hooks.shop.example': addresses });
     await expect(assertWebhookUrlAllowed('https://hooks.shop.example/in', live, dns.resolve)).rejects.toThrow(message);
@@ -92,8 +108,12 @@ describe('webhook URL guard', () => {
     const dns = fakeDns({ 'hooks.shop.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
     const url = await assertWebhookUrlAllowed('https://hooks.shop.example/in', live, dns.resolve);
     expect(url.hostname).toBe('hooks.shop.example');
-    await expect(assertWebhookUrlAllowed('https://gone.shop.example/in', live, dns.resolve)).rejects.toThrow(/gone\.shop\.example does not resolve/);
-    await expect(assertWebhookUrlAllowed('https://empty.shop.example/in', live, fakeDns({ 'empty.shop.example': [] }).resolve)).rejects.toThrow(/does not resolve/);
+    await expect(assertWebhookUrlAllowed('https://gone.shop.example/in', live, dns.resolve)).rejects.toThrow(
+      /gone\.shop\.example does not resolve/,
+    );
+    await expect(
+      assertWebhookUrlAllowed('https://empty.shop.example/in', live, fakeDns({ 'empty.shop.example': [] }).resolve),
+    ).rejects.toThrow(/does not resolve/);
   });
 
   it('checks the dialled address again, so a DNS answer that changes after the check (rebinding) is refused', async () => {
@@ -101,7 +121,10 @@ describe('webhook URL guard', () => {
     const rebinding: ResolveHost = async () => [{ address: ++calls === 1 ? '93.184.216.34' : '10.0.0.5', family: 4 }];
     await expect(assertWebhookUrlAllowed('https://rebind.example/in', live, rebinding)).resolves.toBeInstanceOf(URL);
     const lookup = guardedLookup(live, rebinding);
-    await expect(lookUp(lookup, 'rebind.example', false)).rejects.toMatchObject({ code: 'EBLOCKED', message: expect.stringMatching(/rebind\.example resolves to 10\.0\.0\.5/) });
+    await expect(lookUp(lookup, 'rebind.example', false)).rejects.toMatchObject({
+      code: 'EBLOCKED',
+      message: expect.stringMatching(/rebind\.example resolves to 10\.0\.0\.5/),
+    });
     expect(calls).toBe(2);
   });
 

@@ -2,12 +2,26 @@ import { chargeResultOf } from '../../src/domain/subscriptionChargeResult';
 import type { PaymentOutcome, PaymentStatus } from '../../src/payments/workflowTypes';
 
 function payment(status: PaymentStatus, declineCode: string | null = null): PaymentOutcome {
-  return { kind: 'payment', paymentId: 'pay_1', status, amount: 1500, currency: 'EUR', declineCode, declineMessage: null, redirectUrl: null, order: null };
+  return {
+    kind: 'payment',
+    paymentId: 'pay_1',
+    status,
+    amount: 1500,
+    currency: 'EUR',
+    declineCode,
+    declineMessage: null,
+    redirectUrl: null,
+    order: null,
+  };
 }
 
 describe('a payment outcome as a subscription charge result', () => {
   it('is paid when the payment succeeded', () => {
-    expect(chargeResultOf(payment('succeeded'), 'visa')).toMatchObject({ status: 'paid', paymentId: 'pay_1', hardDecline: false });
+    expect(chargeResultOf(payment('succeeded'), 'visa')).toMatchObject({
+      status: 'paid',
+      paymentId: 'pay_1',
+      hardDecline: false,
+    });
   });
 
   it.each([
@@ -29,7 +43,10 @@ describe('a payment outcome as a subscription charge result', () => {
   });
 
   it('a rejected request is a hard decline without a payment', () => {
-    const result = chargeResultOf({ kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } }, null);
+    const result = chargeResultOf(
+      { kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } },
+      null,
+    );
     expect(result).toMatchObject({ status: 'declined', paymentId: null, hardDecline: true, declineCode: 'NOT_FOUND' });
   });
 });

@@ -81,7 +81,9 @@ describe('sendWebhookRequest (real loopback receivers)', () => {
       const url = new URL(`http://receiver.test:${server.port}/hook`);
       const refused = await sendWebhookRequest(url, '{}', {}, live, 2_000, toLoopback);
       expect(refused.status).toBeUndefined();
-      expect(refused.error).toMatch(/receiver\.test resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/);
+      expect(refused.error).toMatch(
+        /receiver\.test resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/,
+      );
       expect(server.received).toHaveLength(0);
 
       const delivered = await sendWebhookRequest(url, '{"ok":true}', {}, test, 2_000, toLoopback);

@@ -17,16 +17,31 @@ describe('webhook signing', () => {
 
   it('verifies a genuine signature within tolerance', () => {
     const header = signWebhookPayload(body, [secret], now);
-    expect(verifyWebhookSignature(body, header, secret, { now: now + 299, toleranceSeconds: 300 })).toEqual({ valid: true, timestamp: now });
+    expect(verifyWebhookSignature(body, header, secret, { now: now + 299, toleranceSeconds: 300 })).toEqual({
+      valid: true,
+      timestamp: now,
+    });
     expect(verifyWebhookSignature(Buffer.from(body), header, secret, { now })).toEqual({ valid: true, timestamp: now });
   });
 
   it('rejects a tampered body, a wrong secret, an old timestamp and malformed headers', () => {
     const header = signWebhookPayload(body, [secret], now);
-    expect(verifyWebhookSignature(body.replace('1999', '1'), header, secret, { now })).toEqual({ valid: false, reason: 'no_matching_signature' });
-    expect(verifyWebhookSignature(body, header, newWebhookSecret(), { now })).toEqual({ valid: false, reason: 'no_matching_signature' });
-    expect(verifyWebhookSignature(body, header, secret, { now: now + 301, toleranceSeconds: 300 })).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
-    expect(verifyWebhookSignature(body, header.replace(`t=${now}`, `t=${now + 5}`), secret, { now })).toEqual({ valid: false, reason: 'no_matching_signature' });
+    expect(verifyWebhookSignature(body.replace('1999', '1'), header, secret, { now })).toEqual({
+      valid: false,
+      reason: 'no_matching_signature',
+    });
+    expect(verifyWebhookSignature(body, header, newWebhookSecret(), { now })).toEqual({
+      valid: false,
+      reason: 'no_matching_signature',
+    });
+    expect(verifyWebhookSignature(body, header, secret, { now: now + 301, toleranceSeconds: 300 })).toEqual({
+      valid: false,
+      reason: 'timestamp_out_of_tolerance',
+    });
+    expect(verifyWebhookSignature(body, header.replace(`t=${now}`, `t=${now + 5}`), secret, { now })).toEqual({
+      valid: false,
+      reason: 'no_matching_signature',
+    });
     for (const bad of [undefined, '', 'v1=abc', `t=${now}`, `t=x,v1=${'0'.repeat(64)}`]) {
       expect(verifyWebhookSignature(body, bad, secret, { now })).toEqual({ valid: false, reason: 'malformed' });
     }
@@ -35,7 +50,11 @@ describe('webhook signing', () => {
   it('signs with both secrets during a rotation overlap, and each verifies', () => {
     const previous = newWebhookSecret();
     const current = newWebhookSecret();
-    const endpoint = { secret: current, previousSecret: previous, previousSecretExpiresAt: new Date(now * 1000 + 60_000) };
+    const endpoint = {
+      secret: current,
+      previousSecret: previous,
+      previousSecretExpiresAt: new Date(now * 1000 + 60_000),
+    };
     const during = signingSecrets(endpoint, new Date(now * 1000));
     expect(during).toEqual([current, previous]);
     const header = signWebhookPayload(body, during, now);

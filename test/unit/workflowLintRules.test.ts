@@ -9,7 +9,9 @@ function restrictedInWorkflows(): string[] {
     const block = config.find((entry) => entry.files?.includes('workflows/**/*.ts'));
     const [, options] = block.rules['no-restricted-imports'];
     process.stdout.write(JSON.stringify(options.paths.map((path) => path.name)));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8' })) as string[];
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8' }),
+  ) as string[];
 }
 
 describe('workflow lint rules', () => {

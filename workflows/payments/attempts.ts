@@ -1,22 +1,44 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, TimeoutFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
-import type { AttemptRecord, AuthorizeAttemptResult, AuthorizeFailureDetails, ChargeInput, ReverseAttemptResult } from '../../src/payments/workflowTypes';
+import type {
+  AttemptRecord,
+  AuthorizeAttemptResult,
+  AuthorizeFailureDetails,
+  ChargeInput,
+  ReverseAttemptResult,
+} from '../../src/payments/workflowTypes';
 
 // A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
 // times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
 // retry after an ambiguous timeout gets the acquirer's stored answer instead of a second charge.
 const { authorizeAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 4, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '3 seconds' },
+  retry: {
+    maximumAttempts: 4,
+    initialInterval: '300 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '3 seconds',
+  },
 });
 // The compensation gets a longer budget than the call it undoes: until it is confirmed the payment
 // may not move on to another processor.
 const { reverseAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 6, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+  retry: {
+    maximumAttempts: 6,
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+  },
 });
 const { recordAttempt } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -64,7 +86,8 @@ export async function runAttempts(
       onAttempt(attempt);
       lastFailure = attempt;
     }
-    if (lastFailure.outcome === 'requires_3ds' || !lastFailure.category || !shouldCascade(lastFailure.category, flow)) break;
+    if (lastFailure.outcome === 'requires_3ds' || !lastFailure.category || !shouldCascade(lastFailure.category, flow))
+      break;
   }
   return { approved: null, lastFailure, unresolved: null };
 }
@@ -76,7 +99,12 @@ interface FailedAttempt {
   mayHaveCharged: boolean;
 }
 
-async function attemptOnce(input: ChargeInput, processorId: string, attemptNumber: number, threeDs: ThreeDsValues | undefined): Promise<Attempt> {
+async function attemptOnce(
+  input: ChargeInput,
+  processorId: string,
+  attemptNumber: number,
+  threeDs: ThreeDsValues | undefined,
+): Promise<Attempt> {
   try {
     return await authorizeAttempt({
       paymentId: input.paymentId,
@@ -95,13 +123,24 @@ async function attemptOnce(input: ChargeInput, processorId: string, attemptNumbe
     if (!(error instanceof ActivityFailure)) throw error;
     // Retries are spent: the processor is unreachable, broken, or silent.
     const { code, message, mayHaveCharged } = technicalFailureOf(error);
-    const record: AttemptRecord = { attemptNumber, processorId, outcome: 'error', errorCode: code, category: declineCategoryOf(code), message, processorReference: null };
+    const record: AttemptRecord = {
+      attemptNumber,
+      processorId,
+      outcome: 'error',
+      errorCode: code,
+      category: declineCategoryOf(code),
+      message,
+      processorReference: null,
+    };
     return { ...record, captured: false, dispute: null, failure: { record, mayHaveCharged } };
   }
 }
 
 /** Reverses a failed attempt that may have charged, then records the attempt row with what happened. */
-async function settleFailedAttempt(input: ChargeInput, failure: FailedAttempt): Promise<{ record: AttemptRecord; unresolved: boolean }> {
+async function settleFailedAttempt(
+  input: ChargeInput,
+  failure: FailedAttempt,
+): Promise<{ record: AttemptRecord; unresolved: boolean }> {
   let record = failure.record;
   let unresolved = false;
   if (failure.mayHaveCharged) {
@@ -111,7 +150,11 @@ async function settleFailedAttempt(input: ChargeInput, failure: FailedAttempt): 
       unresolved = true;
       record = { ...record, message: `${record.message}; reversal by idempotency key failed: ${why}. Needs review.` };
     } else if (reversal.outcome === 'reversed') {
-      record = { ...record, processorReference: reversal.processorReference, message: `${record.message}; reversed by idempotency key (${reversal.amount} reversed)` };
+      record = {
+        ...record,
+        processorReference: reversal.processorReference,
+        message: `${record.message}; reversed by idempotency key (${reversal.amount} reversed)`,
+      };
     } else {
       record = { ...record, message: `${record.message}; reversal by idempotency key confirmed nothing stands` };
     }
@@ -140,7 +183,8 @@ async function reverseOrNull(input: ChargeInput, record: AttemptRecord): Promise
 function technicalFailureOf(error: ActivityFailure): { code: string; message: string; mayHaveCharged: boolean } {
   const cause = error.cause;
   // The activity itself ran out of time: the call may have gone out.
-  if (cause instanceof TimeoutFailure) return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
+  if (cause instanceof TimeoutFailure)
+    return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
   if (cause instanceof ApplicationFailure) {
     const details = cause.details?.[0] as Partial<AuthorizeFailureDetails> | undefined;
     const code = details?.code ?? 'processor_error';

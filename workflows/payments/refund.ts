@@ -9,9 +9,17 @@ const { reserveRefund, finishRefund } = proxyActivities<Activities>({
 // Same idempotency key (the refund id) on every retry: the acquirer refunds at most once.
 const { refundAtProcessor } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 4, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '3 seconds' },
+  retry: {
+    maximumAttempts: 4,
+    initialInterval: '300 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '3 seconds',
+  },
 });
-const { dispatchEvents } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
+const { dispatchEvents } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10 },
+});
 
 /** One refund (workflow id = refund id): reserve the amount → call the processor → record (or release). */
 export async function refundWorkflow(input: RefundInput): Promise<FollowUpOutcome> {

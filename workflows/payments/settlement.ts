@@ -9,9 +9,17 @@ const { beginSettlement, finishSettlement } = proxyActivities<Activities>({
 // Idempotency key `<payment id>:capture` / `:void` on every retry: the acquirer acts at most once.
 const { settleAtProcessor } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 4, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '3 seconds' },
+  retry: {
+    maximumAttempts: 4,
+    initialInterval: '300 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '3 seconds',
+  },
 });
-const { dispatchEvents } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
+const { dispatchEvents } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10 },
+});
 
 /** Capture or void of an authorized payment: claim it → call the processor → record (or give it back). */
 export async function paymentSettlementWorkflow(input: SettlementInput): Promise<FollowUpOutcome> {

@@ -12,7 +12,8 @@ import { authenticateDurably } from '../threeds/authentication';
  * a 3RI merchant session instead: no browser, no challenge. The result is computed once, so every
  * cascade attempt reuses it: the cardholder is never challenged twice.
  */
-export type ThreeDsStepResult = { kind: 'proceed'; values?: ThreeDsValues } | { kind: 'declined'; code: string; message: string };
+export type ThreeDsStepResult =
+  { kind: 'proceed'; values?: ThreeDsValues } | { kind: 'declined'; code: string; message: string };
 
 export interface ThreeDsStepInput {
   paymentId: string;
@@ -73,9 +74,17 @@ export async function runThreeDsStep(input: ThreeDsStepInput, hooks: ThreeDsStep
       );
       if (final.status === 'authenticated' && final.values) return { kind: 'proceed', values: final.values };
       if (final.failureReason === 'challenge_timeout') {
-        return { kind: 'declined', code: 'threeds_challenge_timeout', message: 'The 3-D Secure challenge was not completed in time' };
+        return {
+          kind: 'declined',
+          code: 'threeds_challenge_timeout',
+          message: 'The 3-D Secure challenge was not completed in time',
+        };
       }
-      return { kind: 'declined', code: 'threeds_authentication_failed', message: `3-D Secure authentication failed (transStatus ${final.transStatus ?? 'unknown'})` };
+      return {
+        kind: 'declined',
+        code: 'threeds_authentication_failed',
+        message: `3-D Secure authentication failed (transStatus ${final.transStatus ?? 'unknown'})`,
+      };
     }
   }
 }

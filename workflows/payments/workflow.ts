@@ -1,4 +1,13 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { planRoute, requiredCapabilities } from '../../src/domain/routing';
 import { declineCategoryOf } from '../../src/processors/declineCodes';
@@ -80,8 +89,22 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     await condition(allHandlersFinished);
     return outcome;
   }
-  const failed = (code: string, message: string, processorId: string | null = null, review: FinalizeInput['review'] = null) =>
-    finish({ status: 'failed', processorId, processorReference: null, captured: false, declineCode: code, declineCategory: declineCategoryOf(code), declineMessage: message, review });
+  const failed = (
+    code: string,
+    message: string,
+    processorId: string | null = null,
+    review: FinalizeInput['review'] = null,
+  ) =>
+    finish({
+      status: 'failed',
+      processorId,
+      processorReference: null,
+      captured: false,
+      declineCode: code,
+      declineCategory: declineCategoryOf(code),
+      declineMessage: message,
+      review,
+    });
 
   state.step = 'block_rules';
   const block = await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
@@ -101,12 +124,24 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   if (prepared.kind === 'free') {
     // Nothing to charge (a discount took the whole total): no 3DS, no processor; the same recording
     // step pays the session, writes its order and events, exactly once under the session's claim.
-    return finish({ status: 'succeeded', processorId: null, processorReference: null, captured: true, declineCode: null, declineCategory: null, declineMessage: null });
+    return finish({
+      status: 'succeeded',
+      processorId: null,
+      processorReference: null,
+      captured: true,
+      declineCode: null,
+      declineCategory: null,
+      declineMessage: null,
+    });
   }
   const { context } = prepared;
   const charge = chargeOf(input);
   // preparePayment already refused a payment of more than 0 without a card or a flow.
-  if (!charge) throw ApplicationFailure.nonRetryable('a payment of more than 0 names no card or no payment flow', 'InvalidPaymentInput');
+  if (!charge)
+    throw ApplicationFailure.nonRetryable(
+      'a payment of more than 0 names no card or no payment flow',
+      'InvalidPaymentInput',
+    );
 
   state.step = 'three_ds';
   const pendingWrites: Promise<void>[] = [];
@@ -152,7 +187,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     requiredCapabilities: requiredCapabilities(input.intent),
   });
   state.routeOrder = plan.order;
-  if (plan.order.length === 0) return failed(noProcessorCode, `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`);
+  if (plan.order.length === 0)
+    return failed(
+      noProcessorCode,
+      `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`,
+    );
 
   state.step = 'authorizing';
   const attempts = await runAttempts(charge, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
@@ -175,13 +214,21 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   if (attempts.unresolved) {
     const { processorId, attemptNumber } = attempts.unresolved;
     const review = { reason: 'reversal_unconfirmed' as const, processorId, attemptNumber };
-    return failed(outcomeUnknownCode, 'The processor never answered and its reversal was not confirmed; the payment needs review', processorId, review);
+    return failed(
+      outcomeUnknownCode,
+      'The processor never answered and its reversal was not confirmed; the payment needs review',
+      processorId,
+      review,
+    );
   }
   const code = last.outcome === 'requires_3ds' ? 'authentication_required' : (last.errorCode ?? 'processor_error');
   return failed(code, last.message ?? 'The payment was declined', last.processorId);
 }
 
-function paymentOutcome(input: PaymentWorkflowInput, status: PaymentStatus): Extract<PaymentOutcome, { kind: 'payment' }> {
+function paymentOutcome(
+  input: PaymentWorkflowInput,
+  status: PaymentStatus,
+): Extract<PaymentOutcome, { kind: 'payment' }> {
   return {
     kind: 'payment',
     paymentId: input.paymentId,

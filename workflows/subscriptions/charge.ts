@@ -28,7 +28,12 @@ const { recordSubscriptionCharge, reserveCardReattempt } = proxyActivities<Activ
   retry: { maximumAttempts: 20 },
 });
 
-function chargeInput(state: SubscriptionState, amount: number, reason: SubscriptionChargeReason, chargeKey: string): SubscriptionChargeInput {
+function chargeInput(
+  state: SubscriptionState,
+  amount: number,
+  reason: SubscriptionChargeReason,
+  chargeKey: string,
+): SubscriptionChargeInput {
   return {
     subscriptionId: state.subscriptionId,
     accountId: state.accountId,
@@ -43,7 +48,6 @@ function chargeInput(state: SubscriptionState, amount: number, reason: Subscript
     initiatedBy: reason === 'switch' ? 'customer' : 'merchant',
   };
 }
-
 
 /** Charges the due billing date (or dunning retry) and moves the state by the outcome. */
 export async function chargeRenewal(state: SubscriptionState, now: number): Promise<void> {
@@ -100,7 +104,11 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
       amount: state.price,
       reason,
       eventType: 's_subscription_renewed',
-      properties: { transition: event, periodStart: new Date(paidPeriodStart).toISOString(), nextBillingAt: new Date(nextBillingAtMs(state)).toISOString() },
+      properties: {
+        transition: event,
+        periodStart: new Date(paidPeriodStart).toISOString(),
+        nextBillingAt: new Date(nextBillingAtMs(state)).toISOString(),
+      },
     });
     return;
   }
@@ -109,12 +117,20 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
   state.lastPaymentFailedAtMs = now;
   if (!dunning) {
     state.status = nextStatus(state.status, 'renewal_failed');
-    state.dunning = { failedAtMs: now, retryIndex: 0, hardDeclinedPaymentMethodId: result.hardDecline ? state.paymentMethodId : null };
+    state.dunning = {
+      failedAtMs: now,
+      retryIndex: 0,
+      hardDeclinedPaymentMethodId: result.hardDecline ? state.paymentMethodId : null,
+    };
     state.chargesThisRun += 1;
     await saveState({
       state: { ...state },
       eventType: 's_subscription_payment_failed',
-      properties: { status: 'past_due',  declineCode: result.declineCode, nextRetryAt: new Date(dunningRetryAt(now, 0)!).toISOString() },
+      properties: {
+        status: 'past_due',
+        declineCode: result.declineCode,
+        nextRetryAt: new Date(dunningRetryAt(now, 0)!).toISOString(),
+      },
     });
     return;
   }
@@ -123,7 +139,12 @@ export async function chargeRenewal(state: SubscriptionState, now: number): Prom
 }
 
 /** A dunning retry failed (or was not allowed): schedule the next one, or cancel when exhausted. */
-async function failRetry(state: SubscriptionState, now: number, refused: boolean, declineCode: string | null): Promise<void> {
+async function failRetry(
+  state: SubscriptionState,
+  now: number,
+  refused: boolean,
+  declineCode: string | null,
+): Promise<void> {
   const dunning = state.dunning!;
   const nextIndex = dunning.retryIndex + 1;
   const nextRetryAt = dunningRetryAt(dunning.failedAtMs, nextIndex);
@@ -132,7 +153,11 @@ async function failRetry(state: SubscriptionState, now: number, refused: boolean
     state.canceledAtMs = now;
     state.cancelReasonId = 'dunning_exhausted';
     state.dunning = null;
-    await saveState({ state: { ...state }, eventType: 's_subscription_expired', properties: { reason: 'dunning_exhausted', declineCode } });
+    await saveState({
+      state: { ...state },
+      eventType: 's_subscription_expired',
+      properties: { reason: 'dunning_exhausted', declineCode },
+    });
     return;
   }
   state.status = nextStatus(state.status, 'dunning_retry_failed');
@@ -150,7 +175,11 @@ async function failRetry(state: SubscriptionState, now: number, refused: boolean
  * A declined charge leaves the subscription exactly as it was; a charge waiting for a 3DS
  * challenge answers `requires_action` and is followed up by `completePendingSwitch`.
  */
-export async function switchSubscription(state: SubscriptionState, request: SwitchRequest, attemptId: string): Promise<SwitchAnswer> {
+export async function switchSubscription(
+  state: SubscriptionState,
+  request: SwitchRequest,
+  attemptId: string,
+): Promise<SwitchAnswer> {
   // Checked again now that it is this switch's turn: a change that ran before it may have moved the state.
   assertCanSwitch(state, request, null);
   // Only a paid, current period earns credit: nothing was paid in a trial or while past due.
@@ -163,18 +192,48 @@ export async function switchSubscription(state: SubscriptionState, request: Swit
     switchAtMs: request.atMs,
   });
   const chargeKey = `${state.subscriptionId}:switch:${attemptId}`;
-  let result: SubscriptionChargeResult = { status: 'paid', paymentId: null, hardDecline: false, declineCode: null, redirectUrl: null, cardBrand: null };
+  let result: SubscriptionChargeResult = {
+    status: 'paid',
+    paymentId: null,
+    hardDecline: false,
+    declineCode: null,
+    redirectUrl: null,
+    cardBrand: null,
+  };
   if (amountDue > 0) {
     result = await chargeSubscription(chargeInput(state, amountDue, 'switch', chargeKey));
   }
   if (result.status === 'requires_action' && result.paymentId) {
-    state.pendingSwitch = { ...request, paymentId: result.paymentId, cardBrand: result.cardBrand, amountDue, credit, chargeKey };
+    state.pendingSwitch = {
+      ...request,
+      paymentId: result.paymentId,
+      cardBrand: result.cardBrand,
+      amountDue,
+      credit,
+      chargeKey,
+    };
   }
   if (result.status !== 'paid') {
-    return { state: { ...state }, status: result.status, orderId: null, paymentId: result.paymentId, amountCharged: 0, redirectUrl: result.redirectUrl, declineCode: result.declineCode };
+    return {
+      state: { ...state },
+      status: result.status,
+      orderId: null,
+      paymentId: result.paymentId,
+      amountCharged: 0,
+      redirectUrl: result.redirectUrl,
+      declineCode: result.declineCode,
+    };
   }
   const orderId = await applySwitch(state, request, { chargeKey, amountDue, credit, paymentId: result.paymentId });
-  return { state: { ...state }, status: 'paid', orderId, paymentId: result.paymentId, amountCharged: amountDue, redirectUrl: null, declineCode: null };
+  return {
+    state: { ...state },
+    status: 'paid',
+    orderId,
+    paymentId: result.paymentId,
+    amountCharged: amountDue,
+    redirectUrl: null,
+    declineCode: null,
+  };
 }
 
 /** Waits for the challenged switch payment to end, then applies the switch only if it was paid. */
@@ -184,13 +243,23 @@ export async function completePendingSwitch(state: SubscriptionState): Promise<v
   const result = await awaitSubscriptionPayment({ paymentId: pending.paymentId, cardBrand: pending.cardBrand });
   state.pendingSwitch = null;
   if (result.status === 'paid') {
-    await applySwitch(state, pending, { chargeKey: pending.chargeKey, amountDue: pending.amountDue, credit: pending.credit, paymentId: pending.paymentId });
+    await applySwitch(state, pending, {
+      chargeKey: pending.chargeKey,
+      amountDue: pending.amountDue,
+      credit: pending.credit,
+      paymentId: pending.paymentId,
+    });
     return;
   }
   await saveState({
     state: { ...state },
     eventType: 's_subscription_updated',
-    properties: { change: 'switch_abandoned', toOptionId: pending.optionId, paymentId: pending.paymentId, declineCode: result.declineCode },
+    properties: {
+      change: 'switch_abandoned',
+      toOptionId: pending.optionId,
+      paymentId: pending.paymentId,
+      declineCode: result.declineCode,
+    },
   });
 }
 
@@ -202,7 +271,11 @@ interface SwitchCharge {
   paymentId: string | null;
 }
 
-async function applySwitch(state: SubscriptionState, request: SwitchRequest, { chargeKey, amountDue, credit, paymentId }: SwitchCharge): Promise<string | null> {
+async function applySwitch(
+  state: SubscriptionState,
+  request: SwitchRequest,
+  { chargeKey, amountDue, credit, paymentId }: SwitchCharge,
+): Promise<string | null> {
   const fromOptionId = state.optionId;
   state.status = nextStatus(state.status, 'switched');
   Object.assign(state, {

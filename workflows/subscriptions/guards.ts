@@ -33,9 +33,11 @@ export function assertCanSwitch(state: SubscriptionState, request: SwitchRequest
   if (inFlight) {
     throw refuse(`a ${inFlight.kind} charge of this subscription is in progress; try again when it ends`, failure.busy);
   }
-  if (goingTo === null && request.optionId === state.optionId) throw refuse('the subscription is already on this option', failure.sameOption);
+  if (goingTo === null && request.optionId === state.optionId)
+    throw refuse('the subscription is already on this option', failure.sameOption);
   assertCan(state, 'switched');
-  if (request.currency !== state.currency) throw refuse('the new option must bill in the subscription currency', failure.invalidRequest);
+  if (request.currency !== state.currency)
+    throw refuse('the new option must bill in the subscription currency', failure.invalidRequest);
 }
 
 /** Skips only a trialing or active subscription's next date; a named date is skipped once. */
@@ -46,10 +48,16 @@ export function assertCanSkip(state: SubscriptionState, request: SkipRequest): v
   }
   if (request.dateMs === undefined || request.dateMs === null) return;
   if (state.skippedDatesMs.includes(request.dateMs)) {
-    throw refuse(`the billing date ${new Date(request.dateMs).toISOString()} is skipped already`, failure.dateAlreadySkipped);
+    throw refuse(
+      `the billing date ${new Date(request.dateMs).toISOString()} is skipped already`,
+      failure.dateAlreadySkipped,
+    );
   }
   const next = nextBillingAtMs(state);
   if (request.dateMs !== next) {
-    throw refuse(`${new Date(request.dateMs).toISOString()} is not the next billing date (${new Date(next).toISOString()})`, failure.invalidRequest);
+    throw refuse(
+      `${new Date(request.dateMs).toISOString()} is not the next billing date (${new Date(next).toISOString()})`,
+      failure.invalidRequest,
+    );
   }
 }

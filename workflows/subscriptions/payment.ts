@@ -59,5 +59,10 @@ export async function chargeAsChildPayment(input: SubscriptionChargeInput): Prom
 /** The payment's search attributes, where the subscription has them (a server without them refuses unknown ones). */
 function searchAttributesOf(payment: PaymentWorkflowInput) {
   if (workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined) return [];
-  return searchAttributesFor({ accountId: payment.accountId, storeId: payment.storeId, customerId: payment.customerId, paymentStatus: 'processing' });
+  return searchAttributesFor({
+    accountId: payment.accountId,
+    storeId: payment.storeId,
+    customerId: payment.customerId,
+    paymentStatus: 'processing',
+  });
 }

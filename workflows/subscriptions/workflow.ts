@@ -93,7 +93,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         state.cancelReasonId = reasonId;
         if (atPeriodEnd) {
           state.cancelAtPeriodEnd = true;
-          await persist('s_subscription_cancelled', { atPeriodEnd: true, cancelAt: new Date(nextBillingAtMs(state)).toISOString() });
+          await persist('s_subscription_cancelled', {
+            atPeriodEnd: true,
+            cancelAt: new Date(nextBillingAtMs(state)).toISOString(),
+          });
         } else {
           move('canceled');
           state.canceledAtMs = request.atMs;
@@ -118,7 +121,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     {
       validator: (request) => {
         assertCan('paused');
-        if (!(request.untilMs > request.atMs)) throw ApplicationFailure.nonRetryable('pause end must be in the future', 'InvalidRequest');
+        if (!(request.untilMs > request.atMs))
+          throw ApplicationFailure.nonRetryable('pause end must be in the future', 'InvalidRequest');
       },
     },
   );
@@ -150,7 +154,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         const skipped = nextBillingAtMs(state);
         state.skippedDatesMs = [...state.skippedDatesMs, skipped];
         state.cycle += 1;
-        await persist('s_subscription_updated', { change: 'date_skipped', skippedDate: new Date(skipped).toISOString() });
+        await persist('s_subscription_updated', {
+          change: 'date_skipped',
+          skippedDate: new Date(skipped).toISOString(),
+        });
         return state;
       }),
     { validator: (request: SkipRequest) => assertCanSkip(state, request) },

@@ -1,11 +1,33 @@
-import { allHandlersFinished, CancellationScope, condition, defineUpdate, isCancellation, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  defineUpdate,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { challengeTimeoutMs } from '../../src/threeds/rules';
-import type { StartAuthenticationInput, ThreeDsAuthenticationInput, ThreeDsChallenge, ThreeDsCheck, ThreeDsDecision, ThreeDsFinal } from '../../src/threeds/workflowTypes';
+import type {
+  StartAuthenticationInput,
+  ThreeDsAuthenticationInput,
+  ThreeDsChallenge,
+  ThreeDsCheck,
+  ThreeDsDecision,
+  ThreeDsFinal,
+} from '../../src/threeds/workflowTypes';
 
 const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChallenge } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 10, initialInterval: '300 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', nonRetryableErrorTypes: ['ThreeDsStateError'] },
+  retry: {
+    maximumAttempts: 10,
+    initialInterval: '300 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    nonRetryableErrorTypes: ['ThreeDsStateError'],
+  },
 });
 
 /**
@@ -16,14 +38,19 @@ const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChalleng
 export const threeDsChallengeReturnedUpdate = defineUpdate<ThreeDsCheck>('threeDsChallengeReturned');
 
 /** Sent with update-with-start by POST /threeds/authenticate: answers at the first decision (final or challenge), or null at waitMs. */
-export const awaitThreeDsDecisionUpdate = defineUpdate<ThreeDsDecision | null, [{ waitMs: number }]>('awaitThreeDsDecision');
+export const awaitThreeDsDecisionUpdate = defineUpdate<ThreeDsDecision | null, [{ waitMs: number }]>(
+  'awaitThreeDsDecision',
+);
 
 /**
  * One 3DS authentication as a durable step: ask the 3DS server; on a challenge hand the page out
  * (`onChallenge`) and wait, for at most 15 minutes of workflow time, for the browser to come back;
  * then record the server's result. A challenge never finished fails the session when time runs out.
  */
-export async function authenticateDurably(input: StartAuthenticationInput, onChallenge: (challenge: ThreeDsChallenge) => void): Promise<ThreeDsFinal> {
+export async function authenticateDurably(
+  input: StartAuthenticationInput,
+  onChallenge: (challenge: ThreeDsChallenge) => void,
+): Promise<ThreeDsFinal> {
   let returns = 0;
   let checked = 0;
   let lastCheck: ThreeDsCheck | undefined;

@@ -36,7 +36,10 @@ export type WebhookDeliveryOutcome =
  * activity retry policy is the retry loop; when it gives up (3 days) or the receiver answers
  * 410 Gone, the endpoint is disabled and `s_webhook_endpoint_disabled` is fanned out.
  */
-export async function webhookDeliveryWorkflow(input: { eventId: string; endpointId: string }): Promise<WebhookDeliveryOutcome> {
+export async function webhookDeliveryWorkflow(input: {
+  eventId: string;
+  endpointId: string;
+}): Promise<WebhookDeliveryOutcome> {
   try {
     const result = await attemptWebhookDelivery(input);
     return { status: 'delivered', attempt: result.attempt, receiverStatus: result.status };
@@ -47,6 +50,10 @@ export async function webhookDeliveryWorkflow(input: { eventId: string; endpoint
     const reason = type === 'WebhookGone' ? 'gone' : 'failing';
     const disabled = await disableWebhookEndpoint({ endpointId: input.endpointId, eventId: input.eventId, reason });
     if (disabled.eventId) await dispatchEvents([disabled.eventId]);
-    return { status: 'failed', endpointDisabled: disabled.disabled, ...(disabled.eventId ? { disabledEventId: disabled.eventId } : {}) };
+    return {
+      status: 'failed',
+      endpointDisabled: disabled.disabled,
+      ...(disabled.eventId ? { disabledEventId: disabled.eventId } : {}),
+    };
   }
 }

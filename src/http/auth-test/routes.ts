@@ -32,13 +32,25 @@ export function registerAuthTestRoutes({ publicRouter, processingRouter }: Route
   defineRoute(
     publicRouter,
     publicBasePath,
-    { method: 'get', path: '/auth/test', summary: 'Verifies a CRM key: its account, key type and mode', tags, response: authTestSchema },
+    {
+      method: 'get',
+      path: '/auth/test',
+      summary: 'Verifies a CRM key: its account, key type and mode',
+      tags,
+      response: authTestSchema,
+    },
     ({ req }) => describeKey(req),
   );
   defineRoute(
     processingRouter,
     processingBasePath,
-    { method: 'get', path: '/auth/test', summary: 'Verifies a processing key: its account, processing account, key type and mode', tags, response: authTestSchema },
+    {
+      method: 'get',
+      path: '/auth/test',
+      summary: 'Verifies a processing key: its account, processing account, key type and mode',
+      tags,
+      response: authTestSchema,
+    },
     ({ req }) => describeKey(req),
   );
 }

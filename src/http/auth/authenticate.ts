@@ -89,7 +89,10 @@ export function requireKeyKind(...allowed: KeyKind[]) {
     const kind = req.auth?.kind;
     if (!kind) throw notAuthorized('Authentication required');
     if (!allowed.includes(kind)) {
-      const hint = kind === 'partner' ? 'partner keys are for provisioning only, not for runtime calls' : `a ${kind} key belongs to ${domainNames[kind]}`;
+      const hint =
+        kind === 'partner'
+          ? 'partner keys are for provisioning only, not for runtime calls'
+          : `a ${kind} key belongs to ${domainNames[kind]}`;
       throw forbidden(`This key cannot be used here: ${hint}`, 'WRONG_DOMAIN');
     }
     next();

@@ -44,7 +44,14 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/block-rules', summary: 'Creates a block rule', tags, body: createBlockRuleSchema, response: blockRuleSchema },
+    {
+      method: 'post',
+      path: '/block-rules',
+      summary: 'Creates a block rule',
+      tags,
+      body: createBlockRuleSchema,
+      response: blockRuleSchema,
+    },
     async ({ body, req }) => {
       const createdAt = new Date();
       const rule = await db.blockRule.create({
@@ -68,12 +75,24 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/block-rules/list', summary: 'Lists block rules (offset pagination, filters)', tags, body: listRequestSchema, response: listResponseSchema(blockRuleSchema, 'BlockRuleList') },
+    {
+      method: 'post',
+      path: '/block-rules/list',
+      summary: 'Lists block rules (offset pagination, filters)',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(blockRuleSchema, 'BlockRuleList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, blockRuleList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.BlockRuleWhereInput;
       const [rows, total] = await Promise.all([
-        db.blockRule.findMany({ where, orderBy: query.orderBy as Prisma.BlockRuleOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.blockRule.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.BlockRuleOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.blockRule.count({ where }),
       ]);
       return { data: rows.map(toPublicBlockRule), pagination: pageInfo(query, total) };
@@ -83,7 +102,14 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/block-rules/update', summary: 'Updates a block rule', tags, body: updateBlockRuleSchema, response: blockRuleSchema },
+    {
+      method: 'post',
+      path: '/block-rules/update',
+      summary: 'Updates a block rule',
+      tags,
+      body: updateBlockRuleSchema,
+      response: blockRuleSchema,
+    },
     async ({ body, req }) => {
       const existing = await findBlockRule(db, scopeOf(req), body.id);
       const data = body.data;
@@ -98,7 +124,9 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
           value,
           operator: data.operator,
           enabled: data.enabled,
-          ...(data.ttlHours !== undefined ? { ttlHours: data.ttlHours, expiresAt: expiryFrom(new Date(), data.ttlHours) } : {}),
+          ...(data.ttlHours !== undefined
+            ? { ttlHours: data.ttlHours, expiresAt: expiryFrom(new Date(), data.ttlHours) }
+            : {}),
         },
       });
       return toPublicBlockRule(rule);
@@ -108,14 +136,28 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/block-rules/:ruleId', summary: 'Retrieves a block rule', tags, params: blockRuleParams, response: blockRuleSchema },
+    {
+      method: 'get',
+      path: '/block-rules/:ruleId',
+      summary: 'Retrieves a block rule',
+      tags,
+      params: blockRuleParams,
+      response: blockRuleSchema,
+    },
     async ({ params, req }) => toPublicBlockRule(await findBlockRule(db, scopeOf(req), params.ruleId)),
   );
 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'delete', path: '/block-rules/:ruleId', summary: 'Deletes a block rule', tags, params: blockRuleParams, response: z.object({ id: z.string(), deleted: z.literal(true) }) },
+    {
+      method: 'delete',
+      path: '/block-rules/:ruleId',
+      summary: 'Deletes a block rule',
+      tags,
+      params: blockRuleParams,
+      response: z.object({ id: z.string(), deleted: z.literal(true) }),
+    },
     async ({ params, req }) => {
       const existing = await findBlockRule(db, scopeOf(req), params.ruleId);
       await db.blockRule.delete({ where: { id: existing.id } });

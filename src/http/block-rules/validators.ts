@@ -25,17 +25,23 @@ export const blockRuleTypeSchema = z
 const ruleFields = {
   name: z.string().trim().min(1).max(200),
   type: blockRuleTypeSchema,
-  value: z
-    .array(z.string().trim().min(1).max(320))
-    .min(1)
-    .max(500)
-    .openapi({ description: 'Patterns of the rule type, or `<type>:<pattern>` to combine signals (see docs/processors.md)' }),
+  value: z.array(z.string().trim().min(1).max(320)).min(1).max(500).openapi({
+    description: 'Patterns of the rule type, or `<type>:<pattern>` to combine signals (see docs/processors.md)',
+  }),
   enabled: z.boolean(),
   operator: z.enum(['OR', 'AND']).openapi({ description: 'OR: any value matches; AND: every value must match' }),
-  ttlHours: z.number().int().min(1).max(8760).openapi({ description: 'Hours from creation (or from the update that sets it) until the rule stops matching' }),
+  ttlHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(8760)
+    .openapi({ description: 'Hours from creation (or from the update that sets it) until the rule stops matching' }),
 };
 
-export const createBlockRuleSchema = z.object(ruleFields).partial({ enabled: true, operator: true, ttlHours: true }).strict();
+export const createBlockRuleSchema = z
+  .object(ruleFields)
+  .partial({ enabled: true, operator: true, ttlHours: true })
+  .strict();
 export type CreateBlockRuleInput = z.infer<typeof createBlockRuleSchema>;
 
 /** `POST /block-rules/update`: `{id, data}`; `ttlHours: null` removes the expiry, a number restarts it from now. */

@@ -7,7 +7,13 @@ import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
 import { findStore } from '../stores/routes';
-import { checkoutOfferParams, checkoutOfferSchema, createCheckoutOfferSchema, offerTypes, updateCheckoutOfferSchema } from './validators';
+import {
+  checkoutOfferParams,
+  checkoutOfferSchema,
+  createCheckoutOfferSchema,
+  offerTypes,
+  updateCheckoutOfferSchema,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['checkout-offers'];
@@ -15,23 +21,36 @@ const tags = ['checkout-offers'];
 const offerList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: { storeId: { kind: 'id', prefix: 'store' }, type: { kind: 'enum', values: offerTypes }, active: { kind: 'boolean' }, createdAt: { kind: 'date' } },
+  filters: {
+    storeId: { kind: 'id', prefix: 'store' },
+    type: { kind: 'enum', values: offerTypes },
+    active: { kind: 'boolean' },
+    createdAt: { kind: 'date' },
+  },
 };
 
 type OfferRow = Awaited<ReturnType<Db['checkoutOffer']['findFirstOrThrow']>>;
 type LineItem = { priceId: string; quantity: number };
 
 /** Prices and promotions an offer names must exist in the same store, account and mode. */
-async function assertReferences(db: Db, scope: Scope, storeId: string, lineItems: LineItem[] | undefined, promotionIds: string[] | undefined) {
+async function assertReferences(
+  db: Db,
+  scope: Scope,
+  storeId: string,
+  lineItems: LineItem[] | undefined,
+  promotionIds: string[] | undefined,
+) {
   if (lineItems) {
     const ids = [...new Set(lineItems.map((item) => item.priceId))];
     const found = await db.price.count({ where: { ...scope, id: { in: ids }, variant: { product: { storeId } } } });
-    if (found !== ids.length) throw badRequest('Every lineItems[].priceId must be a price of this store', 'PRICE_NOT_FOUND');
+    if (found !== ids.length)
+      throw badRequest('Every lineItems[].priceId must be a price of this store', 'PRICE_NOT_FOUND');
   }
   if (promotionIds) {
     const ids = [...new Set(promotionIds)];
     const found = await db.promotion.count({ where: { ...scope, id: { in: ids }, storeId } });
-    if (found !== ids.length) throw badRequest('Every promotionIds[] entry must be a promotion of this store', 'PROMOTION_NOT_FOUND');
+    if (found !== ids.length)
+      throw badRequest('Every promotionIds[] entry must be a promotion of this store', 'PROMOTION_NOT_FOUND');
   }
 }
 
@@ -39,7 +58,10 @@ async function assertReferences(db: Db, scope: Scope, storeId: string, lineItems
 async function present(db: Db, offer: OfferRow) {
   const lineItems = offer.lineItems as LineItem[];
   const [prices, promotions] = await Promise.all([
-    db.price.findMany({ where: { id: { in: lineItems.map((item) => item.priceId) } }, include: { variant: { include: { product: true } } } }),
+    db.price.findMany({
+      where: { id: { in: lineItems.map((item) => item.priceId) } },
+      include: { variant: { include: { product: true } } },
+    }),
     db.promotion.findMany({ where: { id: { in: offer.promotionIds } } }),
   ]);
   return {
@@ -75,7 +97,14 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/checkout-offers/create', summary: 'Creates a checkout offer with line items and promotions', tags, body: createCheckoutOfferSchema, response: checkoutOfferSchema },
+    {
+      method: 'post',
+      path: '/checkout-offers/create',
+      summary: 'Creates a checkout offer with line items and promotions',
+      tags,
+      body: createCheckoutOfferSchema,
+      response: checkoutOfferSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       await findStore(db, scope, body.storeId);
@@ -99,12 +128,24 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/checkout-offers/list', summary: 'Lists checkout offers', tags, body: listRequestSchema, response: listResponseSchema(checkoutOfferSchema, 'CheckoutOfferList') },
+    {
+      method: 'post',
+      path: '/checkout-offers/list',
+      summary: 'Lists checkout offers',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(checkoutOfferSchema, 'CheckoutOfferList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, offerList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.CheckoutOfferWhereInput;
       const [rows, total] = await Promise.all([
-        db.checkoutOffer.findMany({ where, orderBy: query.orderBy as Prisma.CheckoutOfferOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.checkoutOffer.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.CheckoutOfferOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.checkoutOffer.count({ where }),
       ]);
       return { data: await Promise.all(rows.map((row) => present(db, row))), pagination: pageInfo(query, total) };
@@ -114,7 +155,14 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/checkout-offers/update', summary: 'Updates a checkout offer', tags, body: updateCheckoutOfferSchema, response: checkoutOfferSchema },
+    {
+      method: 'post',
+      path: '/checkout-offers/update',
+      summary: 'Updates a checkout offer',
+      tags,
+      body: updateCheckoutOfferSchema,
+      response: checkoutOfferSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const existing = await db.checkoutOffer.findFirst({ where: { id: body.id, ...scope } });
@@ -127,7 +175,14 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/checkout-offers/:id', summary: 'Retrieves a checkout offer with its line items and promotions (no body)', tags, params: checkoutOfferParams, response: checkoutOfferSchema },
+    {
+      method: 'post',
+      path: '/checkout-offers/:id',
+      summary: 'Retrieves a checkout offer with its line items and promotions (no body)',
+      tags,
+      params: checkoutOfferParams,
+      response: checkoutOfferSchema,
+    },
     async ({ params, req }) => {
       const offer = await db.checkoutOffer.findFirst({ where: { id: params.id, ...scopeOf(req) } });
       if (!offer) throw notFound('Checkout offer');

@@ -4,7 +4,10 @@ import { idOf, idParam } from '../../commerce/schemas';
 export const offerTypes = ['upsell', 'downsell', 'cross_sell', 'order_bump'] as const;
 
 const titleTransSchema = z
-  .record(z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'language code such as en or en-US'), z.string().trim().min(1).max(300))
+  .record(
+    z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'language code such as en or en-US'),
+    z.string().trim().min(1).max(300),
+  )
   .refine((titles) => Object.keys(titles).length >= 1 && Object.keys(titles).length <= 50, 'between 1 and 50 titles')
   .openapi({ description: 'Language code -> title', example: { en: 'Add a second pair', de: 'Zweites Paar' } });
 
@@ -28,7 +31,13 @@ export const updateCheckoutOfferSchema = z
   .object({
     id: idOf('co'),
     data: z
-      .object({ type: z.enum(offerTypes), titleTrans: titleTransSchema, lineItems: lineItemsSchema, promotionIds: z.array(idOf('promo')).max(10), active: z.boolean() })
+      .object({
+        type: z.enum(offerTypes),
+        titleTrans: titleTransSchema,
+        lineItems: lineItemsSchema,
+        promotionIds: z.array(idOf('promo')).max(10),
+        active: z.boolean(),
+      })
       .partial()
       .strict(),
   })

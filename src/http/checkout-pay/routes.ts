@@ -21,7 +21,8 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
     {
       method: 'post',
       path: '/checkout/pay-v2',
-      summary: 'Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)',
+      summary:
+        'Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)',
       tags: ['checkout'],
       body: payV2Schema,
       response: payV2ResponseSchema,
@@ -36,17 +37,31 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
         // payment, even if it has paid the session since: the workflow joined is the same.
         const started = await keyedPaymentExists(deps.db, scope, paymentId, idempotencyKeyOf(req));
         // 404 / 409 (paid, expired) fast; the workflow checks again under its claim.
-        const found = await loadCheckoutForPayment(deps.db, { ...scope, checkoutSessionId: body.checkoutSessionId, requireOpen: !started });
+        const found = await loadCheckoutForPayment(deps.db, {
+          ...scope,
+          checkoutSessionId: body.checkoutSessionId,
+          requireOpen: !started,
+        });
         // A free cart (a discount took the whole total) charges nothing: no card and no flow needed.
         const charges = found.amount > 0;
-        if (charges && !body.paymentInstrumentId) throw badRequest('paymentInstrumentId is required: the checkout session has a total to charge', 'PAYMENT_INSTRUMENT_REQUIRED');
+        if (charges && !body.paymentInstrumentId)
+          throw badRequest(
+            'paymentInstrumentId is required: the checkout session has a total to charge',
+            'PAYMENT_INSTRUMENT_REQUIRED',
+          );
         const flowId = body.paymentFlowId ?? found.store.defaultPaymentFlowId;
-        if (charges && !flowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+        if (charges && !flowId)
+          throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
         await assertThreeDsSessionFits(deps.db, scope, body);
         return { checkout: found, paymentFlowId: flowId };
       });
       const outcome = await runPayment(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+        {
+          db: deps.db,
+          temporal: deps.temporal,
+          taskQueue: deps.taskQueue,
+          responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+        },
         {
           paymentId,
           ...scope,

@@ -10,12 +10,18 @@ import '../core/openapi';
 export const payV2Schema = z
   .object({
     checkoutSessionId: idOf('ch'),
-    paymentInstrumentId: idOf('pi').optional().openapi({ description: 'The card to charge; not needed when the session total is 0 (a free cart)' }),
+    paymentInstrumentId: idOf('pi')
+      .optional()
+      .openapi({ description: 'The card to charge; not needed when the session total is 0 (a free cart)' }),
     initiatedBy: initiatedBySchema.default('customer'),
     source: z.enum(['upsell', 'checkout', 'offer', 'missing_club', 'forced']).default('checkout'),
     paymentFlowId: idOf('flow').optional().openapi({ description: "Overrides the store's default payment flow" }),
     threedsSessionId: idOf('3ds').optional(),
-    blikCode: z.string().length(6).optional().openapi({ description: 'A 6-character payment code (the spec leaves its name unshown)' }),
+    blikCode: z
+      .string()
+      .length(6)
+      .optional()
+      .openapi({ description: 'A 6-character payment code (the spec leaves its name unshown)' }),
   })
   .strict()
   .openapi('PayV2Request');

@@ -55,7 +55,8 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
     {
       method: 'post',
       path: '/checkout-sessions',
-      summary: 'Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed',
+      summary:
+        'Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed',
       tags,
       body: createCheckoutSessionSchema,
       response: checkoutSessionSchema,
@@ -78,7 +79,10 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
     async ({ body, req }) => {
       const query = buildListQuery(body, sessionList);
       const now = new Date();
-      const where: SessionWhere = { ...scopeOf(req), AND: query.where.map((clause) => withEffectiveStatus(clause, now)) };
+      const where: SessionWhere = {
+        ...scopeOf(req),
+        AND: query.where.map((clause) => withEffectiveStatus(clause, now)),
+      };
       const [rows, total] = await Promise.all([
         db.checkoutSession.findMany({
           where,
@@ -120,7 +124,10 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
       response: checkoutSessionSchema,
     },
     async ({ params, req }) => {
-      const session = await db.checkoutSession.findFirst({ where: { id: params.checkoutSessionId, ...scopeOf(req) }, include: sessionInclude });
+      const session = await db.checkoutSession.findFirst({
+        where: { id: params.checkoutSessionId, ...scopeOf(req) },
+        include: sessionInclude,
+      });
       if (!session) throw notFound('Checkout session');
       return toPublicCheckoutSession(session);
     },

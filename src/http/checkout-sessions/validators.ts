@@ -38,14 +38,21 @@ export const createCheckoutSessionSchema = z
   .object({
     storeId: idOf('store'),
     customerId: idOf('cus').optional(),
-    customer: customerDetailsSchema.optional().openapi({ description: 'Used when customerId is absent: matched by email or created' }),
+    customer: customerDetailsSchema
+      .optional()
+      .openapi({ description: 'Used when customerId is absent: matched by email or created' }),
     currency: currencySchema.optional().openapi({ description: "Defaults to the store's base currency" }),
     lineItems: z
       .array(z.object({ priceId: idOf('price'), quantity: z.number().int().min(1).max(10_000) }).strict())
       .min(1)
       .max(100),
     promotionCodes: z.array(z.string().trim().min(1).max(64)).max(5).optional(),
-    expiresInMinutes: z.number().int().min(5).max(7 * 24 * 60).optional(),
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(7 * 24 * 60)
+      .optional(),
   })
   .strict()
   .refine((body) => (body.customerId === undefined) !== (body.customer === undefined), {
@@ -63,7 +70,16 @@ export function toPublicCheckoutSession(row: {
   customer: { id: string; email: string; firstName: string | null; lastName: string | null };
   currency: string;
   status: 'open' | 'paid' | 'expired';
-  lineItems: { id: string; priceId: string; productId: string; variantId: string; productName: string; quantity: number; unitAmount: number; amountSubtotal: number }[];
+  lineItems: {
+    id: string;
+    priceId: string;
+    productId: string;
+    variantId: string;
+    productName: string;
+    quantity: number;
+    unitAmount: number;
+    amountSubtotal: number;
+  }[];
   promotionCodeIds: string[];
   subtotal: number;
   discountTotal: number;

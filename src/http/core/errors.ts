@@ -94,7 +94,8 @@ export function toApiError(error: unknown): ApiError {
   // a path parameter is a URIError with status 400). Those are the caller's fault, never a 500.
   const status = httpish.status ?? httpish.statusCode;
   if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500) {
-    if (error instanceof URIError) return new ApiError(400, 'BAD_REQUEST', 'Malformed percent-encoding in the URL path');
+    if (error instanceof URIError)
+      return new ApiError(400, 'BAD_REQUEST', 'Malformed percent-encoding in the URL path');
     const message = httpish.expose && httpish.message ? httpish.message : (STATUS_CODES[status] ?? 'Bad request');
     return new ApiError(status, codeForStatus(status), message);
   }

@@ -57,7 +57,8 @@ export function findInvalidCharacter(value: unknown, root: string): InvalidChara
     for (let i = 0; i < length; i++) {
       const key = keys?.[i];
       const item = key === undefined ? (current as unknown[])[i] : (current as Record<string, unknown>)[key];
-      const problem = (key === undefined ? undefined : problemOf(key)) ?? (typeof item === 'string' ? problemOf(item) : undefined);
+      const problem =
+        (key === undefined ? undefined : problemOf(key)) ?? (typeof item === 'string' ? problemOf(item) : undefined);
       if (problem) return { path: pathOf({ value: item, key: key ?? String(i), parent: visit }), problem };
       if (item !== null && typeof item === 'object') queue.push({ value: item, key: key ?? String(i), parent: visit });
     }

@@ -59,7 +59,9 @@ export function namesResource(schema: z.ZodType | undefined): boolean {
   const def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
   switch (def.type) {
     case 'string':
-      return (def.checks ?? []).some((check) => check._zod.def.pattern !== undefined && isIdPattern(check._zod.def.pattern));
+      return (def.checks ?? []).some(
+        (check) => check._zod.def.pattern !== undefined && isIdPattern(check._zod.def.pattern),
+      );
     case 'object':
       return Object.values(def.shape ?? {}).some(namesResource);
     case 'array':
@@ -96,7 +98,9 @@ const operations: Operation[] = [];
 
 export function registerOperation(method: Method, path: string, responses: Map<number, DeclaredResponse>): void {
   const segments = path.split('/');
-  const pattern = new RegExp(`^${segments.map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escapeRegExp(segment))).join('/')}/?$`);
+  const pattern = new RegExp(
+    `^${segments.map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escapeRegExp(segment))).join('/')}/?$`,
+  );
   const literalSegments = segments.filter((segment) => !/^\{.+\}$/.test(segment)).length;
   operations.push({ method, path, responses, pattern, literalSegments });
 }

@@ -12,7 +12,9 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function payloadTooLarge(): ApiError {
   // The unread body is still on its way: the connection cannot carry another request.
-  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBodyBytes} bytes`, undefined, { Connection: 'close' });
+  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBodyBytes} bytes`, undefined, {
+    Connection: 'close',
+  });
 }
 
 /**

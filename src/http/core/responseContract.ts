@@ -21,7 +21,8 @@ export function takeContractViolations(): ContractViolation[] {
 function problemWith(operation: Operation, status: number, body: unknown, isJson: boolean): string | undefined {
   const declared = operation.responses.get(status);
   if (!declared) return `status ${status} is not declared (declared: ${[...operation.responses.keys()].join(', ')})`;
-  if (!declared.schema) return isJson ? `status ${status} is declared without a body, but a JSON body was sent` : undefined;
+  if (!declared.schema)
+    return isJson ? `status ${status} is declared without a body, but a JSON body was sent` : undefined;
   if (!isJson) return `status ${status} is declared as JSON, but the answer is not`;
   // What the client sees: dates as strings, undefined fields gone.
   const wire: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
@@ -44,7 +45,13 @@ export function checkResponseContract(logger: Logger): RequestHandler {
       const operation = findOperation(req.method, path);
       const problem = operation && problemWith(operation, res.statusCode, body, isJson);
       if (!operation || !problem) return;
-      const violation = { method: req.method, path, operation: `${req.method} ${operation.path}`, status: res.statusCode, problem };
+      const violation = {
+        method: req.method,
+        path,
+        operation: `${req.method} ${operation.path}`,
+        status: res.statusCode,
+        problem,
+      };
       recorded.push(violation);
       logger.error({ violation }, 'answer does not match the OpenAPI document');
     };

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { beforeWork } from './beforeWork';
 import { errorBodySchema, validationError } from './errors';
 import { openApiRegistry } from './openapi';
-import { acceptsIdempotencyKeys, derivedErrorStatuses, namesResource, registerOperation, type DeclaredResponse, type Method, type Security } from './operations';
+import {
+  acceptsIdempotencyKeys,
+  derivedErrorStatuses,
+  namesResource,
+  registerOperation,
+  type DeclaredResponse,
+  type Method,
+  type Security,
+} from './operations';
 import { assertReadableInput } from './requestBody';
 
 export interface RouteSpec<
@@ -94,7 +102,10 @@ const idempotencyHeaders = z.object({
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/)
     .optional()
-    .openapi({ description: 'Makes a retry safe: a repeat with the same body gets the first answer again (docs/payments.md: Idempotency-Key)' }),
+    .openapi({
+      description:
+        'Makes a retry safe: a repeat with the same body gets the first answer again (docs/payments.md: Idempotency-Key)',
+    }),
 });
 
 function registerOpenApi(
@@ -115,9 +126,11 @@ function registerOpenApi(
     idempotencyKeys,
   };
   const declared = new Map<number, DeclaredResponse>();
-  for (const status of [spec.status ?? 200, ...(spec.otherResponseStatuses ?? [])]) declared.set(status, { schema: spec.response });
+  for (const status of [spec.status ?? 200, ...(spec.otherResponseStatuses ?? [])])
+    declared.set(status, { schema: spec.response });
   if (spec.redirectStatus) declared.set(spec.redirectStatus, {});
-  for (const status of [...derivedErrorStatuses(traits), ...(spec.errors ?? [])].sort((a, b) => a - b)) declared.set(status, { schema: errorBodySchema });
+  for (const status of [...derivedErrorStatuses(traits), ...(spec.errors ?? [])].sort((a, b) => a - b))
+    declared.set(status, { schema: errorBodySchema });
   registerOperation(spec.method, fullPath, declared);
 
   const responses = Object.fromEntries(
@@ -125,7 +138,13 @@ function registerOpenApi(
       status,
       {
         description: STATUS_CODES[status] ?? 'Answer',
-        ...(schema ? { content: { 'application/json': { schema } } } : { headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } } } }),
+        ...(schema
+          ? { content: { 'application/json': { schema } } }
+          : {
+              headers: {
+                Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } },
+              },
+            }),
       },
     ]),
   );

@@ -7,7 +7,13 @@ import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
 import { findStore } from '../stores/routes';
-import { createCustomerSchema, customerParams, customerSchema, toPublicCustomer, updateCustomerSchema } from './validators';
+import {
+  createCustomerSchema,
+  customerParams,
+  customerSchema,
+  toPublicCustomer,
+  updateCustomerSchema,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['customers'];
@@ -37,7 +43,15 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/customers', summary: 'Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)', tags, body: createCustomerSchema, response: customerSchema, errors: [409] },
+    {
+      method: 'post',
+      path: '/customers',
+      summary: 'Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)',
+      tags,
+      body: createCustomerSchema,
+      response: customerSchema,
+      errors: [409],
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       if (body.storeId) await findStore(db, scope, body.storeId);
@@ -52,7 +66,8 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
     {
       method: 'post',
       path: '/customers/list',
-      summary: 'Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)',
+      summary:
+        'Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)',
       tags,
       body: listRequestSchema,
       response: listResponseSchema(customerSchema, 'CustomerList'),
@@ -61,7 +76,12 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       const query = buildListQuery(body, customerList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.CustomerWhereInput;
       const [rows, total] = await Promise.all([
-        db.customer.findMany({ where, orderBy: query.orderBy as Prisma.CustomerOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.customer.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.CustomerOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.customer.count({ where }),
       ]);
       return { data: rows.map(toPublicCustomer), pagination: pageInfo(query, total) };
@@ -71,7 +91,15 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/customers/update', summary: 'Updates a customer', tags, body: updateCustomerSchema, response: customerSchema, errors: [409] },
+    {
+      method: 'post',
+      path: '/customers/update',
+      summary: 'Updates a customer',
+      tags,
+      body: updateCustomerSchema,
+      response: customerSchema,
+      errors: [409],
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const existing = await findCustomer(db, scope, body.id);
@@ -83,7 +111,14 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/customers/:customerId', summary: 'Retrieves a customer', tags, params: customerParams, response: customerSchema },
+    {
+      method: 'get',
+      path: '/customers/:customerId',
+      summary: 'Retrieves a customer',
+      tags,
+      params: customerParams,
+      response: customerSchema,
+    },
     async ({ params, req }) => toPublicCustomer(await findCustomer(db, scopeOf(req), params.customerId)),
   );
 }

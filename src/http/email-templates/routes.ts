@@ -22,12 +22,25 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/email-templates/create', summary: 'Creates an email template for a store', tags, body: createEmailTemplateSchema, response: emailTemplateSchema },
+    {
+      method: 'post',
+      path: '/email-templates/create',
+      summary: 'Creates an email template for a store',
+      tags,
+      body: createEmailTemplateSchema,
+      response: emailTemplateSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       await findStore(db, scope, body.storeId);
       const template = await db.emailTemplate.create({
-        data: { id: newId('emailTemplate'), ...scope, ...body, bodyText: body.bodyText ?? null, active: body.active ?? true },
+        data: {
+          id: newId('emailTemplate'),
+          ...scope,
+          ...body,
+          bodyText: body.bodyText ?? null,
+          active: body.active ?? true,
+        },
       });
       return toPublicEmailTemplate(template);
     },
@@ -47,7 +60,10 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
     async ({ body, req }) => {
       const scope = scopeOf(req);
       await findStore(db, scope, body.storeId);
-      const rows = await db.emailTemplate.findMany({ where: { ...scope, storeId: body.storeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      const rows = await db.emailTemplate.findMany({
+        where: { ...scope, storeId: body.storeId },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
       return { data: rows.map(toPublicEmailTemplate) };
     },
   );
@@ -55,7 +71,14 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/email-templates/update', summary: 'Updates an email template', tags, body: updateEmailTemplateSchema, response: emailTemplateSchema },
+    {
+      method: 'post',
+      path: '/email-templates/update',
+      summary: 'Updates an email template',
+      tags,
+      body: updateEmailTemplateSchema,
+      response: emailTemplateSchema,
+    },
     async ({ body, req }) => {
       const existing = await db.emailTemplate.findFirst({ where: { id: body.id, ...scopeOf(req) } });
       if (!existing) throw notFound('Email template');
@@ -66,7 +89,14 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/email-templates/:emailTemplateId', summary: 'Retrieves an email template', tags, params: emailTemplateParams, response: emailTemplateSchema },
+    {
+      method: 'get',
+      path: '/email-templates/:emailTemplateId',
+      summary: 'Retrieves an email template',
+      tags,
+      params: emailTemplateParams,
+      response: emailTemplateSchema,
+    },
     async ({ params, req }) => {
       const template = await db.emailTemplate.findFirst({ where: { id: params.emailTemplateId, ...scopeOf(req) } });
       if (!template) throw notFound('Email template');

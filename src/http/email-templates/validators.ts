@@ -19,7 +19,10 @@ export const emailTemplateSchema = z
 
 const fields = {
   name: z.string().trim().min(1).max(200),
-  eventType: z.string().regex(/^[a-z0-9_./-]{1,100}$/, 'event type such as order/paid').openapi({ description: 'Event the template is sent for, e.g. order/paid' }),
+  eventType: z
+    .string()
+    .regex(/^[a-z0-9_./-]{1,100}$/, 'event type such as order/paid')
+    .openapi({ description: 'Event the template is sent for, e.g. order/paid' }),
   subject: z.string().trim().min(1).max(300),
   bodyHtml: z.string().min(1).max(200_000),
   bodyText: z.string().max(100_000).nullable(),
@@ -30,7 +33,9 @@ export const createEmailTemplateSchema = z
   .object({ storeId: idOf('store'), ...fields })
   .partial({ bodyText: true, active: true })
   .strict();
-export const updateEmailTemplateSchema = z.object({ id: idOf('et'), data: z.object(fields).partial().strict() }).strict();
+export const updateEmailTemplateSchema = z
+  .object({ id: idOf('et'), data: z.object(fields).partial().strict() })
+  .strict();
 export const listEmailTemplatesSchema = z.object({ storeId: idOf('store') }).strict();
 export const emailTemplateParams = idParam('emailTemplateId', 'et');
 

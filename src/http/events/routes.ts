@@ -48,7 +48,11 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
     async ({ params, req }) => {
       const event = await db.event.findFirst({ where: { id: params.eventId, ...tenantOf(req) }, select: { id: true } });
       if (!event) throw notFound('Event');
-      const attempts = await db.webhookDeliveryAttempt.findMany({ where: { eventId: event.id }, orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }], take: 500 });
+      const attempts = await db.webhookDeliveryAttempt.findMany({
+        where: { eventId: event.id },
+        orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }],
+        take: 500,
+      });
       return attempts.map(toPublicAttempt);
     },
   );

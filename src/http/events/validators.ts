@@ -18,7 +18,9 @@ export const eventSchema = z
     draft: z.boolean(),
     processedAt: z.string().nullable(),
     createdAt: z.string(),
-    customer: z.object({ id: z.string(), email: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() }).nullable(),
+    customer: z
+      .object({ id: z.string(), email: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() })
+      .nullable(),
     store: z.object({ id: z.string(), name: z.string() }).nullable(),
   })
   .openapi('Event');

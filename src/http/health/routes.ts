@@ -42,7 +42,11 @@ export function registerHealthRoutes(router: Router, deps: AppDeps): void {
       ]);
       const body: HealthResponse = {
         status: !database.error && !temporal.error && temporal.value ? 'ok' : 'degraded',
-        database: { status: database.error ? 'down' : 'up', latencyMs: database.latencyMs, ...(database.error ? { error: database.error } : {}) },
+        database: {
+          status: database.error ? 'down' : 'up',
+          latencyMs: database.latencyMs,
+          ...(database.error ? { error: database.error } : {}),
+        },
         temporal: {
           status: temporal.error ? 'down' : 'up',
           latencyMs: temporal.latencyMs,

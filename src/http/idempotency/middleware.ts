@@ -40,7 +40,8 @@ export function idempotencyScope(auth: AuthContext | undefined): string {
 export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.header(idempotencyHeader);
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
   return key;
 }
 
@@ -48,14 +49,19 @@ export function idempotencyKeyOf(req: Request): string | undefined {
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 /** Deterministic under one key, so a repeat with the same body is recognised; not reversible without the key. */
 export function requestHashOf(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'body'>, hashKey: Buffer): string {
-  return createHmac('sha256', hashKey).update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? {})}`).digest('hex');
+  return createHmac('sha256', hashKey)
+    .update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? {})}`)
+    .digest('hex');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,7 +86,14 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
     const scope = options.scopeOf ? options.scopeOf(req) : idempotencyScope(req.auth);
     const requestHash = requestHashOf(req, options.hashKey());
     const deadline = Date.now() + options.waitMs;
-    const claimInput = { scope, key, requestHash, method: req.method, path: `${req.baseUrl}${req.path}`, ownerId: lease.ownerId };
+    const claimInput = {
+      scope,
+      key,
+      requestHash,
+      method: req.method,
+      path: `${req.baseUrl}${req.path}`,
+      ownerId: lease.ownerId,
+    };
 
     // Held before the claim: a record must never exist under an owner whose heartbeat is stale.
     await lease.hold();
@@ -100,7 +113,13 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
           return;
         }
         if (Date.now() >= deadline) {
-          throw new ApiError(409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry later', undefined, { 'Retry-After': '1' });
+          throw new ApiError(
+            409,
+            'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+            'A request with this Idempotency-Key is still in progress; retry later',
+            undefined,
+            { 'Retry-After': '1' },
+          );
         }
         await sleep(pollMs);
       }
@@ -136,7 +155,11 @@ type ClaimInput = { scope: string; key: string; requestHash: string; method: str
  * progress (same request) under an owner that stopped beating, or older than `staleMs`.
  * False when a live request holds it.
  */
-async function claim(db: Db, input: ClaimInput, options: Pick<IdempotencyOptions, 'staleMs' | 'ownerTimeoutMs'>): Promise<boolean> {
+async function claim(
+  db: Db,
+  input: ClaimInput,
+  options: Pick<IdempotencyOptions, 'staleMs' | 'ownerTimeoutMs'>,
+): Promise<boolean> {
   const now = new Date();
   const expiresAt = new Date(now.getTime() + idempotencyRetentionMs);
   const inserted = await db.$executeRaw`
@@ -162,11 +185,17 @@ async function claim(db: Db, input: ClaimInput, options: Pick<IdempotencyOptions
 async function store(db: Db, input: ClaimInput, status: number, body: unknown): Promise<void> {
   await db.idempotencyRecord.updateMany({
     where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
-    data: { state: 'completed', responseStatus: status, responseBody: body === undefined || body === null ? Prisma.JsonNull : (body as Prisma.InputJsonValue) },
+    data: {
+      state: 'completed',
+      responseStatus: status,
+      responseBody: body === undefined || body === null ? Prisma.JsonNull : (body as Prisma.InputJsonValue),
+    },
   });
 }
 
 /** Frees the key (5xx, refusal before work): the same key may be sent again and runs. */
 async function forget(db: Db, input: ClaimInput): Promise<void> {
-  await db.idempotencyRecord.deleteMany({ where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId } });
+  await db.idempotencyRecord.deleteMany({
+    where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
+  });
 }

@@ -14,7 +14,8 @@ interface FilterBase {
   lowerCase?: boolean;
 }
 /** Id filters name their prefix: a value without it is a 400, as for any id parameter. */
-export type FilterDefinition = (FilterBase & { kind: Exclude<FilterKind, 'id'> }) | (FilterBase & { kind: 'id'; prefix: IdPrefix });
+export type FilterDefinition =
+  (FilterBase & { kind: Exclude<FilterKind, 'id'> }) | (FilterBase & { kind: 'id'; prefix: IdPrefix });
 export interface ListDefinition {
   sortFields: Record<string, string>;
   defaultSort: { field: string; direction: 'asc' | 'desc' };
@@ -53,7 +54,10 @@ export function buildListQuery(request: ListRequest, definition: ListDefinition)
   // Own keys only: inherited names such as "constructor" must be unknown, not Object.prototype members.
   const sortField = Object.hasOwn(definition.sortFields, sortName) ? definition.sortFields[sortName] : undefined;
   if (!sortField) {
-    throw badRequest(`Unknown sort field "${sortName}"; sortable fields: ${Object.keys(definition.sortFields).join(', ')}`, 'INVALID_SORT_FIELD');
+    throw badRequest(
+      `Unknown sort field "${sortName}"; sortable fields: ${Object.keys(definition.sortFields).join(', ')}`,
+      'INVALID_SORT_FIELD',
+    );
   }
   const where = Object.entries(request.filters ?? {}).map(([name, value]) => filterClause(name, value, definition));
   const orderBy = sortField === 'id' ? [{ id: direction }] : [{ [sortField]: direction }, { id: direction }];
@@ -66,10 +70,17 @@ export function pageInfo(query: ListQuery, totalCount: number) {
 
 function filterClause(name: string, raw: FilterValue, definition: ListDefinition): Record<string, unknown> {
   const filter = Object.hasOwn(definition.filters, name) ? definition.filters[name] : undefined;
-  if (!filter) throw badRequest(`Unknown filter "${name}"; filters: ${Object.keys(definition.filters).join(', ') || 'none'}`, 'INVALID_FILTER');
+  if (!filter)
+    throw badRequest(
+      `Unknown filter "${name}"; filters: ${Object.keys(definition.filters).join(', ') || 'none'}`,
+      'INVALID_FILTER',
+    );
   const { condition, value } = normalise(raw, filter.kind);
   if (!conditionsByKind[filter.kind].includes(condition)) {
-    throw badRequest(`Filter "${name}" does not support "${condition}"; use one of ${conditionsByKind[filter.kind].join(', ')}`, 'INVALID_FILTER');
+    throw badRequest(
+      `Filter "${name}" does not support "${condition}"; use one of ${conditionsByKind[filter.kind].join(', ')}`,
+      'INVALID_FILTER',
+    );
   }
   const predicate = predicateFor(name, filter, condition, value);
   return nest(filter.path ?? [name], predicate);
@@ -102,7 +113,8 @@ function predicateFor(name: string, filter: FilterDefinition, condition: FilterC
       return v;
     }
     if (typeof v !== 'string') throw bad('expects strings');
-    if (filter.kind === 'id' && !idOf(filter.prefix).safeParse(v).success) throw bad(`"${v}" is not a ${filter.prefix}_ id`);
+    if (filter.kind === 'id' && !idOf(filter.prefix).safeParse(v).success)
+      throw bad(`"${v}" is not a ${filter.prefix}_ id`);
     if (allowed && !allowed.includes(v)) throw bad(`"${v}" is not one of ${allowed.join(', ')}`);
     return filter.lowerCase ? v.toLowerCase() : v;
   };
@@ -131,8 +143,13 @@ function predicateFor(name: string, filter: FilterDefinition, condition: FilterC
     case 'is-before-date':
       return { lt: dayStart(name, value) };
     case 'is-between-date': {
-      const [from, to] = Array.isArray(value) ? value : value && typeof value === 'object' ? [(value as { from: unknown }).from, (value as { to: unknown }).to] : [];
-      if (from === undefined || to === undefined || (Array.isArray(value) && value.length !== 2)) throw bad('is-between-date expects [from, to] or {from, to}');
+      const [from, to] = Array.isArray(value)
+        ? value
+        : value && typeof value === 'object'
+          ? [(value as { from: unknown }).from, (value as { to: unknown }).to]
+          : [];
+      if (from === undefined || to === undefined || (Array.isArray(value) && value.length !== 2))
+        throw bad('is-between-date expects [from, to] or {from, to}');
       const start = dayStart(name, from);
       const end = new Date(dayStart(name, to).getTime() + dayMs);
       if (end <= start) throw bad('is-between-date: "to" is before "from"');

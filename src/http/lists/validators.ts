@@ -29,7 +29,11 @@ export const filterValueSchema = z.union([
   z
     .object({
       condition: z.enum(filterConditions),
-      value: z.union([scalar, z.array(scalar).min(1).max(100), z.object({ from: z.string(), to: z.string() }).strict()]),
+      value: z.union([
+        scalar,
+        z.array(scalar).min(1).max(100),
+        z.object({ from: z.string(), to: z.string() }).strict(),
+      ]),
     })
     .strict(),
 ]);
@@ -53,12 +57,15 @@ export const sortBySchema = z
  * zod's record silently drops a `__proto__` key (it would replace the result's prototype), which
  * would turn an unknown filter into no filter at all; it is refused here instead, before parsing.
  */
-const filtersSchema = z.preprocess((value, ctx) => {
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-    ctx.issues.push({ code: 'custom', message: 'unknown filter "__proto__"', input: value });
-  }
-  return value;
-}, z.record(z.string(), filterValueSchema));
+const filtersSchema = z.preprocess(
+  (value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.issues.push({ code: 'custom', message: 'unknown filter "__proto__"', input: value });
+    }
+    return value;
+  },
+  z.record(z.string(), filterValueSchema),
+);
 
 /** Body of every `POST /<resource>/list` (spec part 4, offset pagination). */
 export const listRequestSchema = z

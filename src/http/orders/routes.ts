@@ -26,7 +26,10 @@ const orderList: ListDefinition = {
   },
 };
 
-const orderInclude = { customer: true, items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } } satisfies Prisma.OrderInclude;
+const orderInclude = {
+  customer: true,
+  items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+} satisfies Prisma.OrderInclude;
 
 export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
   defineRoute(
@@ -35,7 +38,8 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
     {
       method: 'post',
       path: '/orders/list',
-      summary: 'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)',
+      summary:
+        'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)',
       tags,
       body: listRequestSchema,
       response: listResponseSchema(orderSchema, 'OrderList'),
@@ -44,7 +48,13 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       const query = buildListQuery(body, orderList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.OrderWhereInput;
       const [rows, total] = await Promise.all([
-        db.order.findMany({ where, orderBy: query.orderBy as Prisma.OrderOrderByWithRelationInput[], skip: query.skip, take: query.take, include: orderInclude }),
+        db.order.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.OrderOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+          include: orderInclude,
+        }),
         db.order.count({ where }),
       ]);
       return { data: rows.map(toPublicOrder), pagination: pageInfo(query, total) };
@@ -54,7 +64,14 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/orders/:orderId', summary: 'Retrieves an order with its line items, customer and payments', tags, params: orderParams, response: orderWithPaymentsSchema },
+    {
+      method: 'get',
+      path: '/orders/:orderId',
+      summary: 'Retrieves an order with its line items, customer and payments',
+      tags,
+      params: orderParams,
+      response: orderWithPaymentsSchema,
+    },
     async ({ params, req }) => {
       const order = await db.order.findFirst({ where: { id: params.orderId, ...scopeOf(req) }, include: orderInclude });
       if (!order) throw notFound('Order');

@@ -37,7 +37,13 @@ export const orderSchema = z
   .openapi('Order');
 
 export const orderPaymentSchema = z
-  .object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string(), createdAt: z.string().optional() })
+  .object({
+    id: z.string(),
+    status: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    createdAt: z.string().optional(),
+  })
   .openapi('OrderPayment');
 
 export const orderWithPaymentsSchema = z
@@ -61,7 +67,16 @@ export function toPublicOrder(row: {
   mode: 'test' | 'live';
   createdAt: Date;
   customer: { id: string; email: string; firstName: string | null; lastName: string | null };
-  items: { id: string; quantity: number; unitAmount: number; totalAmount: number; priceId: string | null; productId: string | null; variantId: string | null; productName: string }[];
+  items: {
+    id: string;
+    quantity: number;
+    unitAmount: number;
+    totalAmount: number;
+    priceId: string | null;
+    productId: string | null;
+    variantId: string | null;
+    productName: string;
+  }[];
 }) {
   return {
     id: row.id,

@@ -54,14 +54,22 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       const { partnerId } = authOf(req);
       const replay = async () => {
         if (!body.externalRef) return null;
-        const existing = await db.account.findUnique({ where: { partnerId_externalRef: { partnerId, externalRef: body.externalRef } } });
+        const existing = await db.account.findUnique({
+          where: { partnerId_externalRef: { partnerId, externalRef: body.externalRef } },
+        });
         return existing ? { ...toMerchant(existing), created: false } : null;
       };
       const existing = await replay();
       if (existing) return existing;
       try {
         const account = await db.account.create({
-          data: { id: newId('account'), partnerId, name: body.name, externalRef: body.externalRef ?? null, plan: body.plan },
+          data: {
+            id: newId('account'),
+            partnerId,
+            name: body.name,
+            externalRef: body.externalRef ?? null,
+            plan: body.plan,
+          },
         });
         res.status(201);
         return { ...toMerchant(account), created: true };
@@ -77,16 +85,33 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
   defineRoute(
     partnerPublicRouter,
     basePath,
-    { method: 'get', path: '/merchants', summary: "Lists the partner's merchant accounts, newest first", tags, query: pageQuerySchema, response: merchantListSchema },
+    {
+      method: 'get',
+      path: '/merchants',
+      summary: "Lists the partner's merchant accounts, newest first",
+      tags,
+      query: pageQuerySchema,
+      response: merchantListSchema,
+    },
     async ({ query, req }) => {
       const where = { partnerId: authOf(req).partnerId };
       const [rows, totalCount] = await Promise.all([
-        db.account.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
+        db.account.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: (query.page - 1) * query.pageSize,
+          take: query.pageSize,
+        }),
         db.account.count({ where }),
       ]);
       return {
         data: rows.map(toMerchant),
-        pagination: { page: query.page, pageSize: query.pageSize, totalCount, totalPages: Math.ceil(totalCount / query.pageSize) },
+        pagination: {
+          page: query.page,
+          pageSize: query.pageSize,
+          totalCount,
+          totalPages: Math.ceil(totalCount / query.pageSize),
+        },
       };
     },
   );
@@ -109,7 +134,14 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       const mode = body.mode ?? auth.mode;
       assertCanActInMode(auth.mode, mode);
       const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
-      const { key, token } = await mintApiKey(db, { kind: 'crm', mode, role: body.role, name: body.name, partnerId: auth.partnerId, accountId: account.id });
+      const { key, token } = await mintApiKey(db, {
+        kind: 'crm',
+        mode,
+        role: body.role,
+        name: body.name,
+        partnerId: auth.partnerId,
+        accountId: account.id,
+      });
       return toCrmKey(key, token);
     },
   );
@@ -117,7 +149,14 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
   defineRoute(
     partnerPublicRouter,
     basePath,
-    { method: 'get', path: '/merchants/:accountId/keys', summary: "Lists a merchant account's CRM keys (prefix only)", tags, params: merchantParams, response: crmKeyListSchema },
+    {
+      method: 'get',
+      path: '/merchants/:accountId/keys',
+      summary: "Lists a merchant account's CRM keys (prefix only)",
+      tags,
+      params: merchantParams,
+      response: crmKeyListSchema,
+    },
     async ({ params, req }) => {
       const auth = authOf(req);
       const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
@@ -143,7 +182,12 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
     async ({ params, req }) => {
       const auth = authOf(req);
       const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
-      const key = await revokeApiKey(db, { id: params.keyId, accountId: account.id, kind: 'crm', mode: { in: visibleModes(auth.mode) } });
+      const key = await revokeApiKey(db, {
+        id: params.keyId,
+        accountId: account.id,
+        kind: 'crm',
+        mode: { in: visibleModes(auth.mode) },
+      });
       if (!key) throw notFound('CRM key');
       return toCrmKey(key);
     },

@@ -35,7 +35,9 @@ export const pageQuerySchema = z
   })
   .strict();
 
-export const merchantListSchema = z.object({ data: z.array(merchantSchema), pagination: pageInfoSchema }).openapi('MerchantList');
+export const merchantListSchema = z
+  .object({ data: z.array(merchantSchema), pagination: pageInfoSchema })
+  .openapi('MerchantList');
 
 export const merchantParams = z.object({ accountId: idOf('acc') });
 export const merchantKeyParams = z.object({ accountId: idOf('acc'), keyId: idOf('key') });
@@ -56,7 +58,10 @@ export const crmKeySchema = z
     id: z.string(),
     accountId: z.string(),
     prefix: z.string(),
-    last4: z.string().nullable().openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
+    last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
     display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
     token: z.string().optional(),
     name: z.string(),

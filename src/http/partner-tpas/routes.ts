@@ -53,21 +53,37 @@ export function registerPartnerTpaRoutes({ partnerProcessingRouter }: Routers, {
       const auth = authOf(req);
       const partner = await db.partner.findUniqueOrThrow({ where: { id: auth.partnerId } });
       if (partner.kind !== 'payfac') {
-        throw forbidden('Only full processing partners (payfac) can create processing accounts; this partner is CRM-only', 'payfac_required');
+        throw forbidden(
+          'Only full processing partners (payfac) can create processing accounts; this partner is CRM-only',
+          'payfac_required',
+        );
       }
       const mode: Mode = body.mode ?? auth.mode;
       assertCanActInMode(auth.mode, mode);
       const account = await db.account.findFirst({ where: { id: body.accountId, partnerId: auth.partnerId } });
       if (!account) throw notFound('Merchant account');
       const storeIds = [...new Set([...(body.storeId ? [body.storeId] : []), ...(body.storeIds ?? [])])];
-      const stores = await db.store.findMany({ where: { id: { in: storeIds }, accountId: account.id, mode }, select: { id: true } });
+      const stores = await db.store.findMany({
+        where: { id: { in: storeIds }, accountId: account.id, mode },
+        select: { id: true },
+      });
       const found = new Set(stores.map((store) => store.id));
       const missing = storeIds.filter((id) => !found.has(id));
       if (missing.length) {
-        throw badRequest(`Not ${mode}-mode stores of account ${account.id}: ${missing.join(', ')}`, 'STORE_NOT_IN_ACCOUNT');
+        throw badRequest(
+          `Not ${mode}-mode stores of account ${account.id}: ${missing.join(', ')}`,
+          'STORE_NOT_IN_ACCOUNT',
+        );
       }
       const tpa = await db.processingAccount.create({
-        data: { id: newId('processingAccount'), partnerId: auth.partnerId, accountId: account.id, storeIds, externalRef: body.externalRef ?? null, mode },
+        data: {
+          id: newId('processingAccount'),
+          partnerId: auth.partnerId,
+          accountId: account.id,
+          storeIds,
+          externalRef: body.externalRef ?? null,
+          mode,
+        },
       });
       return toTpa(tpa);
     },
@@ -76,17 +92,34 @@ export function registerPartnerTpaRoutes({ partnerProcessingRouter }: Routers, {
   defineRoute(
     partnerProcessingRouter,
     basePath,
-    { method: 'get', path: '/tpas', summary: "Lists the partner's processing accounts, newest first", tags, query: pageQuerySchema, response: tpaListSchema },
+    {
+      method: 'get',
+      path: '/tpas',
+      summary: "Lists the partner's processing accounts, newest first",
+      tags,
+      query: pageQuerySchema,
+      response: tpaListSchema,
+    },
     async ({ query, req }) => {
       const auth = authOf(req);
       const where = { partnerId: auth.partnerId, mode: { in: visibleModes(auth.mode) } };
       const [rows, totalCount] = await Promise.all([
-        db.processingAccount.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (query.page - 1) * query.pageSize, take: query.pageSize }),
+        db.processingAccount.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: (query.page - 1) * query.pageSize,
+          take: query.pageSize,
+        }),
         db.processingAccount.count({ where }),
       ]);
       return {
         data: rows.map(toTpa),
-        pagination: { page: query.page, pageSize: query.pageSize, totalCount, totalPages: Math.ceil(totalCount / query.pageSize) },
+        pagination: {
+          page: query.page,
+          pageSize: query.pageSize,
+          totalCount,
+          totalPages: Math.ceil(totalCount / query.pageSize),
+        },
       };
     },
   );
@@ -94,7 +127,14 @@ export function registerPartnerTpaRoutes({ partnerProcessingRouter }: Routers, {
   defineRoute(
     partnerProcessingRouter,
     basePath,
-    { method: 'get', path: '/tpas/:tpaId', summary: 'Retrieves a processing account', tags, params: tpaParams, response: tpaSchema },
+    {
+      method: 'get',
+      path: '/tpas/:tpaId',
+      summary: 'Retrieves a processing account',
+      tags,
+      params: tpaParams,
+      response: tpaSchema,
+    },
     async ({ params, req }) => toTpa(await findOwnTpa(db, authOf(req), params.tpaId)),
   );
 
@@ -116,9 +156,20 @@ export function registerPartnerTpaRoutes({ partnerProcessingRouter }: Routers, {
       const tpa = await findOwnTpa(db, auth, params.tpaId);
       const mode = body.mode ?? tpa.mode;
       assertCanActInMode(auth.mode, mode);
-      if (mode !== tpa.mode) throw badRequest(`Processing account ${tpa.id} is in ${tpa.mode} mode; its keys are ${tpa.mode} keys`, 'MODE_MISMATCH');
+      if (mode !== tpa.mode)
+        throw badRequest(
+          `Processing account ${tpa.id} is in ${tpa.mode} mode; its keys are ${tpa.mode} keys`,
+          'MODE_MISMATCH',
+        );
       const label = processingKeyLabel(tpa.partner.name, tpa.externalRef ?? tpa.account.externalRef, tpa.accountId);
-      const { key, token } = await mintApiKey(db, { kind: 'processing', mode, name: label, partnerId: auth.partnerId, accountId: tpa.accountId, tpaId: tpa.id });
+      const { key, token } = await mintApiKey(db, {
+        kind: 'processing',
+        mode,
+        name: label,
+        partnerId: auth.partnerId,
+        accountId: tpa.accountId,
+        tpaId: tpa.id,
+      });
       return toProcessingKey(key, token);
     },
   );
@@ -126,10 +177,20 @@ export function registerPartnerTpaRoutes({ partnerProcessingRouter }: Routers, {
   defineRoute(
     partnerProcessingRouter,
     basePath,
-    { method: 'get', path: '/tpas/:tpaId/keys', summary: "Lists a processing account's keys (prefix only)", tags, params: tpaParams, response: processingKeyListSchema },
+    {
+      method: 'get',
+      path: '/tpas/:tpaId/keys',
+      summary: "Lists a processing account's keys (prefix only)",
+      tags,
+      params: tpaParams,
+      response: processingKeyListSchema,
+    },
     async ({ params, req }) => {
       const tpa = await findOwnTpa(db, authOf(req), params.tpaId);
-      const keys = await db.apiKey.findMany({ where: { tpaId: tpa.id, kind: 'processing' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const keys = await db.apiKey.findMany({
+        where: { tpaId: tpa.id, kind: 'processing' },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      });
       return { data: keys.map((key) => toProcessingKey(key)) };
     },
   );

@@ -17,7 +17,10 @@ export const createTpaSchema = z
     mode: modeSchema.optional(),
   })
   .strict()
-  .refine((body) => body.storeId !== undefined || (body.storeIds?.length ?? 0) > 0, { message: 'storeId or storeIds is required', path: ['storeIds'] });
+  .refine((body) => body.storeId !== undefined || (body.storeIds?.length ?? 0) > 0, {
+    message: 'storeId or storeIds is required',
+    path: ['storeIds'],
+  });
 
 export const tpaSchema = z
   .object({
@@ -31,7 +34,9 @@ export const tpaSchema = z
   })
   .openapi('ProcessingAccount');
 
-export const tpaListSchema = z.object({ data: z.array(tpaSchema), pagination: pageInfoSchema }).openapi('ProcessingAccountList');
+export const tpaListSchema = z
+  .object({ data: z.array(tpaSchema), pagination: pageInfoSchema })
+  .openapi('ProcessingAccountList');
 
 export const tpaParams = z.object({ tpaId: idOf('tpa') });
 export const tpaKeyParams = z.object({ tpaId: idOf('tpa'), keyId: idOf('key') });
@@ -50,7 +55,10 @@ export const processingKeySchema = z
     id: z.string(),
     tpaId: z.string(),
     prefix: z.string(),
-    last4: z.string().nullable().openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
+    last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
     display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
     secret: z.string().optional(),
     label: z.string(),

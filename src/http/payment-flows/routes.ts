@@ -6,7 +6,13 @@ import type { AppDeps } from '../core/context';
 import { badRequest, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { createPaymentFlowSchema, paymentFlowParams, paymentFlowSchema, toPublicPaymentFlow, updatePaymentFlowSchema } from './validators';
+import {
+  createPaymentFlowSchema,
+  paymentFlowParams,
+  paymentFlowSchema,
+  toPublicPaymentFlow,
+  updatePaymentFlowSchema,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['payment-flows'];
@@ -26,7 +32,11 @@ async function assertProcessorsExist(db: Db, scope: Scope, configs: { processorI
   const known = new Set(found.map((p) => p.id));
   const missing = ids.filter((id) => !known.has(id));
   if (missing.length) {
-    throw badRequest(`Unknown processor(s) for this account: ${missing.join(', ')}`, 'UNKNOWN_PROCESSOR', missing.map((id) => ({ message: `processor ${id} does not exist in this account` })));
+    throw badRequest(
+      `Unknown processor(s) for this account: ${missing.join(', ')}`,
+      'UNKNOWN_PROCESSOR',
+      missing.map((id) => ({ message: `processor ${id} does not exist in this account` })),
+    );
   }
 }
 
@@ -34,9 +44,18 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/payment-flows', summary: 'Lists the payment flows of the account', tags, response: z.array(paymentFlowSchema) },
+    {
+      method: 'get',
+      path: '/payment-flows',
+      summary: 'Lists the payment flows of the account',
+      tags,
+      response: z.array(paymentFlowSchema),
+    },
     async ({ req }) => {
-      const rows = await db.paymentFlow.findMany({ where: scopeOf(req), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      const rows = await db.paymentFlow.findMany({
+        where: scopeOf(req),
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
       return rows.map(toPublicPaymentFlow);
     },
   );
@@ -44,11 +63,20 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/payment-flows', summary: 'Creates a payment flow', tags, adminOnly: true, body: createPaymentFlowSchema, response: paymentFlowSchema },
+    {
+      method: 'post',
+      path: '/payment-flows',
+      summary: 'Creates a payment flow',
+      tags,
+      adminOnly: true,
+      body: createPaymentFlowSchema,
+      response: paymentFlowSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const fallbackProcessorConfigs = body.fallbackProcessorConfigs ?? [];
-      if (body.processorConfigs.length + fallbackProcessorConfigs.length === 0) throw badRequest('A payment flow needs at least one processor', 'NO_PROCESSORS');
+      if (body.processorConfigs.length + fallbackProcessorConfigs.length === 0)
+        throw badRequest('A payment flow needs at least one processor', 'NO_PROCESSORS');
       await assertProcessorsExist(db, scope, [body.processorConfigs, fallbackProcessorConfigs]);
       const flow = await db.paymentFlow.create({
         data: {
@@ -72,7 +100,15 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/payment-flows/update', summary: 'Updates a payment flow (fallbackProcessorConfigs required)', tags, adminOnly: true, body: updatePaymentFlowSchema, response: paymentFlowSchema },
+    {
+      method: 'post',
+      path: '/payment-flows/update',
+      summary: 'Updates a payment flow (fallbackProcessorConfigs required)',
+      tags,
+      adminOnly: true,
+      body: updatePaymentFlowSchema,
+      response: paymentFlowSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const existing = await findPaymentFlow(db, scope, body.flowId);
@@ -99,7 +135,14 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/payment-flows/:flowId', summary: 'Retrieves a payment flow', tags, params: paymentFlowParams, response: paymentFlowSchema },
+    {
+      method: 'get',
+      path: '/payment-flows/:flowId',
+      summary: 'Retrieves a payment flow',
+      tags,
+      params: paymentFlowParams,
+      response: paymentFlowSchema,
+    },
     async ({ params, req }) => toPublicPaymentFlow(await findPaymentFlow(db, scopeOf(req), params.flowId)),
   );
 }

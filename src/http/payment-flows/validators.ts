@@ -15,16 +15,22 @@ export const fallbackProcessorConfigSchema = z
   .object({ processorId: idOf('proc'), orderIndex: z.number().int().min(0).max(1000) })
   .strict();
 
-const unique = <T>(key: (item: T) => unknown, what: string) => (items: T[], ctx: z.RefinementCtx) => {
-  const seen = new Set<unknown>();
-  items.forEach((item, index) => {
-    if (seen.has(key(item))) ctx.addIssue({ code: 'custom', message: `duplicate ${what} ${String(key(item))}`, path: [index] });
-    seen.add(key(item));
-  });
-};
+const unique =
+  <T>(key: (item: T) => unknown, what: string) =>
+  (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<unknown>();
+    items.forEach((item, index) => {
+      if (seen.has(key(item)))
+        ctx.addIssue({ code: 'custom', message: `duplicate ${what} ${String(key(item))}`, path: [index] });
+      seen.add(key(item));
+    });
+  };
 
 /** Also what workflow-side code can parse the stored JSON columns with. */
-export const processorConfigsSchema = z.array(processorConfigSchema).max(50).superRefine(unique((c) => c.processorId, 'processorId'));
+export const processorConfigsSchema = z
+  .array(processorConfigSchema)
+  .max(50)
+  .superRefine(unique((c) => c.processorId, 'processorId'));
 export const fallbackProcessorConfigsSchema = z
   .array(fallbackProcessorConfigSchema)
   .max(50)
@@ -33,7 +39,9 @@ export const fallbackProcessorConfigsSchema = z
 
 const flowFields = {
   name: z.string().trim().min(1).max(200),
-  strategy: z.enum(['cascade', 'single']).openapi({ description: 'cascade: soft declines and technical failures go on to the fallbacks' }),
+  strategy: z
+    .enum(['cascade', 'single'])
+    .openapi({ description: 'cascade: soft declines and technical failures go on to the fallbacks' }),
   threeDsEnabled: z.boolean(),
   stickyProcessorEnabled: z.boolean(),
   pickProcessorStrategy: z.enum(['weighted', 'ordered']),
@@ -45,7 +53,15 @@ const flowFields = {
 
 export const createPaymentFlowSchema = z
   .object(flowFields)
-  .partial({ strategy: true, threeDsEnabled: true, stickyProcessorEnabled: true, pickProcessorStrategy: true, fallbackMode: true, maxFallbackRetries: true, fallbackProcessorConfigs: true })
+  .partial({
+    strategy: true,
+    threeDsEnabled: true,
+    stickyProcessorEnabled: true,
+    pickProcessorStrategy: true,
+    fallbackMode: true,
+    maxFallbackRetries: true,
+    fallbackProcessorConfigs: true,
+  })
   .strict();
 export type CreatePaymentFlowInput = z.infer<typeof createPaymentFlowSchema>;
 
@@ -69,7 +85,9 @@ export const paymentFlowSchema = z
     pickProcessorStrategy: z.string(),
     fallbackMode: z.boolean(),
     maxFallbackRetries: z.number().int(),
-    processorConfigs: z.array(z.object({ processorId: z.string(), weight: z.number().int(), disabled: z.boolean(), nonStickable: z.boolean() })),
+    processorConfigs: z.array(
+      z.object({ processorId: z.string(), weight: z.number().int(), disabled: z.boolean(), nonStickable: z.boolean() }),
+    ),
     fallbackProcessorConfigs: z.array(z.object({ processorId: z.string(), orderIndex: z.number().int() })),
     mode: z.enum(['test', 'live']),
     createdAt: z.string(),

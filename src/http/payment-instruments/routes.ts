@@ -26,11 +26,17 @@ const tags = ['payment-instruments'];
 const instrumentList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: { customerId: { kind: 'id', prefix: 'cus' }, brand: { kind: 'string' }, last4: { kind: 'string' }, createdAt: { kind: 'date' } },
+  filters: {
+    customerId: { kind: 'id', prefix: 'cus' },
+    brand: { kind: 'string' },
+    last4: { kind: 'string' },
+    createdAt: { kind: 'date' },
+  },
 };
 
 function assertNotExpired(expMonth: number, expYear: number): void {
-  if (!isExpiryInFuture(expMonth, expYear, new Date())) throw badRequest('Card has expired: expiry must be this month or later', 'CARD_EXPIRED');
+  if (!isExpiryInFuture(expMonth, expYear, new Date()))
+    throw badRequest('Card has expired: expiry must be this month or later', 'CARD_EXPIRED');
 }
 
 export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db, config }: AppDeps): void {
@@ -48,7 +54,11 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const { number: pan, expMonth, expYear, cardholderName } = body.card;
-      if (!passesLuhn(pan) || !hasValidLengthForBrand(pan)) throw badRequest('Card number is not valid (failed the Luhn check or has a wrong length)', 'INVALID_CARD_NUMBER');
+      if (!passesLuhn(pan) || !hasValidLengthForBrand(pan))
+        throw badRequest(
+          'Card number is not valid (failed the Luhn check or has a wrong length)',
+          'INVALID_CARD_NUMBER',
+        );
       assertNotExpired(expMonth, expYear);
       const customer = await findCustomer(db, scope, body.customerId);
       const instrument = await db.paymentInstrument.create({
@@ -86,7 +96,12 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
       const query = buildListQuery(body, instrumentList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.PaymentInstrumentWhereInput;
       const [rows, total] = await Promise.all([
-        db.paymentInstrument.findMany({ where, orderBy: query.orderBy as Prisma.PaymentInstrumentOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.paymentInstrument.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.PaymentInstrumentOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.paymentInstrument.count({ where }),
       ]);
       return { data: rows.map(toPublicPaymentInstrument), pagination: pageInfo(query, total) };
@@ -125,7 +140,9 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
       response: paymentInstrumentSchema,
     },
     async ({ params, req }) => {
-      const instrument = await db.paymentInstrument.findFirst({ where: { id: params.paymentInstrumentId, ...scopeOf(req) } });
+      const instrument = await db.paymentInstrument.findFirst({
+        where: { id: params.paymentInstrumentId, ...scopeOf(req) },
+      });
       if (!instrument) throw notFound('Payment instrument');
       return toPublicPaymentInstrument(instrument);
     },
@@ -145,7 +162,10 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
     async ({ params, req }) => {
       const scope = scopeOf(req);
       const customer = await findCustomer(db, scope, params.customerId);
-      const rows = await db.paymentInstrument.findMany({ where: { customerId: customer.id, ...scope }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const rows = await db.paymentInstrument.findMany({
+        where: { customerId: customer.id, ...scope },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      });
       return { data: rows.map(toPublicPaymentInstrument) };
     },
   );

@@ -34,8 +34,13 @@ export const cardInputSchema = z
       .pipe(z.string().regex(/^\d{12,19}$/, 'card number must be 12 to 19 digits')),
     expMonth,
     expYear,
-    cvc: z.string().regex(/^\d{3,4}$/, 'cvc must be 3 or 4 digits').openapi({ description: 'Checked for shape, never stored' }),
-    cardholderName: cardholderName.optional().openapi({ description: 'Name on the card, as the response and update call it' }),
+    cvc: z
+      .string()
+      .regex(/^\d{3,4}$/, 'cvc must be 3 or 4 digits')
+      .openapi({ description: 'Checked for shape, never stored' }),
+    cardholderName: cardholderName
+      .optional()
+      .openapi({ description: 'Name on the card, as the response and update call it' }),
     holderName: cardholderName.optional().openapi({ description: 'Older alias of cardholderName', deprecated: true }),
   })
   .strict()

@@ -14,7 +14,16 @@ import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type L
 import type { Routers } from '../routes';
 import { answerPayment } from './answer';
 import { registerPaymentFollowUpRoutes, runCaptureRequest } from './followUpRoutes';
-import { paymentDetailSchema, paymentParams, paymentSchema, processPaymentResponseSchema, processPaymentSchema, toPublicDispute, toPublicPayment, type ProcessPaymentBody } from './validators';
+import {
+  paymentDetailSchema,
+  paymentParams,
+  paymentSchema,
+  processPaymentResponseSchema,
+  processPaymentSchema,
+  toPublicDispute,
+  toPublicPayment,
+  type ProcessPaymentBody,
+} from './validators';
 
 const publicBase = '/api/public/v1';
 const processingBase = '/api/processing/v1';
@@ -24,7 +33,19 @@ const paymentList: ListDefinition = {
   sortFields: { createdAt: 'createdAt', amount: 'amount', id: 'id' },
   defaultSort: { field: 'createdAt', direction: 'desc' },
   filters: {
-    status: { kind: 'enum', values: ['processing', 'requires_action', 'authorized', 'succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded'] },
+    status: {
+      kind: 'enum',
+      values: [
+        'processing',
+        'requires_action',
+        'authorized',
+        'succeeded',
+        'failed',
+        'canceled',
+        'refunded',
+        'partially_refunded',
+      ],
+    },
     currency: { kind: 'string' },
     amount: { kind: 'number' },
     storeId: { kind: 'id', prefix: 'store' },
@@ -45,7 +66,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
   const processSpec = {
     method: 'post' as const,
     path: '/payments/process',
-    summary: 'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
+    summary:
+      'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
     tags,
     body: processPaymentSchema,
     response: processPaymentResponseSchema,
@@ -53,35 +75,72 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     errors: [402, 404, 409],
   };
   defineRoute(publicRouter, publicBase, processSpec, ({ body, req, res }) => processPayment(deps, body, req, res));
-  defineRoute(processingRouter, processingBase, processSpec, ({ body, req, res }) => processPayment(deps, body, req, res));
+  defineRoute(processingRouter, processingBase, processSpec, ({ body, req, res }) =>
+    processPayment(deps, body, req, res),
+  );
 
   defineRoute(
     publicRouter,
     publicBase,
-    { method: 'post', path: '/payments/list', summary: 'Lists payments (offset pagination, filters)', tags, body: listRequestSchema, response: listResponseSchema(paymentSchema, 'PaymentList') },
+    {
+      method: 'post',
+      path: '/payments/list',
+      summary: 'Lists payments (offset pagination, filters)',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(paymentSchema, 'PaymentList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, paymentList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.PaymentWhereInput;
       const [rows, total] = await Promise.all([
-        db.payment.findMany({ where, orderBy: query.orderBy as Prisma.PaymentOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.payment.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.PaymentOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.payment.count({ where }),
       ]);
       return { data: rows.map(toPublicPayment), pagination: pageInfo(query, total) };
     },
   );
 
-  const getSpec = { method: 'get' as const, path: '/payments/:paymentId', summary: 'Retrieves a payment with its attempts, refunds and disputes', tags, params: paymentParams, response: paymentDetailSchema };
+  const getSpec = {
+    method: 'get' as const,
+    path: '/payments/:paymentId',
+    summary: 'Retrieves a payment with its attempts, refunds and disputes',
+    tags,
+    params: paymentParams,
+    response: paymentDetailSchema,
+  };
   const getPayment = async (paymentId: string, req: Request) => {
     const auth = authOf(req);
     const payment = await db.payment.findFirst({
-      where: { id: paymentId, ...scopeOf(req), ...(auth.kind === 'processing' ? { storeId: { in: auth.storeIds ?? [] } } : {}) },
-      include: { attempts: { orderBy: { attemptNumber: 'asc' } }, refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }, disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+      where: {
+        id: paymentId,
+        ...scopeOf(req),
+        ...(auth.kind === 'processing' ? { storeId: { in: auth.storeIds ?? [] } } : {}),
+      },
+      include: {
+        attempts: { orderBy: { attemptNumber: 'asc' } },
+        refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      },
     });
     if (!payment) throw notFound('Payment');
     return {
       ...toPublicPayment(payment),
       attempts: payment.attempts.map((a) => ({ ...a, createdAt: a.createdAt.toISOString(), paymentId: undefined })),
-      refunds: payment.refunds.map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, status: r.status, reason: r.reason, failureCode: r.failureCode, createdAt: r.createdAt.toISOString() })),
+      refunds: payment.refunds.map((r) => ({
+        id: r.id,
+        amount: r.amount,
+        currency: r.currency,
+        status: r.status,
+        reason: r.reason,
+        failureCode: r.failureCode,
+        createdAt: r.createdAt.toISOString(),
+      })),
       disputes: payment.disputes.map(toPublicDispute),
     };
   };
@@ -103,16 +162,28 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
     if (!found) throw notFound('Store');
     return found;
   });
-  if (body.mode === 'capture') return runCaptureRequest(deps, req, { storeId: store.id, paymentId: body.paymentId, orderId: body.orderId, amount: body.amount });
+  if (body.mode === 'capture')
+    return runCaptureRequest(deps, req, {
+      storeId: store.id,
+      paymentId: body.paymentId,
+      orderId: body.orderId,
+      amount: body.amount,
+    });
 
   const paymentFlowId = await beforeWork(async () => {
     const flowId = body.paymentFlowId ?? store.defaultPaymentFlowId;
-    if (!flowId) throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
+    if (!flowId)
+      throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
     await assertThreeDsSessionFits(deps.db, scope, body);
     return flowId;
   });
   const outcome = await runPayment(
-    { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS },
+    {
+      db: deps.db,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+    },
     {
       paymentId: businessId('payment', `${idempotencyScope(auth)}:process`, idempotencyKeyOf(req)),
       ...scope,

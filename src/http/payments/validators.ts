@@ -11,9 +11,15 @@ export const processPaymentSchema = z
     amount: z
       .number()
       .int()
-      .min(1, 'amount must be at least 1 minor unit: a direct payment of 0 has nothing to charge (a free checkout session is completed by pay-v2)')
+      .min(
+        1,
+        'amount must be at least 1 minor unit: a direct payment of 0 has nothing to charge (a free checkout session is completed by pay-v2)',
+      )
       .optional()
-      .openapi({ description: 'Minor units, at least 1. Required for purchase/auth; for capture, defaults to the whole authorization' }),
+      .openapi({
+        description:
+          'Minor units, at least 1. Required for purchase/auth; for capture, defaults to the whole authorization',
+      }),
     currency: currencySchema.optional(),
     paymentInstrumentId: idOf('pi').optional(),
     customerId: idOf('cus').optional(),
@@ -27,17 +33,24 @@ export const processPaymentSchema = z
   .strict()
   .superRefine((body, ctx) => {
     if (body.mode === 'capture') {
-      if (!body.paymentId && !body.orderId) ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'mode capture needs paymentId or orderId' });
+      if (!body.paymentId && !body.orderId)
+        ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'mode capture needs paymentId or orderId' });
       return;
     }
     for (const field of ['amount', 'currency', 'paymentInstrumentId', 'customerId'] as const) {
-      if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for mode ${body.mode}` });
+      if (body[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for mode ${body.mode}` });
     }
   })
   .openapi('ProcessPaymentRequest');
 export type ProcessPaymentBody = z.infer<typeof processPaymentSchema>;
 
-export const paymentSummarySchema = z.object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string() });
+export const paymentSummarySchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+});
 
 const attemptSchema = z.object({
   id: z.string(),
@@ -50,9 +63,26 @@ const attemptSchema = z.object({
   processorReference: z.string().nullable(),
   createdAt: z.string(),
 });
-const refundSchema = z.object({ id: z.string(), amount: z.number().int(), currency: z.string(), status: z.string(), reason: z.string().nullable(), failureCode: z.string().nullable(), createdAt: z.string() });
+const refundSchema = z.object({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  status: z.string(),
+  reason: z.string().nullable(),
+  failureCode: z.string().nullable(),
+  createdAt: z.string(),
+});
 export const disputeSchema = z
-  .object({ id: z.string(), paymentId: z.string(), amount: z.number().int(), currency: z.string(), status: z.string(), reason: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() })
+  .object({
+    id: z.string(),
+    paymentId: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    status: z.string(),
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
   .openapi('Dispute');
 
 export const paymentSchema = z
@@ -88,25 +118,56 @@ export const paymentDetailSchema = paymentSchema
   .openapi('PaymentDetail');
 
 export const processPaymentResponseSchema = z
-  .object({ payment: paymentSummarySchema, order: z.object({ id: z.string(), status: z.string(), totalAmount: z.number().int(), currency: z.string() }).nullable(), redirectUrl: z.string().nullable() })
+  .object({
+    payment: paymentSummarySchema,
+    order: z
+      .object({ id: z.string(), status: z.string(), totalAmount: z.number().int(), currency: z.string() })
+      .nullable(),
+    redirectUrl: z.string().nullable(),
+  })
   .openapi('PaymentResult');
 
 export const paymentParams = idParam('paymentId', 'pay');
 
-export const captureSchema = z.object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional() }).strict().openapi('CapturePaymentRequest');
-export const voidSchema = z.object({ paymentId: idOf('pay') }).strict().openapi('VoidPaymentRequest');
+export const captureSchema = z
+  .object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional() })
+  .strict()
+  .openapi('CapturePaymentRequest');
+export const voidSchema = z
+  .object({ paymentId: idOf('pay') })
+  .strict()
+  .openapi('VoidPaymentRequest');
 export const refundRequestSchema = z
-  .object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional().openapi({ description: 'Minor units; defaults to what is left to refund' }), reason: z.string().min(1).max(500).optional() })
+  .object({
+    paymentId: idOf('pay'),
+    amount: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: 'Minor units; defaults to what is left to refund' }),
+    reason: z.string().min(1).max(500).optional(),
+  })
   .strict()
   .openapi('RefundPaymentRequest');
-export const refundResultSchema = refundSchema.extend({ paymentId: z.string(), payment: paymentSummarySchema }).openapi('RefundResult');
+export const refundResultSchema = refundSchema
+  .extend({ paymentId: z.string(), payment: paymentSummarySchema })
+  .openapi('RefundResult');
 
 export const disputeStatusSchema = z.enum(['needs_response', 'under_review', 'won', 'lost']);
 export const createDisputeSchema = z
-  .object({ paymentId: idOf('pay'), amount: z.number().int().min(1).optional(), reason: z.string().min(1).max(500).optional(), status: disputeStatusSchema.default('needs_response') })
+  .object({
+    paymentId: idOf('pay'),
+    amount: z.number().int().min(1).optional(),
+    reason: z.string().min(1).max(500).optional(),
+    status: disputeStatusSchema.default('needs_response'),
+  })
   .strict()
   .openapi('CreateDisputeRequest');
-export const updateDisputeSchema = z.object({ disputeId: idOf('dp'), status: disputeStatusSchema }).strict().openapi('UpdateDisputeRequest');
+export const updateDisputeSchema = z
+  .object({ disputeId: idOf('dp'), status: disputeStatusSchema })
+  .strict()
+  .openapi('UpdateDisputeRequest');
 
 type PaymentRow = {
   id: string;
@@ -163,6 +224,15 @@ export function toPublicPayment(row: PaymentRow): z.infer<typeof paymentSchema> 
   };
 }
 
-export function toPublicDispute(row: { id: string; paymentId: string; amount: number; currency: string; status: string; reason: string | null; createdAt: Date; updatedAt: Date }) {
+export function toPublicDispute(row: {
+  id: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}) {
   return { ...row, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
 }

@@ -9,7 +9,14 @@ import { defineRoute } from '../core/route';
 import { sendMail } from '../../portal/mailer';
 import { signOfferLink, verifyOfferLink } from '../../portal/offerLinks';
 import { loadPortalSession, portalTokenHeader } from './session';
-import { hashLoginCode, hashSecret, mintPortalToken, newLoginCode, offerLinkSecret, sameHash } from '../../portal/tokens';
+import {
+  hashLoginCode,
+  hashSecret,
+  mintPortalToken,
+  newLoginCode,
+  offerLinkSecret,
+  sameHash,
+} from '../../portal/tokens';
 import {
   confirmRequestSchema,
   createOfferLinkRequestSchema,
@@ -28,10 +35,22 @@ const invalidCode = 'The code is wrong, expired or already used; request a new o
 async function openSession(
   db: Db,
   expiresAt: Date,
-  data: { accountId: string; mode: 'test' | 'live'; storeId: string; kind: 'customer' | 'offer'; customerId: string | null; email?: string | null; emailVerified: boolean; allowedActions: string[]; offerRef?: string | null },
+  data: {
+    accountId: string;
+    mode: 'test' | 'live';
+    storeId: string;
+    kind: 'customer' | 'offer';
+    customerId: string | null;
+    email?: string | null;
+    emailVerified: boolean;
+    allowedActions: string[];
+    offerRef?: string | null;
+  },
 ) {
   const token = mintPortalToken();
-  await db.portalSession.create({ data: { id: newId('portalSession'), tokenHash: hashSecret(token), expiresAt, ...data } });
+  await db.portalSession.create({
+    data: { id: newId('portalSession'), tokenHash: hashSecret(token), expiresAt, ...data },
+  });
   return {
     token,
     expiresAt: expiresAt.toISOString(),
@@ -50,12 +69,25 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/login', summary: 'Sends a one-time login code to a customer e-mail', tags: ['portal'], security: 'none', body: loginRequestSchema, response: loginResponseSchema, errors: [404, 503] },
+    {
+      method: 'post',
+      path: '/cms/session/login',
+      summary: 'Sends a one-time login code to a customer e-mail',
+      tags: ['portal'],
+      security: 'none',
+      body: loginRequestSchema,
+      response: loginResponseSchema,
+      errors: [404, 503],
+    },
     async ({ body }) => {
       const store = await db.store.findUnique({ where: { id: body.storeId } });
       if (!store) throw notFound('Store');
       if (store.mode === 'live' && !config.SMTP_URL) {
-        throw new ApiError(503, 'EMAIL_NOT_CONFIGURED', 'Live-mode portal sign-in needs e-mail delivery (SMTP_URL) configured by the operator');
+        throw new ApiError(
+          503,
+          'EMAIL_NOT_CONFIGURED',
+          'Live-mode portal sign-in needs e-mail delivery (SMTP_URL) configured by the operator',
+        );
       }
       const email = normaliseEmail(body.email);
       const customer = await db.customer.findFirst({
@@ -66,7 +98,16 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       const loginId = newId('portalLoginCode');
       const expiresAt = new Date(Date.now() + config.PORTAL_LOGIN_CODE_TTL_MINUTES * 60_000);
       await db.portalLoginCode.create({
-        data: { id: loginId, accountId: store.accountId, mode: store.mode, storeId: store.id, email, customerId: customer?.id ?? null, codeHash: hashLoginCode(loginId, code), expiresAt },
+        data: {
+          id: loginId,
+          accountId: store.accountId,
+          mode: store.mode,
+          storeId: store.id,
+          email,
+          customerId: customer?.id ?? null,
+          codeHash: hashLoginCode(loginId, code),
+          expiresAt,
+        },
       });
       if (customer) {
         await sendMail(deps, {
@@ -77,14 +118,27 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
           meta: { loginId, code, storeId: store.id },
         });
       }
-      return { loginId, expiresAt: expiresAt.toISOString(), message: 'If this e-mail belongs to a customer of the store, a code is on its way' };
+      return {
+        loginId,
+        expiresAt: expiresAt.toISOString(),
+        message: 'If this e-mail belongs to a customer of the store, a code is on its way',
+      };
     },
   );
 
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/confirm', summary: 'Exchanges a one-time code for an e-mail-verified session token', tags: ['portal'], security: 'none', body: confirmRequestSchema, response: sessionResponseSchema, errors: [401] },
+    {
+      method: 'post',
+      path: '/cms/session/confirm',
+      summary: 'Exchanges a one-time code for an e-mail-verified session token',
+      tags: ['portal'],
+      security: 'none',
+      body: confirmRequestSchema,
+      response: sessionResponseSchema,
+      errors: [401],
+    },
     async ({ body }) => {
       // Count the attempt first (conditional update), so guessing is capped even under concurrency.
       const counted = await db.portalLoginCode.updateMany({
@@ -93,8 +147,12 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       });
       if (counted.count !== 1) throw notAuthorized(invalidCode);
       const login = await db.portalLoginCode.findUniqueOrThrow({ where: { id: body.loginId } });
-      if (!sameHash(login.codeHash, hashLoginCode(login.id, body.code)) || !login.customerId) throw notAuthorized(invalidCode);
-      const consumed = await db.portalLoginCode.updateMany({ where: { id: login.id, consumedAt: null }, data: { consumedAt: new Date() } });
+      if (!sameHash(login.codeHash, hashLoginCode(login.id, body.code)) || !login.customerId)
+        throw notAuthorized(invalidCode);
+      const consumed = await db.portalLoginCode.updateMany({
+        where: { id: login.id, consumedAt: null },
+        data: { consumedAt: new Date() },
+      });
       if (consumed.count !== 1) throw notAuthorized(invalidCode);
       return openSession(db, new Date(Date.now() + config.PORTAL_SESSION_TTL_MINUTES * 60_000), {
         accountId: login.accountId,
@@ -112,7 +170,14 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/logout', summary: 'Revokes the portal session of x-cms-token', tags: ['portal'], security: 'cmsToken', response: okResponseSchema },
+    {
+      method: 'post',
+      path: '/cms/session/logout',
+      summary: 'Revokes the portal session of x-cms-token',
+      tags: ['portal'],
+      security: 'cmsToken',
+      response: okResponseSchema,
+    },
     async ({ req }) => {
       const session = await loadPortalSession(db, req.header(portalTokenHeader));
       await db.portalSession.update({ where: { id: session.sessionId }, data: { revokedAt: new Date() } });
@@ -123,7 +188,16 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     cmsRouter,
     cmsBasePath,
-    { method: 'post', path: '/cms/session/offer', summary: 'Opens an anonymous store session limited to what a signed offer link allows', tags: ['portal'], security: 'none', body: offerSessionRequestSchema, response: sessionResponseSchema, errors: [401] },
+    {
+      method: 'post',
+      path: '/cms/session/offer',
+      summary: 'Opens an anonymous store session limited to what a signed offer link allows',
+      tags: ['portal'],
+      security: 'none',
+      body: offerSessionRequestSchema,
+      response: sessionResponseSchema,
+      errors: [401],
+    },
     async ({ body }) => {
       const payload = verifyOfferLink(body.link, offerLinkSecret(config), Date.now());
       if (!payload) throw notAuthorized('Offer link is not valid or has expired');
@@ -145,7 +219,16 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
   defineRoute(
     publicRouter,
     '/api/public/v1',
-    { method: 'post', path: '/portal/offer-links', summary: 'Signs an offer link that opens a limited anonymous portal session', tags: ['portal'], body: createOfferLinkRequestSchema, response: offerLinkResponseSchema, status: 201, errors: [404] },
+    {
+      method: 'post',
+      path: '/portal/offer-links',
+      summary: 'Signs an offer link that opens a limited anonymous portal session',
+      tags: ['portal'],
+      body: createOfferLinkRequestSchema,
+      response: offerLinkResponseSchema,
+      status: 201,
+      errors: [404],
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const store = await db.store.findFirst({ where: { id: body.storeId, ...scope } });
@@ -154,14 +237,26 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       if (!customer) throw notFound('Customer');
       if (body.targetId) {
         const [subscription, membership] = await Promise.all([
-          db.subscription.findFirst({ where: { id: body.targetId, ...scope, customerId: customer.id, storeId: store.id } }),
-          db.membership.findFirst({ where: { id: body.targetId, ...scope, customerId: customer.id, storeId: store.id } }),
+          db.subscription.findFirst({
+            where: { id: body.targetId, ...scope, customerId: customer.id, storeId: store.id },
+          }),
+          db.membership.findFirst({
+            where: { id: body.targetId, ...scope, customerId: customer.id, storeId: store.id },
+          }),
         ]);
         if (!subscription && !membership) throw notFound('Subscription or membership');
       }
       const exp = Math.floor(Date.now() / 1000) + body.expiresInMinutes * 60;
       const link = signOfferLink(
-        { accountId: scope.accountId, mode: scope.mode, storeId: store.id, customerId: customer.id, actions: body.actions, targetId: body.targetId ?? null, exp },
+        {
+          accountId: scope.accountId,
+          mode: scope.mode,
+          storeId: store.id,
+          customerId: customer.id,
+          actions: body.actions,
+          targetId: body.targetId ?? null,
+          exp,
+        },
         offerLinkSecret(config),
       );
       return { link, expiresAt: new Date(exp * 1000).toISOString() };

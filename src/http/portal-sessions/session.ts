@@ -27,8 +27,12 @@ declare module 'express-serve-static-core' {
 export const portalTokenHeader = 'x-cms-token';
 
 /** Loads the session for x-cms-token; missing, unknown, expired or revoked tokens are 401. */
-export async function loadPortalSession(db: Db, token: string | undefined): Promise<PortalSessionContext & { tokenHash: string }> {
-  if (!token || token.trim() === '') throw notAuthorized('Missing x-cms-token header: sign in at /api/v1/cms/session/login');
+export async function loadPortalSession(
+  db: Db,
+  token: string | undefined,
+): Promise<PortalSessionContext & { tokenHash: string }> {
+  if (!token || token.trim() === '')
+    throw notAuthorized('Missing x-cms-token header: sign in at /api/v1/cms/session/login');
   const tokenHash = hashSecret(token.trim());
   const session = await db.portalSession.findUnique({ where: { tokenHash } });
   if (!session) throw notAuthorized('Portal session token is not valid');
@@ -56,7 +60,8 @@ export function requirePortalSession(db: Db) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     const session = await loadPortalSession(db, req.header(portalTokenHeader));
     const store = req.header('x-store-id');
-    if (store !== undefined && store !== session.storeId) throw forbidden('This portal session belongs to another store', 'WRONG_STORE');
+    if (store !== undefined && store !== session.storeId)
+      throw forbidden('This portal session belongs to another store', 'WRONG_STORE');
     req.portal = session;
     next();
   };
@@ -75,10 +80,12 @@ export function portalSessionOf(req: Request): PortalSessionContext & { customer
  */
 export function requirePortalAction(session: PortalSessionContext, action: PortalAction, targetId?: string): void {
   if (session.kind === 'customer') {
-    if (!session.emailVerified) throw forbidden('This operation needs an e-mail-verified session', 'EMAIL_VERIFICATION_REQUIRED');
+    if (!session.emailVerified)
+      throw forbidden('This operation needs an e-mail-verified session', 'EMAIL_VERIFICATION_REQUIRED');
     return;
   }
-  if (!session.allowedActions.includes(action)) throw forbidden(`This offer link does not allow ${action}`, 'ACTION_NOT_ALLOWED');
+  if (!session.allowedActions.includes(action))
+    throw forbidden(`This offer link does not allow ${action}`, 'ACTION_NOT_ALLOWED');
   if (targetId !== undefined && session.offerTargetId !== null && session.offerTargetId !== targetId) {
     throw forbidden('This offer link is for another subscription or membership', 'ACTION_NOT_ALLOWED');
   }

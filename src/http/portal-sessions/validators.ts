@@ -41,7 +41,10 @@ export const sessionResponseSchema = z
   })
   .openapi('PortalSession');
 
-export const offerSessionRequestSchema = z.object({ link: z.string().min(10).max(4096) }).strict().openapi('PortalOfferSessionRequest');
+export const offerSessionRequestSchema = z
+  .object({ link: z.string().min(10).max(4096) })
+  .strict()
+  .openapi('PortalOfferSessionRequest');
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 

@@ -5,7 +5,12 @@ import { paymentMethodChangedSignal, switchOptionUpdate } from '../../../workflo
 import type { AppDeps } from '../core/context';
 import { ApiError, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { assertSameStore, portalSessionOf, requirePortalAction, requirePortalSession } from '../portal-sessions/session';
+import {
+  assertSameStore,
+  portalSessionOf,
+  requirePortalAction,
+  requirePortalSession,
+} from '../portal-sessions/session';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
 import { findRecurringPrice, periodAmount } from '../../subscriptions/service';
@@ -33,7 +38,16 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/switch', summary: 'Moves a subscription or the membership to another option now and charges the new price', tags, security: 'cmsToken', body: switchRequestSchema, response: switchResponseSchema, errors: [404, 409] },
+    {
+      method: 'post',
+      path: '/switch',
+      summary: 'Moves a subscription or the membership to another option now and charges the new price',
+      tags,
+      security: 'cmsToken',
+      body: switchRequestSchema,
+      response: switchResponseSchema,
+      errors: [404, 409],
+    },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       const scope = { accountId: session.accountId, mode: session.mode };
@@ -43,16 +57,22 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       let membership = null;
       let subscriptionId: string;
       if (body.target.type === 'membership') {
-        membership = await db.membership.findFirst({ where: { id: body.target.membershipId, ...scope, customerId: session.customerId } });
+        membership = await db.membership.findFirst({
+          where: { id: body.target.membershipId, ...scope, customerId: session.customerId },
+        });
         if (!membership) throw notFound('Membership');
         assertSameStore(session, membership.storeId);
-        const program = await db.membershipProgram.findFirst({ where: { ...scope, storeId: membership.storeId, optionId: body.optionId } });
+        const program = await db.membershipProgram.findFirst({
+          where: { ...scope, storeId: membership.storeId, optionId: body.optionId },
+        });
         if (!program) throw notFound('Membership program with this option');
         subscriptionId = membership.subscriptionId;
       } else {
         subscriptionId = body.target.subscriptionId;
       }
-      const subscription = await db.subscription.findFirst({ where: { id: subscriptionId, ...scope, customerId: session.customerId } });
+      const subscription = await db.subscription.findFirst({
+        where: { id: subscriptionId, ...scope, customerId: session.customerId },
+      });
       if (!subscription) throw notFound('Subscription');
       assertSameStore(session, subscription.storeId);
       // Same option, or a switch already in flight: the workflow's update validator refuses it (409).
@@ -60,11 +80,24 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
 
       const answer = await runSubscriptionUpdate(() =>
         temporal.workflow.getHandle(subscription.id).executeUpdate(switchOptionUpdate, {
-          args: [{ optionId: price.id, productId: price.variant.productId, variantId: price.variantId, price: periodAmount(price.unitAmount, subscription.quantity), currency: price.currency, interval: price.interval, intervalCount: price.intervalCount, atMs: Date.now() }],
+          args: [
+            {
+              optionId: price.id,
+              productId: price.variant.productId,
+              variantId: price.variantId,
+              price: periodAmount(price.unitAmount, subscription.quantity),
+              currency: price.currency,
+              interval: price.interval,
+              intervalCount: price.intervalCount,
+              atMs: Date.now(),
+            },
+          ],
         }),
       );
       const after = await db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
-      const membershipAfter = membership ? await db.membership.findUniqueOrThrow({ where: { id: membership.id } }) : null;
+      const membershipAfter = membership
+        ? await db.membership.findUniqueOrThrow({ where: { id: membership.id } })
+        : null;
       return {
         subscription: toPublicSubscription(after),
         membership: membershipAfter ? toPublicMembership(membershipAfter) : null,
@@ -80,7 +113,16 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/credits/redeem', summary: 'Spends membership credits on a product and creates an order', tags, security: 'cmsToken', body: redeemRequestSchema, response: redeemResponseSchema, errors: [404, 409] },
+    {
+      method: 'post',
+      path: '/credits/redeem',
+      summary: 'Spends membership credits on a product and creates an order',
+      tags,
+      security: 'cmsToken',
+      body: redeemRequestSchema,
+      response: redeemResponseSchema,
+      errors: [404, 409],
+    },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       requirePortalAction(session, 'credits.redeem');
@@ -95,12 +137,23 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   defineRoute(
     portalRouter,
     basePath,
-    { method: 'post', path: '/payment-methods/default', summary: 'Makes a card the default and the card of every live subscription', tags, security: 'cmsToken', body: defaultPaymentMethodRequestSchema, response: okResponseSchema, errors: [404, 503] },
+    {
+      method: 'post',
+      path: '/payment-methods/default',
+      summary: 'Makes a card the default and the card of every live subscription',
+      tags,
+      security: 'cmsToken',
+      body: defaultPaymentMethodRequestSchema,
+      response: okResponseSchema,
+      errors: [404, 503],
+    },
     async ({ body, req }) => {
       const session = portalSessionOf(req);
       requirePortalAction(session, 'payment-methods.default');
       const scope = { accountId: session.accountId, mode: session.mode };
-      const instrument = await db.paymentInstrument.findFirst({ where: { id: body.paymentMethodId, ...scope, customerId: session.customerId } });
+      const instrument = await db.paymentInstrument.findFirst({
+        where: { id: body.paymentMethodId, ...scope, customerId: session.customerId },
+      });
       if (!instrument) throw notFound('Payment method');
       const live = await db.$transaction(async (tx) => {
         await tx.customerDefaultPaymentMethod.upsert({
@@ -109,10 +162,18 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
           update: { paymentMethodId: instrument.id },
         });
         // Only the session's store: a store-A session must never re-card the customer's store-B subscriptions.
-        const where = { ...scope, storeId: session.storeId, customerId: session.customerId, status: { in: [...liveSubscriptionStatuses] } };
+        const where = {
+          ...scope,
+          storeId: session.storeId,
+          customerId: session.customerId,
+          status: { in: [...liveSubscriptionStatuses] },
+        };
         const rows = await tx.subscription.findMany({ where, select: { id: true } });
         await tx.subscription.updateMany({ where, data: { paymentMethodId: instrument.id } });
-        await tx.membership.updateMany({ where: { subscriptionId: { in: rows.map((row) => row.id) } }, data: { paymentMethodId: instrument.id } });
+        await tx.membership.updateMany({
+          where: { subscriptionId: { in: rows.map((row) => row.id) } },
+          data: { paymentMethodId: instrument.id },
+        });
         return rows;
       });
       // The workflows carry the card in their state: tell each one (they persist and emit the change).
@@ -133,7 +194,11 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       );
       const unsignalled = failures.filter((id): id is string => id !== null);
       if (unsignalled.length > 0) {
-        throw new ApiError(503, 'SUBSCRIPTION_UPDATE_PENDING', `The default card is saved but ${unsignalled.join(', ')} could not be told yet; retry the request`);
+        throw new ApiError(
+          503,
+          'SUBSCRIPTION_UPDATE_PENDING',
+          `The default card is saved but ${unsignalled.join(', ')} could not be told yet; retry the request`,
+        );
       }
       return { ok: true as const };
     },

@@ -36,7 +36,12 @@ export const redeemRequestSchema = z
   .openapi('PortalRedeemCreditsRequest');
 
 export const redeemResponseSchema = z
-  .object({ orderId: z.string(), balance: z.number().int(), status: z.enum(portalOperationStatuses), redirectUrl: z.string().nullable() })
+  .object({
+    orderId: z.string(),
+    balance: z.number().int(),
+    status: z.enum(portalOperationStatuses),
+    redirectUrl: z.string().nullable(),
+  })
   .openapi('PortalRedeemCreditsResponse');
 
 export const defaultPaymentMethodRequestSchema = z

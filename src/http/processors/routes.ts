@@ -7,7 +7,14 @@ import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { createProcessorSchema, processorParams, processorSchema, toPublicProcessor, updateProcessorSchema, withBaseCurrency } from './validators';
+import {
+  createProcessorSchema,
+  processorParams,
+  processorSchema,
+  toPublicProcessor,
+  updateProcessorSchema,
+  withBaseCurrency,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['processors'];
@@ -23,7 +30,15 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/processors', summary: 'Creates a processor (credentials are sealed, never returned)', tags, adminOnly: true, body: createProcessorSchema, response: processorSchema },
+    {
+      method: 'post',
+      path: '/processors',
+      summary: 'Creates a processor (credentials are sealed, never returned)',
+      tags,
+      adminOnly: true,
+      body: createProcessorSchema,
+      response: processorSchema,
+    },
     async ({ body, req }) => {
       const processor = await db.processor.create({
         data: {
@@ -45,7 +60,13 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/processors', summary: 'Lists the processors of the account', tags, response: z.array(processorSchema) },
+    {
+      method: 'get',
+      path: '/processors',
+      summary: 'Lists the processors of the account',
+      tags,
+      response: z.array(processorSchema),
+    },
     async ({ req }) => {
       const rows = await db.processor.findMany({ where: scopeOf(req), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
       return rows.map(toPublicProcessor);
@@ -55,7 +76,15 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/processors/update', summary: 'Updates a processor; credentials, when given, replace the stored ones', tags, adminOnly: true, body: updateProcessorSchema, response: processorSchema },
+    {
+      method: 'post',
+      path: '/processors/update',
+      summary: 'Updates a processor; credentials, when given, replace the stored ones',
+      tags,
+      adminOnly: true,
+      body: updateProcessorSchema,
+      response: processorSchema,
+    },
     async ({ body, req }) => {
       const existing = await findProcessor(db, scopeOf(req), body.processorId);
       const data = body.updatedData;
@@ -80,7 +109,14 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/processors/:processorId', summary: 'Retrieves a processor', tags, params: processorParams, response: processorSchema },
+    {
+      method: 'get',
+      path: '/processors/:processorId',
+      summary: 'Retrieves a processor',
+      tags,
+      params: processorParams,
+      response: processorSchema,
+    },
     async ({ params, req }) => toPublicProcessor(await findProcessor(db, scopeOf(req), params.processorId)),
   );
 }

@@ -6,7 +6,14 @@ import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
-import { createPriceSchema, priceParams, priceSchema, toPublicPrice, updatePriceSchema, type PriceInput } from './validators';
+import {
+  createPriceSchema,
+  priceParams,
+  priceSchema,
+  toPublicPrice,
+  updatePriceSchema,
+  type PriceInput,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['products'];
@@ -43,7 +50,14 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/prices', summary: 'Adds a price to a variant', tags, body: createPriceSchema, response: priceSchema },
+    {
+      method: 'post',
+      path: '/prices',
+      summary: 'Adds a price to a variant',
+      tags,
+      body: createPriceSchema,
+      response: priceSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const variant = await db.variant.findFirst({ where: { id: body.variantId, product: scope } });
@@ -69,7 +83,13 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       const query = buildListQuery(body, priceList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.PriceWhereInput;
       const [rows, total] = await Promise.all([
-        db.price.findMany({ where, orderBy: query.orderBy as Prisma.PriceOrderByWithRelationInput[], skip: query.skip, take: query.take, include: { variant: true } }),
+        db.price.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.PriceOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+          include: { variant: true },
+        }),
         db.price.count({ where }),
       ]);
       return { data: rows.map((row) => toPublicPrice(row, row.variant.productId)), pagination: pageInfo(query, total) };
@@ -79,9 +99,19 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/prices/update', summary: 'Activates or deactivates a price', tags, body: updatePriceSchema, response: priceSchema },
+    {
+      method: 'post',
+      path: '/prices/update',
+      summary: 'Activates or deactivates a price',
+      tags,
+      body: updatePriceSchema,
+      response: priceSchema,
+    },
     async ({ body, req }) => {
-      const existing = await db.price.findFirst({ where: { id: body.id, ...scopeOf(req) }, include: { variant: true } });
+      const existing = await db.price.findFirst({
+        where: { id: body.id, ...scopeOf(req) },
+        include: { variant: true },
+      });
       if (!existing) throw notFound('Price');
       const price = await db.price.update({ where: { id: existing.id }, data: { active: body.data.active } });
       return toPublicPrice(price, existing.variant.productId);
@@ -91,9 +121,19 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/prices/:priceId', summary: 'Retrieves a price', tags, params: priceParams, response: priceSchema },
+    {
+      method: 'get',
+      path: '/prices/:priceId',
+      summary: 'Retrieves a price',
+      tags,
+      params: priceParams,
+      response: priceSchema,
+    },
     async ({ params, req }) => {
-      const price = await db.price.findFirst({ where: { id: params.priceId, ...scopeOf(req) }, include: { variant: true } });
+      const price = await db.price.findFirst({
+        where: { id: params.priceId, ...scopeOf(req) },
+        include: { variant: true },
+      });
       if (!price) throw notFound('Price');
       return toPublicPrice(price, price.variant.productId);
     },

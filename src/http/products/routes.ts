@@ -28,7 +28,10 @@ const productList: ListDefinition = {
 
 const byPosition: Prisma.PriceOrderByWithRelationInput[] = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }];
 const withPrices = {
-  variants: { orderBy: byPosition as Prisma.VariantOrderByWithRelationInput[], include: { prices: { orderBy: byPosition } } },
+  variants: {
+    orderBy: byPosition as Prisma.VariantOrderByWithRelationInput[],
+    include: { prices: { orderBy: byPosition } },
+  },
 } satisfies Prisma.ProductInclude;
 
 async function findProduct(db: Db, scope: Scope, productId: string) {
@@ -43,7 +46,14 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/products', summary: 'Creates a product with its variants and prices', tags, body: createProductSchema, response: productSchema },
+    {
+      method: 'post',
+      path: '/products',
+      summary: 'Creates a product with its variants and prices',
+      tags,
+      body: createProductSchema,
+      response: productSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       await findStore(db, scope, body.storeId);
@@ -59,7 +69,9 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
               position,
               name: variant.name,
               sku: variant.sku ?? null,
-              prices: { create: variant.prices.map((price, index) => ({ ...priceData(price, scope), position: index })) },
+              prices: {
+                create: variant.prices.map((price, index) => ({ ...priceData(price, scope), position: index })),
+              },
             })),
           },
         },
@@ -72,12 +84,25 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/products/list', summary: 'Lists products with variants and prices', tags, body: listRequestSchema, response: listResponseSchema(productSchema, 'ProductList') },
+    {
+      method: 'post',
+      path: '/products/list',
+      summary: 'Lists products with variants and prices',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(productSchema, 'ProductList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, productList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.ProductWhereInput;
       const [rows, total] = await Promise.all([
-        db.product.findMany({ where, orderBy: query.orderBy as Prisma.ProductOrderByWithRelationInput[], skip: query.skip, take: query.take, include: withPrices }),
+        db.product.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.ProductOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+          include: withPrices,
+        }),
         db.product.count({ where }),
       ]);
       return { data: rows.map(toPublicProduct), pagination: pageInfo(query, total) };
@@ -87,7 +112,14 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/products/:productId', summary: 'Retrieves a product', tags, params: productParams, response: productSchema },
+    {
+      method: 'get',
+      path: '/products/:productId',
+      summary: 'Retrieves a product',
+      tags,
+      params: productParams,
+      response: productSchema,
+    },
     async ({ params, req }) => toPublicProduct(await findProduct(db, scopeOf(req), params.productId)),
   );
 
@@ -97,7 +129,8 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
     {
       method: 'put',
       path: '/products/:productId',
-      summary: 'Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)',
+      summary:
+        'Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)',
       tags,
       params: productParams,
       body: updateProductSchema,
@@ -105,7 +138,11 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
     },
     async ({ params, body, req }) => {
       const existing = await findProduct(db, scopeOf(req), params.productId);
-      const product = await db.product.update({ where: { id: existing.id }, data: body.updatedData, include: withPrices });
+      const product = await db.product.update({
+        where: { id: existing.id },
+        data: body.updatedData,
+        include: withPrices,
+      });
       return toPublicProduct(product);
     },
   );

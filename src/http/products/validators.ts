@@ -41,15 +41,24 @@ export const productSchema = z
 export type ProductOut = z.infer<typeof productSchema>;
 
 const priceInputFields = {
-  unitAmount: z.number().int().min(0).max(maxAmount).openapi({ description: 'Integer minor units (cents; yen for JPY)' }),
+  unitAmount: z
+    .number()
+    .int()
+    .min(0)
+    .max(maxAmount)
+    .openapi({ description: 'Integer minor units (cents; yen for JPY)' }),
   currency: currencySchema,
   type: z.enum(['one_time', 'recurring']).default('one_time'),
   interval: z.enum(['day', 'week', 'month', 'year']).optional(),
   intervalCount: z.number().int().min(1).max(365).optional(),
 };
 
-function checkInterval(price: { type: 'one_time' | 'recurring'; interval?: string; intervalCount?: number }, ctx: z.RefinementCtx): void {
-  if (price.type === 'recurring' && !price.interval) ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a recurring price needs an interval' });
+function checkInterval(
+  price: { type: 'one_time' | 'recurring'; interval?: string; intervalCount?: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (price.type === 'recurring' && !price.interval)
+    ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a recurring price needs an interval' });
   if (price.type === 'one_time' && (price.interval || price.intervalCount)) {
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'a one_time price has no interval' });
   }
@@ -72,8 +81,22 @@ const productFields = {
   active: z.boolean().optional(),
   isShippable: z.boolean().optional(),
   isTaxable: z.boolean().optional(),
-  taxCode: z.string().trim().min(1).max(64).nullable().optional().openapi({ description: 'Tax category code for the tax engine' }),
-  weightGrams: z.number().int().min(0).max(1_000_000).nullable().optional().openapi({ description: 'Shipping weight in grams' }),
+  taxCode: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Tax category code for the tax engine' }),
+  weightGrams: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Shipping weight in grams' }),
 };
 
 export const createProductSchema = z
@@ -82,9 +105,7 @@ export const createProductSchema = z
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 
 /** `PUT /products/{productId}` body (spec part 4). */
-export const updateProductSchema = z
-  .object({ updatedData: z.object(productFields).partial().strict() })
-  .strict();
+export const updateProductSchema = z.object({ updatedData: z.object(productFields).partial().strict() }).strict();
 
 // One strict object: an intersection (`.and`) would let each side ignore the other's keys and accept unknown ones.
 export const createPriceSchema = z
@@ -95,7 +116,10 @@ export const createPriceSchema = z
 export const updatePriceSchema = z
   .object({ id: idOf('price'), data: z.object({ active: z.boolean() }).strict() })
   .strict()
-  .openapi({ description: 'Amount, currency and interval of a price never change (orders and subscriptions refer to it); create a new price instead' });
+  .openapi({
+    description:
+      'Amount, currency and interval of a price never change (orders and subscriptions refer to it); create a new price instead',
+  });
 
 export const productParams = idParam('productId', 'prod');
 export const priceParams = idParam('priceId', 'price');

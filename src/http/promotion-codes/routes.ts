@@ -6,7 +6,13 @@ import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
-import { createPromotionCodeSchema, promotionCodeParams, promotionCodeSchema, toPublicPromotionCode, updatePromotionCodeSchema } from './validators';
+import {
+  createPromotionCodeSchema,
+  promotionCodeParams,
+  promotionCodeSchema,
+  toPublicPromotionCode,
+  updatePromotionCodeSchema,
+} from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['promotion-codes'];
@@ -27,7 +33,15 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/promotion-codes', summary: 'Creates a redeemable code for a promotion', tags, body: createPromotionCodeSchema, response: promotionCodeSchema, errors: [409] },
+    {
+      method: 'post',
+      path: '/promotion-codes',
+      summary: 'Creates a redeemable code for a promotion',
+      tags,
+      body: createPromotionCodeSchema,
+      response: promotionCodeSchema,
+      errors: [409],
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const promotion = await db.promotion.findFirst({ where: { id: body.promotionId, ...scope } });
@@ -50,12 +64,24 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/promotion-codes/list', summary: 'Lists promotion codes', tags, body: listRequestSchema, response: listResponseSchema(promotionCodeSchema, 'PromotionCodeList') },
+    {
+      method: 'post',
+      path: '/promotion-codes/list',
+      summary: 'Lists promotion codes',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(promotionCodeSchema, 'PromotionCodeList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, codeList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.PromotionCodeWhereInput;
       const [rows, total] = await Promise.all([
-        db.promotionCode.findMany({ where, orderBy: query.orderBy as Prisma.PromotionCodeOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.promotionCode.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.PromotionCodeOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.promotionCode.count({ where }),
       ]);
       return { data: rows.map(toPublicPromotionCode), pagination: pageInfo(query, total) };
@@ -84,7 +110,14 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/promotion-codes/:promotionCodeId', summary: 'Retrieves a promotion code', tags, params: promotionCodeParams, response: promotionCodeSchema },
+    {
+      method: 'get',
+      path: '/promotion-codes/:promotionCodeId',
+      summary: 'Retrieves a promotion code',
+      tags,
+      params: promotionCodeParams,
+      response: promotionCodeSchema,
+    },
     async ({ params, req }) => {
       const code = await db.promotionCode.findFirst({ where: { id: params.promotionCodeId, ...scopeOf(req) } });
       if (!code) throw notFound('Promotion code');

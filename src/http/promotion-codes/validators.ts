@@ -25,7 +25,13 @@ export const codeSchema = z
 
 const codeFields = {
   code: codeSchema,
-  usageLimit: z.number().int().min(1).max(100_000_000).nullable().openapi({ description: 'Maximum redemptions; null = unlimited' }),
+  usageLimit: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .nullable()
+    .openapi({ description: 'Maximum redemptions; null = unlimited' }),
   active: z.boolean(),
   firstTimeCustomersOnly: z.boolean(),
 };

@@ -30,16 +30,36 @@ export const createPromotionSchema = z
   })
   .strict()
   .superRefine((promo, ctx) => {
-    if (promo.discountType === 'percentage' && (promo.percentBasisPoints === undefined || promo.amountOff !== undefined || promo.currency !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['percentBasisPoints'], message: 'a percentage promotion takes percentBasisPoints only' });
+    if (
+      promo.discountType === 'percentage' &&
+      (promo.percentBasisPoints === undefined || promo.amountOff !== undefined || promo.currency !== undefined)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['percentBasisPoints'],
+        message: 'a percentage promotion takes percentBasisPoints only',
+      });
     }
-    if (promo.discountType === 'fixed_amount' && (promo.amountOff === undefined || promo.currency === undefined || promo.percentBasisPoints !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['amountOff'], message: 'a fixed_amount promotion takes amountOff and currency' });
+    if (
+      promo.discountType === 'fixed_amount' &&
+      (promo.amountOff === undefined || promo.currency === undefined || promo.percentBasisPoints !== undefined)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amountOff'],
+        message: 'a fixed_amount promotion takes amountOff and currency',
+      });
     }
   });
 
 export const updatePromotionSchema = z
-  .object({ id: idOf('promo'), data: z.object({ name: z.string().trim().min(1).max(200), active: z.boolean() }).partial().strict() })
+  .object({
+    id: idOf('promo'),
+    data: z
+      .object({ name: z.string().trim().min(1).max(200), active: z.boolean() })
+      .partial()
+      .strict(),
+  })
   .strict();
 
 export const promotionParams = idParam('promotionId', 'promo');

@@ -45,14 +45,17 @@ export function accountRateLimit(options: AccountRateLimitOptions): RequestHandl
   const usagesOf = (req: Request): WindowUsage[] =>
     (['burst', 'sustained'] as const).flatMap((name) => {
       const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[infoProperty[name]];
-      return info ? [{ name, limit: info.limit, used: info.used, windowMs: durations[name], resetTime: info.resetTime }] : [];
+      return info
+        ? [{ name, limit: info.limit, used: info.used, windowMs: durations[name], resetTime: info.resetTime }]
+        : [];
     });
 
   const limiter = (name: WindowName) =>
     rateLimit({
       windowMs: durations[name],
       limit: (req) => limitsOf(req)[name],
-      keyGenerator: (req) => (req.auth?.accountId ? `acc:${req.auth.accountId}` : `par:${req.auth?.partnerId ?? 'unknown'}`),
+      keyGenerator: (req) =>
+        req.auth?.accountId ? `acc:${req.auth.accountId}` : `par:${req.auth?.partnerId ?? 'unknown'}`,
       skip: (req) => !req.auth || counted.has(req),
       store: createCounterStore(options.redisUrl, `${prefix}${name}:`),
       requestPropertyName: infoProperty[name],
@@ -70,9 +73,18 @@ export function accountRateLimit(options: AccountRateLimitOptions): RequestHandl
         const usages = usagesOf(req);
         const exceeded = usages.find((usage) => usage.used > usage.limit) ?? usages[0]!;
         const retryAfter = secondsUntil(exceeded.resetTime, exceeded.windowMs, now);
-        const headers = { ...rateLimitHeaders([exceeded], limitsOf(req), windows, now), 'Retry-After': String(retryAfter) };
+        const headers = {
+          ...rateLimitHeaders([exceeded], limitsOf(req), windows, now),
+          'Retry-After': String(retryAfter),
+        };
         const what = `${exceeded.limit} requests per ${durations[exceeded.name] / 1000} s${exceeded.name === 'burst' ? ' (burst)' : ''}`;
-        throw new ApiError(429, 'RATE_LIMITED', `Rate limit exceeded: this account may make ${what}; retry after ${retryAfter} s`, undefined, headers);
+        throw new ApiError(
+          429,
+          'RATE_LIMITED',
+          `Rate limit exceeded: this account may make ${what}; retry after ${retryAfter} s`,
+          undefined,
+          headers,
+        );
       },
     });
 

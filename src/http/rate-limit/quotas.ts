@@ -70,7 +70,12 @@ export function tightestWindow(usages: WindowUsage[]): WindowUsage {
  * The IETF `RateLimit-*` headers (draft 6, the shape express-rate-limit emits) for the tightest
  * window, with both windows in `RateLimit-Policy`.
  */
-export function rateLimitHeaders(usages: WindowUsage[], policy: Record<WindowName, number>, windows: RateWindows, now: number): Record<string, string> {
+export function rateLimitHeaders(
+  usages: WindowUsage[],
+  policy: Record<WindowName, number>,
+  windows: RateWindows,
+  now: number,
+): Record<string, string> {
   const tightest = tightestWindow(usages);
   const durations = windowDurations(windows);
   return {

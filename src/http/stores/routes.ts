@@ -28,7 +28,12 @@ export async function findStore(db: Db | Prisma.TransactionClient, scope: Scope,
 async function assertPaymentFlowInScope(db: Db, scope: Scope, flowId: string | null | undefined): Promise<void> {
   if (!flowId) return;
   const flow = await db.paymentFlow.findFirst({ where: { id: flowId, ...scope }, select: { id: true } });
-  if (!flow) throw new ApiError(404, 'PAYMENT_FLOW_NOT_FOUND', 'defaultPaymentFlowId: payment flow not found in this account and mode');
+  if (!flow)
+    throw new ApiError(
+      404,
+      'PAYMENT_FLOW_NOT_FOUND',
+      'defaultPaymentFlowId: payment flow not found in this account and mode',
+    );
 }
 
 /** Presentment currencies always include the base currency. */
@@ -40,7 +45,15 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/stores', summary: 'Creates a store (defaultPaymentFlowId must be a flow of the account and mode)', tags, body: createStoreSchema, response: storeSchema, errors: [404] },
+    {
+      method: 'post',
+      path: '/stores',
+      summary: 'Creates a store (defaultPaymentFlowId must be a flow of the account and mode)',
+      tags,
+      body: createStoreSchema,
+      response: storeSchema,
+      errors: [404],
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       await assertPaymentFlowInScope(db, scope, body.defaultPaymentFlowId);
@@ -61,12 +74,24 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/stores/list', summary: 'Lists stores (offset pagination, filters)', tags, body: listRequestSchema, response: listResponseSchema(storeSchema, 'StoreList') },
+    {
+      method: 'post',
+      path: '/stores/list',
+      summary: 'Lists stores (offset pagination, filters)',
+      tags,
+      body: listRequestSchema,
+      response: listResponseSchema(storeSchema, 'StoreList'),
+    },
     async ({ body, req }) => {
       const query = buildListQuery(body, storeList);
       const where = { ...scopeOf(req), AND: query.where } as Prisma.StoreWhereInput;
       const [rows, total] = await Promise.all([
-        db.store.findMany({ where, orderBy: query.orderBy as Prisma.StoreOrderByWithRelationInput[], skip: query.skip, take: query.take }),
+        db.store.findMany({
+          where,
+          orderBy: query.orderBy as Prisma.StoreOrderByWithRelationInput[],
+          skip: query.skip,
+          take: query.take,
+        }),
         db.store.count({ where }),
       ]);
       return { data: rows.map(toPublicStore), pagination: pageInfo(query, total) };
@@ -76,13 +101,21 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'post', path: '/stores/update', summary: 'Updates a store', tags, body: updateStoreSchema, response: storeSchema },
+    {
+      method: 'post',
+      path: '/stores/update',
+      summary: 'Updates a store',
+      tags,
+      body: updateStoreSchema,
+      response: storeSchema,
+    },
     async ({ body, req }) => {
       const scope = scopeOf(req);
       const existing = await findStore(db, scope, body.id);
       await assertPaymentFlowInScope(db, scope, body.data.defaultPaymentFlowId);
       const baseCurrency = body.data.baseCurrency ?? existing.baseCurrency;
-      const presentment = body.data.presentmentCurrencies ?? (body.data.baseCurrency ? existing.presentmentCurrencies : undefined);
+      const presentment =
+        body.data.presentmentCurrencies ?? (body.data.baseCurrency ? existing.presentmentCurrencies : undefined);
       const store = await db.store.update({
         where: { id: existing.id },
         data: {
@@ -99,7 +132,14 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/stores/:storeId', summary: 'Retrieves a store', tags, params: storeParams, response: storeSchema },
+    {
+      method: 'get',
+      path: '/stores/:storeId',
+      summary: 'Retrieves a store',
+      tags,
+      params: storeParams,
+      response: storeSchema,
+    },
     async ({ params, req }) => toPublicStore(await findStore(db, scopeOf(req), params.storeId)),
   );
 }

@@ -29,7 +29,9 @@ export function toPublicSubscription(row: Subscription): PublicSubscription {
     paymentMethodId: row.paymentMethodId,
     shippingAddressId: row.shippingAddressId,
     paidOrdersCount: row.paidOrdersCount,
-    nextOrderAddOns: Array.isArray(row.nextOrderAddOns) ? (row.nextOrderAddOns as PublicSubscription['nextOrderAddOns']) : [],
+    nextOrderAddOns: Array.isArray(row.nextOrderAddOns)
+      ? (row.nextOrderAddOns as PublicSubscription['nextOrderAddOns'])
+      : [],
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -55,7 +57,14 @@ export function toPublicMembership(row: Membership): PublicMembership {
 }
 
 export function toPublicProgram(row: MembershipProgram) {
-  return { id: row.id, storeId: row.storeId, name: row.name, optionId: row.optionId, creditsPerRenewal: row.creditsPerRenewal, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    storeId: row.storeId,
+    name: row.name,
+    optionId: row.optionId,
+    creditsPerRenewal: row.creditsPerRenewal,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** `month` x 1 → monthly; `month` x 3 → every-3-months. */

@@ -36,7 +36,14 @@ export const subscriptionSchema = z
     paymentMethodId: z.string(),
     shippingAddressId: z.string().nullable(),
     paidOrdersCount: z.number().int(),
-    nextOrderAddOns: z.array(z.object({ productId: z.string(), variantId: z.string(), quantity: z.number().int(), unitPrice: z.number().int() })),
+    nextOrderAddOns: z.array(
+      z.object({
+        productId: z.string(),
+        variantId: z.string(),
+        quantity: z.number().int(),
+        unitPrice: z.number().int(),
+      }),
+    ),
     createdAt: z.string(),
   })
   .openapi('Subscription');
@@ -103,7 +110,13 @@ export const listSubscriptionsSchema = z
 export type ListSubscriptionsRequest = z.infer<typeof listSubscriptionsSchema>;
 
 export const subscriptionListSchema = z
-  .object({ data: z.array(subscriptionSchema), page: z.number().int(), per_page: z.number().int(), total: z.number().int(), total_pages: z.number().int() })
+  .object({
+    data: z.array(subscriptionSchema),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+  })
   .openapi('SubscriptionList');
 
 export const cancelSubscriptionSchema = z
@@ -118,14 +131,31 @@ export const emptyBodySchema = z.object({}).strict();
 export const skipNextSchema = z.object({ date: z.iso.datetime({ offset: true }).optional() }).strict();
 
 export const createMembershipProgramSchema = z
-  .object({ storeId: idOf('store'), name: z.string().min(1).max(200), optionId: idOf('price'), creditsPerRenewal: z.number().int().min(0).max(1_000_000) })
+  .object({
+    storeId: idOf('store'),
+    name: z.string().min(1).max(200),
+    optionId: idOf('price'),
+    creditsPerRenewal: z.number().int().min(0).max(1_000_000),
+  })
   .strict()
   .openapi('CreateMembershipProgramRequest');
 export const membershipProgramSchema = z
-  .object({ id: z.string(), storeId: z.string(), name: z.string(), optionId: z.string(), creditsPerRenewal: z.number().int(), createdAt: z.string() })
+  .object({
+    id: z.string(),
+    storeId: z.string(),
+    name: z.string(),
+    optionId: z.string(),
+    creditsPerRenewal: z.number().int(),
+    createdAt: z.string(),
+  })
   .openapi('MembershipProgram');
 
 export const createMembershipSchema = z
-  .object({ programId: idOf('mprog'), customerId: idOf('cus'), paymentMethodId: idOf('pi'), trialDays: z.number().int().min(0).max(730).default(0) })
+  .object({
+    programId: idOf('mprog'),
+    customerId: idOf('cus'),
+    paymentMethodId: idOf('pi'),
+    trialDays: z.number().int().min(0).max(730).default(0),
+  })
   .strict()
   .openapi('CreateMembershipRequest');

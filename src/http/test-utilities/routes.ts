@@ -37,7 +37,10 @@ export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDe
         eventType: recordTypeOf(body.eventType)!,
         properties: sampleProperties(body.eventType as WebhookEventType, store),
       });
-      const { workflowIds } = await dispatchEventsNow({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [event.id]);
+      const { workflowIds } = await dispatchEventsNow(
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue },
+        [event.id],
+      );
       return { eventId: event.id, eventType: body.eventType, workflowIds };
     },
   );

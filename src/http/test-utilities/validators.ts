@@ -5,7 +5,9 @@ import { isWebhookEventType } from '../../webhooks/catalogue';
 export const triggerWebhookSchema = z
   .object({
     storeId: idOf('store'),
-    eventType: z.string().refine(isWebhookEventType, 'unknown event type; use a webhook type of the catalogue such as order/paid'),
+    eventType: z
+      .string()
+      .refine(isWebhookEventType, 'unknown event type; use a webhook type of the catalogue such as order/paid'),
   })
   .strict()
   .openapi('TriggerTestWebhook');

@@ -32,7 +32,8 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
     {
       method: 'post',
       path: '/threeds/authenticate',
-      summary: 'Authenticates a card with the 3DS server (durable workflow): the frictionless result, or a challenge to send the cardholder to',
+      summary:
+        'Authenticates a card with the 3DS server (durable workflow): the frictionless result, or a challenge to send the cardholder to',
       tags,
       adminOnly: true,
       body: authenticateSchema,
@@ -46,22 +47,30 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       if (body.sessionId) {
         session = await findSession(db, scope, body.sessionId);
         if (!session) throw notFound('3DS session');
-        if (session.status !== 'pending') throw conflict(`3DS session ${session.id} is ${session.status}; only a pending session can be authenticated`, 'THREEDS_SESSION_NOT_PENDING');
+        if (session.status !== 'pending')
+          throw conflict(
+            `3DS session ${session.id} is ${session.status}; only a pending session can be authenticated`,
+            'THREEDS_SESSION_NOT_PENDING',
+          );
       } else {
         const instrument = await db.paymentInstrument.findFirst({ where: { id: body.paymentInstrumentId!, ...scope } });
         if (!instrument) throw notFound('Payment instrument');
-        session = await createSession(db, {
-          ...scope,
-          type: 'customer',
-          status: 'pending',
-          source: 'authenticate',
-          storeId: store?.id ?? null,
-          customerId: instrument.customerId,
-          paymentInstrumentId: instrument.id,
-          authenticationType: body.authenticationType,
-          recurringInfo: (body.recurringInfo as Prisma.InputJsonObject | undefined) ?? null,
-          returnUrl: body.returnUrl ?? null,
-        }, { dispatch });
+        session = await createSession(
+          db,
+          {
+            ...scope,
+            type: 'customer',
+            status: 'pending',
+            source: 'authenticate',
+            storeId: store?.id ?? null,
+            customerId: instrument.customerId,
+            paymentInstrumentId: instrument.id,
+            authenticationType: body.authenticationType,
+            recurringInfo: (body.recurringInfo as Prisma.InputJsonObject | undefined) ?? null,
+            returnUrl: body.returnUrl ?? null,
+          },
+          { dispatch },
+        );
       }
       const decided = await runAuthentication(deps, session, {
         returnBaseUrl: baseUrlSeenBy(req),
@@ -82,7 +91,8 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
     {
       method: 'post',
       path: '/threeds/create-merchant-session',
-      summary: 'Creates a merchant-initiated (3RI) session for a stored card: no browser, no challenge; pair it with initiatedBy merchant',
+      summary:
+        'Creates a merchant-initiated (3RI) session for a stored card: no browser, no challenge; pair it with initiatedBy merchant',
       tags,
       adminOnly: true,
       body: createMerchantSessionSchema,
@@ -94,19 +104,27 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       const store = await findStore(db, scope, body.storeId);
       const instrument = await db.paymentInstrument.findFirst({ where: { id: body.paymentInstrumentId, ...scope } });
       if (!instrument) throw notFound('Payment instrument');
-      const session = await createSession(db, {
-        ...scope,
-        type: 'merchant',
-        status: 'pending',
-        source: 'merchant_session',
-        storeId: store.id,
-        customerId: instrument.customerId,
-        paymentInstrumentId: instrument.id,
-        authenticationType: 'recurring-transaction',
-        tokenId: body.tokenId,
-      }, { dispatch });
+      const session = await createSession(
+        db,
+        {
+          ...scope,
+          type: 'merchant',
+          status: 'pending',
+          source: 'merchant_session',
+          storeId: store.id,
+          customerId: instrument.customerId,
+          paymentInstrumentId: instrument.id,
+          authenticationType: 'recurring-transaction',
+          tokenId: body.tokenId,
+        },
+        { dispatch },
+      );
       // 3RI authenticates without an amount shown to anyone; the scheme-level request carries 0.
-      const decided = await runAuthentication(deps, session, { amount: 0, currency: store.baseCurrency, deviceChannel: '3ri' });
+      const decided = await runAuthentication(deps, session, {
+        amount: 0,
+        currency: store.baseCurrency,
+        deviceChannel: '3ri',
+      });
       return toPublicThreeDsSession(decided);
     },
   );

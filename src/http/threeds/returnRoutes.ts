@@ -14,7 +14,10 @@ import { sessionParams, threeDsSessionSchema } from './validators';
 const basePath = '/api/public/v1';
 const tags = ['3ds'];
 
-const returnQuery = z.object({ token: z.string().min(1).max(128), threeDSServerTransID: z.string().max(64).optional() });
+const returnQuery = z.object({
+  token: z.string().min(1).max(128),
+  threeDSServerTransID: z.string().max(64).optional(),
+});
 
 const paymentResultSchema = z.object({
   id: z.string(),
@@ -24,7 +27,9 @@ const paymentResultSchema = z.object({
   declineCode: z.string().nullable(),
   declineMessage: z.string().nullable(),
 });
-const returnAnswerSchema = z.object({ threedsSession: threeDsSessionSchema, payment: paymentResultSchema.nullable() }).openapi('ThreeDsReturnAnswer');
+const returnAnswerSchema = z
+  .object({ threedsSession: threeDsSessionSchema, payment: paymentResultSchema.nullable() })
+  .openapi('ThreeDsReturnAnswer');
 
 type PaymentResult = z.infer<typeof paymentResultSchema>;
 
@@ -41,18 +46,45 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
   async function paymentResult(paymentId: string): Promise<PaymentResult | null> {
     let outcome: PaymentOutcome | null = null;
     try {
-      outcome = await temporal.workflow.getHandle(paymentId).executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: config.PAYMENT_RESPONSE_TIMEOUT_MS }] });
+      outcome = await temporal.workflow
+        .getHandle(paymentId)
+        .executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: config.PAYMENT_RESPONSE_TIMEOUT_MS }] });
     } catch {
       // The workflow has finished (or is unreachable): the row has the final state.
     }
     if (outcome?.kind === 'payment') {
-      return { id: outcome.paymentId, status: outcome.status, amount: outcome.amount, currency: outcome.currency, declineCode: outcome.declineCode, declineMessage: outcome.declineMessage };
+      return {
+        id: outcome.paymentId,
+        status: outcome.status,
+        amount: outcome.amount,
+        currency: outcome.currency,
+        declineCode: outcome.declineCode,
+        declineMessage: outcome.declineMessage,
+      };
     }
     const row = await db.payment.findUnique({ where: { id: paymentId } });
-    return row ? { id: row.id, status: row.status, amount: row.amount, currency: row.currency, declineCode: row.declineCode, declineMessage: row.declineMessage } : null;
+    return row
+      ? {
+          id: row.id,
+          status: row.status,
+          amount: row.amount,
+          currency: row.currency,
+          declineCode: row.declineCode,
+          declineMessage: row.declineMessage,
+        }
+      : null;
   }
 
-  async function handle({ params, query, res }: { params: { id: string }; query: z.infer<typeof returnQuery>; req: Request; res: Response }) {
+  async function handle({
+    params,
+    query,
+    res,
+  }: {
+    params: { id: string };
+    query: z.infer<typeof returnQuery>;
+    req: Request;
+    res: Response;
+  }) {
     if (!isValidReturnToken(config, params.id, query.token)) throw notAuthorized('Invalid or missing 3DS return token');
     let session = await db.threeDsSession.findUnique({ where: { id: params.id } });
     if (!session) throw notFound('3DS session');
@@ -64,7 +96,8 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
       }
       session = await db.threeDsSession.findUniqueOrThrow({ where: { id: params.id } });
     }
-    const payment = session.paymentId && session.status !== 'challenge_required' ? await paymentResult(session.paymentId) : null;
+    const payment =
+      session.paymentId && session.status !== 'challenge_required' ? await paymentResult(session.paymentId) : null;
     if (session.returnUrl) {
       const target = new URL(session.returnUrl);
       target.searchParams.set('threedsSessionId', session.id);
@@ -86,7 +119,8 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
       {
         method,
         path: '/threeds/:id/return',
-        summary: 'Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome',
+        summary:
+          'Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome',
         tags,
         security: 'none',
         params: sessionParams,

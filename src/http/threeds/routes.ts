@@ -34,21 +34,25 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
     },
     async ({ body, req }) => {
       const status = statusForTransStatus(body.transStatus);
-      const session = await createSession(db, {
-        ...scopeOf(req),
-        type: body.type,
-        status,
-        source: 'values',
-        eci: body.eci,
-        authenticationValue: body.authenticationValue,
-        transStatus: body.transStatus,
-        dsTransID: body.dsTransID ?? null,
-        acsTransID: body.acsTransID ?? null,
-        threeDSServerTransID: body.threeDSServerTransID ?? null,
-        messageVersion: body.messageVersion,
-        cardBrand: body.cardBrand ?? null,
-        failureReason: status === 'failed' ? `transStatus ${body.transStatus}` : null,
-      }, { dispatch });
+      const session = await createSession(
+        db,
+        {
+          ...scopeOf(req),
+          type: body.type,
+          status,
+          source: 'values',
+          eci: body.eci,
+          authenticationValue: body.authenticationValue,
+          transStatus: body.transStatus,
+          dsTransID: body.dsTransID ?? null,
+          acsTransID: body.acsTransID ?? null,
+          threeDSServerTransID: body.threeDSServerTransID ?? null,
+          messageVersion: body.messageVersion,
+          cardBrand: body.cardBrand ?? null,
+          failureReason: status === 'failed' ? `transStatus ${body.transStatus}` : null,
+        },
+        { dispatch },
+      );
       return toPublicThreeDsSession(session);
     },
   );
@@ -56,7 +60,14 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/threeds/:id', summary: 'Retrieves a 3DS session', tags, params: sessionParams, response: threeDsSessionSchema },
+    {
+      method: 'get',
+      path: '/threeds/:id',
+      summary: 'Retrieves a 3DS session',
+      tags,
+      params: sessionParams,
+      response: threeDsSessionSchema,
+    },
     async ({ params, req }) => {
       const session = await findSession(db, scopeOf(req), params.id);
       if (!session) throw notFound('3DS session');

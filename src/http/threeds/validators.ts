@@ -10,18 +10,25 @@ import {
   transStatuses,
 } from '../../threeds/rules';
 
-const transactionId = (name: string) => z.string().min(1, `${name} must be 1-36 characters`).max(36, `${name} must be 1-36 characters`);
+const transactionId = (name: string) =>
+  z.string().min(1, `${name} must be 1-36 characters`).max(36, `${name} must be 1-36 characters`);
 
 /** POST /threeds/create-from-values: exactly part 4's table; unknown properties are refused. */
 export const createFromValuesSchema = z
   .object({
     eci: z.string().regex(ecPattern, 'eci must be exactly two digits'),
-    authenticationValue: z.string().min(1, 'authenticationValue must be 1-128 characters').max(128, 'authenticationValue must be 1-128 characters'),
+    authenticationValue: z
+      .string()
+      .min(1, 'authenticationValue must be 1-128 characters')
+      .max(128, 'authenticationValue must be 1-128 characters'),
     transStatus: z.enum(transStatuses).default('Y'),
     dsTransID: transactionId('dsTransID').optional(),
     acsTransID: transactionId('acsTransID').optional(),
     threeDSServerTransID: transactionId('threeDSServerTransID').optional(),
-    messageVersion: z.string().regex(messageVersionPattern, 'messageVersion must be 1.0.2 or 2.d.d (one digit per part, e.g. 2.2.0)').default(defaultMessageVersion),
+    messageVersion: z
+      .string()
+      .regex(messageVersionPattern, 'messageVersion must be 1.0.2 or 2.d.d (one digit per part, e.g. 2.2.0)')
+      .default(defaultMessageVersion),
     cardBrand: z.string().min(1).max(32, 'cardBrand must be at most 32 characters').optional(),
     type: z.enum(sessionTypes).default('customer'),
   })
@@ -65,7 +72,9 @@ export const recurringInfoSchema = z
 export type RecurringInfo = z.infer<typeof recurringInfoSchema>;
 
 // Answers show what was stored, whose expiry may have passed since.
-const recurringInfoView = z.object({ frequency: z.number().int(), expiry: z.string() }).openapi('ThreeDsRecurringInfoView');
+const recurringInfoView = z
+  .object({ frequency: z.number().int(), expiry: z.string() })
+  .openapi('ThreeDsRecurringInfoView');
 
 const shortString = z.string().min(1).max(128);
 
@@ -74,7 +83,9 @@ export const processorConfigSchema = z
     merchantId: shortString,
     mcc: z.string().regex(/^\d{4}$/, 'mcc must be 4 digits'),
     merchantName: shortString,
-    merchantCountryCode: z.string().regex(/^\d{3}$|^[A-Z]{2}$/, 'merchantCountryCode must be ISO 3166 numeric (3 digits) or alpha-2'),
+    merchantCountryCode: z
+      .string()
+      .regex(/^\d{3}$|^[A-Z]{2}$/, 'merchantCountryCode must be ISO 3166 numeric (3 digits) or alpha-2'),
     acquirerBinVisa: z.string().max(11),
     acquirerBinMastercard: z.string().max(11),
     acquirerBinAmex: z.string().max(11),
@@ -97,20 +108,36 @@ export const authenticateSchema = z
     storeId: idOf('store').optional(),
     processorConfig: processorConfigSchema.optional(),
     purchaseInfo: z.object({ amount: z.number().int().min(0), currency: z.string().regex(/^[A-Z]{3}$/) }).strict(),
-    cardholderInfo: z.object({ name: z.string().min(1).max(45).optional(), email: z.string().email().max(254).optional() }).strict().optional(),
-    challengePreference: z.enum(['no-preference', 'no-challenge', 'challenge-requested', 'challenge-mandated']).optional(),
+    cardholderInfo: z
+      .object({ name: z.string().min(1).max(45).optional(), email: z.string().email().max(254).optional() })
+      .strict()
+      .optional(),
+    challengePreference: z
+      .enum(['no-preference', 'no-challenge', 'challenge-requested', 'challenge-mandated'])
+      .optional(),
     authenticationType: z.enum(authenticationTypes).default('payment-transaction'),
     recurringInfo: recurringInfoSchema.optional(),
     // The browser is redirected there: only web pages, never javascript: or data: URLs.
-    returnUrl: z.url({ protocol: /^https?$/, error: 'returnUrl must be an http or https URL' }).max(2048).optional(),
+    returnUrl: z
+      .url({ protocol: /^https?$/, error: 'returnUrl must be an http or https URL' })
+      .max(2048)
+      .optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
     if (!body.sessionId === !body.paymentInstrumentId) {
-      ctx.addIssue({ code: 'custom', path: ['sessionId'], message: 'give exactly one of sessionId or paymentInstrumentId' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sessionId'],
+        message: 'give exactly one of sessionId or paymentInstrumentId',
+      });
     }
     if (body.authenticationType === 'recurring-transaction' && !body.recurringInfo) {
-      ctx.addIssue({ code: 'custom', path: ['recurringInfo'], message: 'recurringInfo {frequency, expiry} is required with authenticationType recurring-transaction' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recurringInfo'],
+        message: 'recurringInfo {frequency, expiry} is required with authenticationType recurring-transaction',
+      });
     }
   })
   .openapi('ThreeDsAuthenticate');

@@ -18,7 +18,15 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/webhooks/:webhookId/attempts', summary: 'Delivery attempts to one endpoint, newest first', tags, params: webhookParams, query: attemptsQuery, response: z.array(deliveryAttemptSchema) },
+    {
+      method: 'get',
+      path: '/webhooks/:webhookId/attempts',
+      summary: 'Delivery attempts to one endpoint, newest first',
+      tags,
+      params: webhookParams,
+      query: attemptsQuery,
+      response: z.array(deliveryAttemptSchema),
+    },
     async ({ params, query, req }) => {
       const endpoint = await findEndpoint(db, tenantOf(req), params.webhookId);
       const attempts = await db.webhookDeliveryAttempt.findMany({
@@ -50,7 +58,8 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       const endpoint = await findEndpoint(db, tenant, params.webhookId);
       const event = await db.event.findFirst({ where: { id: body.eventId, ...tenant } });
       if (!event || (event.storeId && event.storeId !== endpoint.storeId)) throw notFound('Event');
-      if (!endpoint.enabled) throw conflict('The endpoint is disabled; enable it before redelivering', 'WEBHOOK_ENDPOINT_DISABLED');
+      if (!endpoint.enabled)
+        throw conflict('The endpoint is disabled; enable it before redelivering', 'WEBHOOK_ENDPOINT_DISABLED');
       const workflowId = `${deliveryWorkflowId(event.id, endpoint.id)}_manual_${randomBase62(8)}`;
       await startDeliveryWorkflow(
         { db, temporal: deps.temporal, taskQueue: deps.taskQueue },

@@ -42,14 +42,32 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { adminOnly: true, method: 'post', path: '/webhooks', summary: "Registers a store's webhook endpoint; the answer shows its signing secret once", tags, body: createWebhookSchema, response: createdWebhookSchema, status: 201, errors: [404] },
+    {
+      adminOnly: true,
+      method: 'post',
+      path: '/webhooks',
+      summary: "Registers a store's webhook endpoint; the answer shows its signing secret once",
+      tags,
+      body: createWebhookSchema,
+      response: createdWebhookSchema,
+      status: 201,
+      errors: [404],
+    },
     async ({ body, req }) => {
       const tenant = tenantOf(req);
       await assertStoreOfTenant(db, tenant, body.storeId);
       const url = await checkedUrl(deps, tenant, body.url);
       const secret = newWebhookSecret();
       const endpoint = await db.webhookEndpoint.create({
-        data: { id: newId('webhookEndpoint'), ...tenant, storeId: body.storeId, url, eventTypes: body.eventTypes, description: body.description ?? null, secret },
+        data: {
+          id: newId('webhookEndpoint'),
+          ...tenant,
+          storeId: body.storeId,
+          url,
+          eventTypes: body.eventTypes,
+          description: body.description ?? null,
+          secret,
+        },
       });
       return { ...toPublicEndpoint(endpoint), secret };
     },
@@ -58,11 +76,22 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/webhooks', summary: "Lists a store's webhook endpoints (never their secrets)", tags, query: listWebhooksQuery, response: z.array(webhookEndpointSchema), errors: [404] },
+    {
+      method: 'get',
+      path: '/webhooks',
+      summary: "Lists a store's webhook endpoints (never their secrets)",
+      tags,
+      query: listWebhooksQuery,
+      response: z.array(webhookEndpointSchema),
+      errors: [404],
+    },
     async ({ query, req }) => {
       const tenant = tenantOf(req);
       await assertStoreOfTenant(db, tenant, query.storeId);
-      const endpoints = await db.webhookEndpoint.findMany({ where: { ...tenant, storeId: query.storeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      const endpoints = await db.webhookEndpoint.findMany({
+        where: { ...tenant, storeId: query.storeId },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
       return endpoints.map(toPublicEndpoint);
     },
   );
@@ -70,14 +99,30 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { method: 'get', path: '/webhooks/:webhookId', summary: 'Shows a webhook endpoint', tags, params: webhookParams, response: webhookEndpointSchema },
+    {
+      method: 'get',
+      path: '/webhooks/:webhookId',
+      summary: 'Shows a webhook endpoint',
+      tags,
+      params: webhookParams,
+      response: webhookEndpointSchema,
+    },
     async ({ params, req }) => toPublicEndpoint(await findEndpoint(db, tenantOf(req), params.webhookId)),
   );
 
   defineRoute(
     publicRouter,
     basePath,
-    { adminOnly: true, method: 'patch', path: '/webhooks/:webhookId', summary: 'Updates url, eventTypes, enabled or description; enabling again clears the failure record', tags, params: webhookParams, body: updateWebhookSchema, response: webhookEndpointSchema },
+    {
+      adminOnly: true,
+      method: 'patch',
+      path: '/webhooks/:webhookId',
+      summary: 'Updates url, eventTypes, enabled or description; enabling again clears the failure record',
+      tags,
+      params: webhookParams,
+      body: updateWebhookSchema,
+      response: webhookEndpointSchema,
+    },
     async ({ params, body, req }) => {
       const tenant = tenantOf(req);
       const existing = await findEndpoint(db, tenant, params.webhookId);
@@ -91,7 +136,9 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
           description: body.description,
           enabled: body.enabled,
           ...(reenabled ? { failingSince: null, lastFailedAt: null, disabledReason: null, disabledAt: null } : {}),
-          ...(body.enabled === false && existing.enabled ? { disabledReason: 'disabled by the merchant', disabledAt: new Date() } : {}),
+          ...(body.enabled === false && existing.enabled
+            ? { disabledReason: 'disabled by the merchant', disabledAt: new Date() }
+            : {}),
         },
       });
       return toPublicEndpoint(endpoint);
@@ -101,7 +148,15 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
-    { adminOnly: true, method: 'delete', path: '/webhooks/:webhookId', summary: 'Deletes a webhook endpoint (running deliveries to it stop)', tags, params: webhookParams, response: z.object({ id: z.string(), deleted: z.literal(true) }) },
+    {
+      adminOnly: true,
+      method: 'delete',
+      path: '/webhooks/:webhookId',
+      summary: 'Deletes a webhook endpoint (running deliveries to it stop)',
+      tags,
+      params: webhookParams,
+      response: z.object({ id: z.string(), deleted: z.literal(true) }),
+    },
     async ({ params, req }) => {
       const endpoint = await findEndpoint(db, tenantOf(req), params.webhookId);
       await db.webhookEndpoint.delete({ where: { id: endpoint.id } });

@@ -8,7 +8,11 @@ const eventTypesSchema = z
   .min(1, 'at least one event type is required')
   .superRefine((types, ctx) => {
     const unknown = types.filter((type) => !isWebhookEventType(type));
-    if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown event type ${unknown.join(', ')}; known: ${webhookEventTypes.join(', ')}` });
+    if (unknown.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown event type ${unknown.join(', ')}; known: ${webhookEventTypes.join(', ')}`,
+      });
   })
   .transform((types) => [...new Set(types)]);
 
@@ -39,12 +43,20 @@ export type UpdateWebhookRequest = z.infer<typeof updateWebhookSchema>;
 export const rotateSecretSchema = z
   .object({
     /** How long the replaced secret keeps signing (default 24 h, at most 7 days; 0 ends it now). */
-    overlapSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(24 * 3600),
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(24 * 3600),
   })
   .strict()
   .openapi('RotateWebhookSecret');
 
-export const redeliverSchema = z.object({ eventId: idOf('evt') }).strict().openapi('RedeliverWebhook');
+export const redeliverSchema = z
+  .object({ eventId: idOf('evt') })
+  .strict()
+  .openapi('RedeliverWebhook');
 
 export const listWebhooksQuery = z.object({ storeId: idOf('store') });
 export const webhookParams = idParam('webhookId', 'wh');
@@ -65,7 +77,9 @@ export const webhookEndpointSchema = z
   .openapi('WebhookEndpoint');
 export type PublicWebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
-export const createdWebhookSchema = webhookEndpointSchema.extend({ secret: z.string() }).openapi('CreatedWebhookEndpoint');
+export const createdWebhookSchema = webhookEndpointSchema
+  .extend({ secret: z.string() })
+  .openapi('CreatedWebhookEndpoint');
 
 export const rotatedSecretSchema = z
   .object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string().nullable() })

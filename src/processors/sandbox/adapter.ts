@@ -1,6 +1,19 @@
 import { postJson } from '../httpExecutor';
-import type { AuthorizeRequest, FollowUpRequest, ProcessorAdapter, ProcessorCapabilities, ReversalRequest } from '../types';
-import { authorizeBody, parseCredentials, requestHeaders, toAuthorizeResult, toFollowUpResult, toReversalResult } from './transformers';
+import type {
+  AuthorizeRequest,
+  FollowUpRequest,
+  ProcessorAdapter,
+  ProcessorCapabilities,
+  ReversalRequest,
+} from '../types';
+import {
+  authorizeBody,
+  parseCredentials,
+  requestHeaders,
+  toAuthorizeResult,
+  toFollowUpResult,
+  toReversalResult,
+} from './transformers';
 
 export interface AdapterDeps {
   sandboxUrl: string;
@@ -50,7 +63,12 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
       const answer = await postJson({
         url: `${base}/reversals`,
         headers: requestHeaders(request.idempotencyKey, credentials),
-        body: { merchantId: credentials.merchantId, originalIdempotencyKey: request.originalIdempotencyKey, amount: request.amount, currency: request.currency },
+        body: {
+          merchantId: credentials.merchantId,
+          originalIdempotencyKey: request.originalIdempotencyKey,
+          amount: request.amount,
+          currency: request.currency,
+        },
         timeoutMs: deps.timeoutMs,
       });
       return toReversalResult(answer.status, answer.body);

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { declineCategoryOf } from '../declineCodes';
-import { ProcessorTechnicalError, type AuthorizeRequest, type AuthorizeResult, type FollowUpResult, type ReversalResult } from '../types';
+import {
+  ProcessorTechnicalError,
+  type AuthorizeRequest,
+  type AuthorizeResult,
+  type FollowUpResult,
+  type ReversalResult,
+} from '../types';
 
 /**
  * Pure mapping between the engine's processor interface and the sandbox acquirer's wire format
@@ -15,7 +21,8 @@ export interface SandboxCredentials {
 
 export function parseCredentials(credentials: Record<string, string>): SandboxCredentials {
   const merchantId = credentials.merchantId?.trim();
-  if (!merchantId) throw new ProcessorTechnicalError('sandbox processor credentials lack merchantId', 'invalid_credentials');
+  if (!merchantId)
+    throw new ProcessorTechnicalError('sandbox processor credentials lack merchantId', 'invalid_credentials');
   return { merchantId, apiKey: credentials.apiKey, timeoutDelayMs: credentials.timeoutDelayMs };
 }
 
@@ -47,10 +54,25 @@ export function authorizeBody(request: AuthorizeRequest, credentials: SandboxCre
 }
 
 const disputeSchema = z.object({ reason: z.string(), amount: z.number().int() });
-const failureSchema = z.object({ status: z.enum(['declined', 'failed']), code: z.string().min(1), message: z.string().optional(), id: z.string().optional() });
+const failureSchema = z.object({
+  status: z.enum(['declined', 'failed']),
+  code: z.string().min(1),
+  message: z.string().optional(),
+  id: z.string().optional(),
+});
 const authorizeAnswerSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('approved'), id: z.string().min(1), captured: z.boolean(), disputeOpened: disputeSchema.optional() }),
-  z.object({ status: z.literal('declined'), id: z.string().optional(), code: z.string().min(1), message: z.string().optional() }),
+  z.object({
+    status: z.literal('approved'),
+    id: z.string().min(1),
+    captured: z.boolean(),
+    disputeOpened: disputeSchema.optional(),
+  }),
+  z.object({
+    status: z.literal('declined'),
+    id: z.string().optional(),
+    code: z.string().min(1),
+    message: z.string().optional(),
+  }),
   z.object({ status: z.literal('requires_3ds'), code: z.string().optional(), message: z.string().optional() }),
 ]);
 const followUpAnswerSchema = z.discriminatedUnion('status', [
@@ -59,7 +81,12 @@ const followUpAnswerSchema = z.discriminatedUnion('status', [
 ]);
 
 const reversalAnswerSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('succeeded'), reversed: z.boolean(), id: z.string().min(1).optional(), amount: z.number().int().nonnegative() }),
+  z.object({
+    status: z.literal('succeeded'),
+    reversed: z.boolean(),
+    id: z.string().min(1).optional(),
+    amount: z.number().int().nonnegative(),
+  }),
   z.object({ status: z.literal('failed'), code: z.string().min(1), message: z.string().optional() }),
 ]);
 
@@ -68,11 +95,26 @@ export function toAuthorizeResult(status: number, body: unknown): AuthorizeResul
   const answer = parseAnswer(status, body, authorizeAnswerSchema, 'declined');
   switch (answer.status) {
     case 'approved':
-      return { outcome: 'approved', processorReference: answer.id, captured: answer.captured, ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}) };
+      return {
+        outcome: 'approved',
+        processorReference: answer.id,
+        captured: answer.captured,
+        ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}),
+      };
     case 'declined':
-      return { outcome: 'declined', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code, ...(answer.id ? { processorReference: answer.id } : {}) };
+      return {
+        outcome: 'declined',
+        code: answer.code,
+        category: declineCategoryOf(answer.code),
+        message: answer.message ?? answer.code,
+        ...(answer.id ? { processorReference: answer.id } : {}),
+      };
     case 'requires_3ds':
-      return { outcome: 'requires_3ds', code: answer.code ?? 'authentication_required', message: answer.message ?? '3-D Secure authentication required' };
+      return {
+        outcome: 'requires_3ds',
+        code: answer.code ?? 'authentication_required',
+        message: answer.message ?? '3-D Secure authentication required',
+      };
   }
 }
 
@@ -80,23 +122,41 @@ export function toFollowUpResult(status: number, body: unknown): FollowUpResult 
   const answer = parseAnswer(status, body, followUpAnswerSchema, 'failed');
   switch (answer.status) {
     case 'succeeded':
-      return { outcome: 'succeeded', processorReference: answer.id, ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}) };
+      return {
+        outcome: 'succeeded',
+        processorReference: answer.id,
+        ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}),
+      };
     case 'failed':
-      return { outcome: 'failed', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code };
+      return {
+        outcome: 'failed',
+        code: answer.code,
+        category: declineCategoryOf(answer.code),
+        message: answer.message ?? answer.code,
+      };
   }
 }
 
 export function toReversalResult(status: number, body: unknown): ReversalResult {
   const answer = parseAnswer(status, body, reversalAnswerSchema, 'failed');
-  if (answer.status === 'failed') return { outcome: 'failed', code: answer.code, category: declineCategoryOf(answer.code), message: answer.message ?? answer.code };
+  if (answer.status === 'failed')
+    return {
+      outcome: 'failed',
+      code: answer.code,
+      category: declineCategoryOf(answer.code),
+      message: answer.message ?? answer.code,
+    };
   if (!answer.reversed) return { outcome: 'nothing_to_reverse' };
-  if (!answer.id) throw new ProcessorTechnicalError('sandbox acquirer reversed without naming the transaction', 'invalid_response');
+  if (!answer.id)
+    throw new ProcessorTechnicalError('sandbox acquirer reversed without naming the transaction', 'invalid_response');
   return { outcome: 'reversed', processorReference: answer.id, amount: answer.amount };
 }
 
 function parseAnswer<T>(status: number, body: unknown, schema: z.ZodType<T>, refusal: 'declined' | 'failed'): T {
-  if (status === 401 || status === 403) throw new ProcessorTechnicalError('sandbox acquirer rejected the credentials', 'invalid_credentials');
-  if (status === 409) throw new ProcessorTechnicalError('idempotency key reused with a different request', 'idempotency_conflict');
+  if (status === 401 || status === 403)
+    throw new ProcessorTechnicalError('sandbox acquirer rejected the credentials', 'invalid_credentials');
+  if (status === 409)
+    throw new ProcessorTechnicalError('idempotency key reused with a different request', 'idempotency_conflict');
   if (status === 429) throw new ProcessorTechnicalError('sandbox acquirer rate limited the call', 'rate_limited');
   if (status >= 200 && status < 300) {
     const parsed = schema.safeParse(body);

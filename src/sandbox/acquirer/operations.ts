@@ -53,20 +53,35 @@ export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promi
   };
 
   if (!passesLuhn(call.card.number)) return decline('incorrect_number', 'The card number is not valid');
-  if (!isExpiryInFuture(call.card.expMonth, call.card.expYear, new Date())) return decline('expired_card', 'The card has expired');
+  if (!isExpiryInFuture(call.card.expMonth, call.card.expYear, new Date()))
+    return decline('expired_card', 'The card has expired');
 
   const threeDs = judgeThreeDs(call.threeDs);
-  if (threeDs === 'invalid') return decline('invalid_authentication_data', 'A Y or A 3DS 2.x result must carry dsTransID');
+  if (threeDs === 'invalid')
+    return decline('invalid_authentication_data', 'A Y or A 3DS 2.x result must carry dsTransID');
   if (threeDs === 'failed') return decline('authentication_failed', '3-D Secure authentication failed');
   if (behaviour.kind === 'requires_3ds' && threeDs !== 'authenticated') {
-    state.record({ ...entry, outcome: 'requires_3ds', code: 'authentication_required', transactionId: null, disputeOpened: null });
-    return ok({ status: 'requires_3ds', code: 'authentication_required', message: 'This card requires 3-D Secure authentication' });
+    state.record({
+      ...entry,
+      outcome: 'requires_3ds',
+      code: 'authentication_required',
+      transactionId: null,
+      disputeOpened: null,
+    });
+    return ok({
+      status: 'requires_3ds',
+      code: 'authentication_required',
+      message: 'This card requires 3-D Secure authentication',
+    });
   }
   if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
   if (behaviour.kind === 'timeout') await delay(call.delayMs ?? defaultTimeoutDelayMs, undefined, { ref: false });
   // Checked last, after the hold: a reversal that arrived while this call was in flight wins.
   if (state.isReversed(call.merchantId, call.idempotencyKey)) {
-    return decline('authorization_reversed', 'This idempotency key was reversed before the authorization completed; nothing was charged');
+    return decline(
+      'authorization_reversed',
+      'This idempotency key was reversed before the authorization completed; nothing was charged',
+    );
   }
 
   const transaction: Transaction = {
@@ -81,9 +96,16 @@ export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promi
     refundedAmount: 0,
     status: call.capture ? 'captured' : 'authorized',
   };
-  if (call.capture && behaviour.kind === 'dispute') transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
+  if (call.capture && behaviour.kind === 'dispute')
+    transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
   state.addTransaction(transaction);
-  state.record({ ...entry, outcome: 'approved', code: null, transactionId: transaction.id, disputeOpened: transaction.disputeOpened ?? null });
+  state.record({
+    ...entry,
+    outcome: 'approved',
+    code: null,
+    transactionId: transaction.id,
+    disputeOpened: transaction.disputeOpened ?? null,
+  });
   return ok({
     id: transaction.id,
     status: 'approved',
@@ -99,11 +121,16 @@ function judgeThreeDs(values: Record<string, unknown> | undefined): 'authenticat
   if (status === 'N' || status === 'R') return 'failed';
   if (status !== 'Y' && status !== 'A') return 'none';
   const version = typeof values.messageVersion === 'string' ? values.messageVersion : '';
-  if (version.startsWith('2') && (typeof values.dsTransID !== 'string' || values.dsTransID.length === 0)) return 'invalid';
+  if (version.startsWith('2') && (typeof values.dsTransID !== 'string' || values.dsTransID.length === 0))
+    return 'invalid';
   return 'authenticated';
 }
 
-export function followUp(state: AcquirerBook, operation: Exclude<Operation, 'authorize'>, call: FollowUpCall): StoredAnswer {
+export function followUp(
+  state: AcquirerBook,
+  operation: Exclude<Operation, 'authorize'>,
+  call: FollowUpCall,
+): StoredAnswer {
   const transaction = state.transactions.get(call.transactionId);
   const entry = {
     merchantId: call.merchantId,
@@ -120,30 +147,37 @@ export function followUp(state: AcquirerBook, operation: Exclude<Operation, 'aut
     if (transaction) state.record({ ...entry, outcome: 'failed', code, disputeOpened: null });
     return { status, body: { status: 'failed', code, message } };
   };
-  if (!transaction || transaction.merchantId !== call.merchantId) return fail(404, 'transaction_not_found', 'No such authorization for this merchant');
-  if (call.currency !== transaction.currency) return fail(200, 'currency_mismatch', `The authorization is in ${transaction.currency}`);
+  if (!transaction || transaction.merchantId !== call.merchantId)
+    return fail(404, 'transaction_not_found', 'No such authorization for this merchant');
+  if (call.currency !== transaction.currency)
+    return fail(200, 'currency_mismatch', `The authorization is in ${transaction.currency}`);
   if (operation !== 'void' && call.amount <= 0) return fail(200, 'invalid_amount', 'The amount must be positive');
   if (transaction.status === 'reversed') return fail(200, 'already_reversed', 'The authorization was reversed');
 
   switch (operation) {
     case 'capture': {
       if (transaction.status === 'voided') return fail(200, 'already_voided', 'The authorization was voided');
-      if (transaction.status === 'captured') return fail(200, 'already_captured', 'The authorization was already captured');
-      if (call.amount > transaction.authorizedAmount) return fail(200, 'amount_exceeds_authorization', 'Capture above the authorized amount');
+      if (transaction.status === 'captured')
+        return fail(200, 'already_captured', 'The authorization was already captured');
+      if (call.amount > transaction.authorizedAmount)
+        return fail(200, 'amount_exceeds_authorization', 'Capture above the authorized amount');
       transaction.status = 'captured';
       transaction.capturedAmount = call.amount;
-      if (testCards[transaction.cardNumber]?.kind === 'dispute') transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
+      if (testCards[transaction.cardNumber]?.kind === 'dispute')
+        transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
       break;
     }
     case 'void': {
       if (transaction.status === 'voided') return fail(200, 'already_voided', 'The authorization was already voided');
-      if (transaction.status === 'captured') return fail(200, 'already_captured', 'A captured charge cannot be voided; refund it');
+      if (transaction.status === 'captured')
+        return fail(200, 'already_captured', 'A captured charge cannot be voided; refund it');
       transaction.status = 'voided';
       break;
     }
     case 'refund': {
       if (transaction.status !== 'captured') return fail(200, 'not_captured', 'Only a captured charge can be refunded');
-      if (transaction.refundedAmount + call.amount > transaction.capturedAmount) return fail(200, 'refund_exceeds_capture', 'Refunds would exceed the captured amount');
+      if (transaction.refundedAmount + call.amount > transaction.capturedAmount)
+        return fail(200, 'refund_exceeds_capture', 'Refunds would exceed the captured amount');
       transaction.refundedAmount += call.amount;
       const refundId = acquirerId('acqre');
       state.record({ ...entry, outcome: 'succeeded', code: null, disputeOpened: null });
@@ -181,7 +215,11 @@ export function reverse(state: AcquirerBook, call: ReversalCall): StoredAnswer {
   }
   if (transaction.currency !== call.currency) {
     state.record({ ...entry, outcome: 'failed', code: 'currency_mismatch', amount: 0 });
-    return ok({ status: 'failed', code: 'currency_mismatch', message: `The authorization is in ${transaction.currency}` });
+    return ok({
+      status: 'failed',
+      code: 'currency_mismatch',
+      message: `The authorization is in ${transaction.currency}`,
+    });
   }
   let amount = 0;
   if (transaction.status === 'authorized') amount = transaction.authorizedAmount;

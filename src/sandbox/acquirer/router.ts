@@ -21,7 +21,12 @@ const authorizeSchema = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/),
   capture: z.boolean(),
   initiatedBy: z.enum(['customer', 'merchant']).optional(),
-  card: z.object({ number: z.string().regex(/^\d{12,19}$/), expMonth: z.number().int().min(1).max(12), expYear: z.number().int().min(2000).max(2100), holderName: z.string().optional() }),
+  card: z.object({
+    number: z.string().regex(/^\d{12,19}$/),
+    expMonth: z.number().int().min(1).max(12),
+    expYear: z.number().int().min(2000).max(2100),
+    holderName: z.string().optional(),
+  }),
   threeDs: z.record(z.string(), z.unknown()).optional(),
 });
 const followUpSchema = z.object({
@@ -52,7 +57,11 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
       authorize(book, { ...body, idempotencyKey: key, delayMs: delayHeader(req) }),
     ),
   );
-  for (const [action, operation] of [['capture', 'capture'], ['void', 'void'], ['refunds', 'refund']] as const) {
+  for (const [action, operation] of [
+    ['capture', 'capture'],
+    ['void', 'void'],
+    ['refunds', 'refund'],
+  ] as const) {
     router.post(`/v1/authorizations/:transactionId/${action}`, (req, res) =>
       handle(req, res, followUpSchema, async (body, key, book) =>
         followUp(book, operation, { ...body, idempotencyKey: key, transactionId: String(req.params.transactionId) }),
@@ -60,20 +69,27 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     );
   }
 
-  router.post('/v1/reversals', (req, res) => handle(req, res, reversalSchema, async (body, key, book) => reverse(book, { ...body, idempotencyKey: key })));
+  router.post('/v1/reversals', (req, res) =>
+    handle(req, res, reversalSchema, async (body, key, book) => reverse(book, { ...body, idempotencyKey: key })),
+  );
 
   router.get('/ledger', (req, res) => {
     const query = ledgerQuerySchema.safeParse(req.query);
     if (!query.success) return void res.status(400).json({ message: 'bad ledger query', code: 'invalid_request' });
     const entries = state.ledger.filter((entry) =>
-      Object.entries(query.data).every(([field, wanted]) => wanted === undefined || entry[field as keyof typeof entry] === wanted),
+      Object.entries(query.data).every(
+        ([field, wanted]) => wanted === undefined || entry[field as keyof typeof entry] === wanted,
+      ),
     );
     res.json({ entries });
   });
 
   router.post('/outage', (req, res) => {
     const body = outageSchema.safeParse(req.body);
-    if (!body.success) return void res.status(400).json({ message: 'merchantId (string) and enabled (boolean) are required', code: 'invalid_request' });
+    if (!body.success)
+      return void res
+        .status(400)
+        .json({ message: 'merchantId (string) and enabled (boolean) are required', code: 'invalid_request' });
     state.setOutage(body.data.merchantId, body.data.enabled);
     res.json({ merchantId: body.data.merchantId, outage: body.data.enabled });
   });
@@ -89,7 +105,11 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     const parsed = schema.safeParse(req.body);
     const key = req.header('idempotency-key');
     if (!parsed.success || !key) {
-      res.status(400).json({ status: 'failed', code: 'invalid_request', message: key ? parsed.error?.issues[0]?.message : 'Idempotency-Key header is required' });
+      res.status(400).json({
+        status: 'failed',
+        code: 'invalid_request',
+        message: key ? parsed.error?.issues[0]?.message : 'Idempotency-Key header is required',
+      });
       return;
     }
     const merchantId = parsed.data.merchantId;
@@ -104,7 +124,9 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     const fingerprint = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
     const answer = state.answerOnce(merchantId, key, fingerprint, (book) => run(parsed.data, key, book));
     if (!answer) {
-      res.status(409).json({ code: 'idempotency_conflict', message: 'This Idempotency-Key was used for a different request' });
+      res
+        .status(409)
+        .json({ code: 'idempotency_conflict', message: 'This Idempotency-Key was used for a different request' });
       return;
     }
     const stored = await answer;

@@ -97,7 +97,12 @@ export class AcquirerState {
    * Returns undefined when the key was used for a different request. The answer is sent only
    * after it and everything `run` changed are in the journal, in one write.
    */
-  answerOnce(merchantId: string, key: string, fingerprint: string, run: (book: AcquirerBook) => Promise<StoredAnswer>): Promise<StoredAnswer> | undefined {
+  answerOnce(
+    merchantId: string,
+    key: string,
+    fingerprint: string,
+    run: (book: AcquirerBook) => Promise<StoredAnswer>,
+  ): Promise<StoredAnswer> | undefined {
     const scope = scopedKey(merchantId, key);
     const existing = this.answers.get(scope);
     if (existing) return existing.fingerprint === fingerprint ? existing.answer : undefined;
@@ -131,9 +136,13 @@ export class AcquirerState {
       transactionByKey: (merchantId, idempotencyKey) => this.transactionByKey(merchantId, idempotencyKey),
       isReversed: (merchantId, idempotencyKey) => this.isReversed(merchantId, idempotencyKey),
       addTransaction: (transaction) => change({ kind: 'transaction', transaction }),
-      markReversed: (merchantId, idempotencyKey) => change({ kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) }),
+      markReversed: (merchantId, idempotencyKey) =>
+        change({ kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) }),
       record: (entry) => {
-        change({ kind: 'ledger', entry: { id: `led_${randomBytes(8).toString('hex')}`, createdAt: new Date().toISOString(), ...entry } });
+        change({
+          kind: 'ledger',
+          entry: { id: `led_${randomBytes(8).toString('hex')}`, createdAt: new Date().toISOString(), ...entry },
+        });
         const transaction = entry.transactionId === null ? undefined : this.transactions.get(entry.transactionId);
         if (transaction && this.journal) changes.push({ kind: 'transaction', transaction: { ...transaction } });
       },
@@ -149,7 +158,8 @@ export class AcquirerState {
         const { transaction } = record;
         this.transactions.set(transaction.id, transaction);
         this.transactionsByKey.set(scopedKey(transaction.merchantId, transaction.idempotencyKey), transaction.id);
-        if (this.transactionsByKey.size > maxStoredAnswers) this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
+        if (this.transactionsByKey.size > maxStoredAnswers)
+          this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
         return;
       }
       case 'ledger':
@@ -158,7 +168,8 @@ export class AcquirerState {
         return;
       case 'reversed':
         this.reversedKeys.add(record.scope);
-        if (this.reversedKeys.size > maxStoredAnswers) this.reversedKeys.delete(this.reversedKeys.values().next().value!);
+        if (this.reversedKeys.size > maxStoredAnswers)
+          this.reversedKeys.delete(this.reversedKeys.values().next().value!);
         return;
     }
   }

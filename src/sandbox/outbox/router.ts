@@ -28,7 +28,9 @@ export function createOutboxRouter(): express.Router {
       res.status(400).json({ message: 'to, subject and text are required strings', code: 'BAD_REQUEST' });
       return;
     }
-    const meta = Object.fromEntries(Object.entries(body.meta ?? {}).filter(([, value]) => typeof value === 'string')) as Record<string, string>;
+    const meta = Object.fromEntries(
+      Object.entries(body.meta ?? {}).filter(([, value]) => typeof value === 'string'),
+    ) as Record<string, string>;
     const message: OutboxMessage = {
       id: `msg_${++counter}`,
       to: body.to.toLowerCase(),

@@ -39,7 +39,11 @@ function publicView(transaction: SandboxThreeDsTransaction, baseUrl: string) {
 
 function finalValues(brand: string, transStatus: 'Y' | 'A' | 'N' | 'R' | 'U') {
   const succeeded = transStatus === 'Y' || transStatus === 'A';
-  return { transStatus, eci: eciFor(brand, transStatus), authenticationValue: succeeded ? newAuthenticationValue() : null };
+  return {
+    transStatus,
+    eci: eciFor(brand, transStatus),
+    authenticationValue: succeeded ? newAuthenticationValue() : null,
+  };
 }
 
 /**
@@ -57,7 +61,10 @@ export function createThreeDsServerRouter(): express.Router {
   router.post('/v2/authenticate', (req, res) => {
     const parsed = authenticateSchema.safeParse(req.body);
     if (!parsed.success) {
-      res.status(400).json({ code: 'invalid_request', message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
+      res.status(400).json({
+        code: 'invalid_request',
+        message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      });
       return;
     }
     const body = parsed.data;
@@ -68,10 +75,12 @@ export function createThreeDsServerRouter(): express.Router {
     }
     const brand = cardBrandOf(body.cardNumber);
     const behaviour = behaviourOf(body.cardNumber);
-    const wantsChallenge = behaviour === 'challenge' || (body.challengePreference === 'challenge-mandated' && behaviour === 'frictionless');
+    const wantsChallenge =
+      behaviour === 'challenge' || (body.challengePreference === 'challenge-mandated' && behaviour === 'frictionless');
     // 3RI has no cardholder to challenge: the issuer decides on the prior authentication (Y).
     const challenge = body.deviceChannel === 'browser' && wantsChallenge;
-    const decided: 'Y' | 'A' | 'R' | 'U' = behaviour === 'attempted' ? 'A' : behaviour === 'rejected' ? 'R' : behaviour === 'unavailable' ? 'U' : 'Y';
+    const decided: 'Y' | 'A' | 'R' | 'U' =
+      behaviour === 'attempted' ? 'A' : behaviour === 'rejected' ? 'R' : behaviour === 'unavailable' ? 'U' : 'Y';
     const transaction = state.create({
       reference: body.reference,
       messageVersion: body.messageVersion,
@@ -80,7 +89,9 @@ export function createThreeDsServerRouter(): express.Router {
       notificationUrl: body.notificationUrl ?? null,
       amount: body.amount,
       currency: body.currency.toUpperCase(),
-      ...(challenge ? { transStatus: 'C' as const, eci: null, authenticationValue: null } : finalValues(brand, decided)),
+      ...(challenge
+        ? { transStatus: 'C' as const, eci: null, authenticationValue: null }
+        : finalValues(brand, decided)),
     });
     res.json(publicView(transaction, baseUrlOf(req)));
   });
@@ -115,7 +126,8 @@ export function createThreeDsServerRouter(): express.Router {
       return;
     }
     // A second submit does not change a finished challenge; it only repeats the redirect.
-    if (transaction.transStatus === 'C') Object.assign(transaction, finalValues(transaction.cardBrand, outcome === 'complete' ? 'Y' : 'N'));
+    if (transaction.transStatus === 'C')
+      Object.assign(transaction, finalValues(transaction.cardBrand, outcome === 'complete' ? 'Y' : 'N'));
     if (!transaction.notificationUrl) {
       res.type('html').send(finishedPageHtml(transaction));
       return;

@@ -42,7 +42,9 @@ export class ThreeDsServerState {
     return serverId ? this.byServerId.get(serverId) : undefined;
   }
 
-  create(fields: Omit<SandboxThreeDsTransaction, 'threeDSServerTransID' | 'acsTransID' | 'dsTransID' | 'createdAt'>): SandboxThreeDsTransaction {
+  create(
+    fields: Omit<SandboxThreeDsTransaction, 'threeDSServerTransID' | 'acsTransID' | 'dsTransID' | 'createdAt'>,
+  ): SandboxThreeDsTransaction {
     const transaction: SandboxThreeDsTransaction = {
       ...fields,
       threeDSServerTransID: randomUUID(),

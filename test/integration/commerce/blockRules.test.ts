@@ -12,14 +12,28 @@ describe('block rules over HTTP', () => {
     await harness?.stop();
   });
 
-  const create = (body: Record<string, unknown>, token = t.merchant.token) => call(harness, 'POST', `${api}/block-rules`, { token, body });
-  const rule = (overrides: Record<string, unknown> = {}) => ({ name: 'Block NG', type: 'country', value: ['NG'], enabled: true, ...overrides });
+  const create = (body: Record<string, unknown>, token = t.merchant.token) =>
+    call(harness, 'POST', `${api}/block-rules`, { token, body });
+  const rule = (overrides: Record<string, unknown> = {}) => ({
+    name: 'Block NG',
+    type: 'country',
+    value: ['NG'],
+    enabled: true,
+    ...overrides,
+  });
 
   it('creates a rule and answers the spec fields plus operator, ttlHours and expiresAt', async () => {
     const before = Date.now();
     const answer = await create(rule({ operator: 'AND', ttlHours: 24 }));
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ name: 'Block NG', enabled: true, type: 'country', value: ['NG'], operator: 'AND', ttlHours: 24 });
+    expect(answer.body).toMatchObject({
+      name: 'Block NG',
+      enabled: true,
+      type: 'country',
+      value: ['NG'],
+      operator: 'AND',
+      ttlHours: 24,
+    });
     expect(answer.body.id).toMatch(/^br_/);
     const createdAt = Date.parse(answer.body.createdAt);
     expect(createdAt).toBeGreaterThanOrEqual(before - 1000);
@@ -82,52 +96,105 @@ describe('block rules over HTTP', () => {
   });
 
   it('lists with offset pagination, filters and sorting, scoped to the account', async () => {
-    const mine = await Promise.all(['L1', 'L2', 'L3'].map((name) => create(rule({ name, type: 'email', value: [`${name.toLowerCase()}@list.test`] }))));
+    const mine = await Promise.all(
+      ['L1', 'L2', 'L3'].map((name) =>
+        create(rule({ name, type: 'email', value: [`${name.toLowerCase()}@list.test`] })),
+      ),
+    );
     await create(rule({ name: 'Foreign', type: 'email', value: ['l1@list.test'] }), t.other.token);
-    const page1 = await ok(harness, 'POST', '/block-rules/list', t.merchant.token, { pagination: { page: 1, pageSize: 2 }, sortBy: { field: 'name', direction: 'asc' }, filters: { name: { condition: 'starts-with', value: 'L' }, type: 'email' } });
+    const page1 = await ok(harness, 'POST', '/block-rules/list', t.merchant.token, {
+      pagination: { page: 1, pageSize: 2 },
+      sortBy: { field: 'name', direction: 'asc' },
+      filters: { name: { condition: 'starts-with', value: 'L' }, type: 'email' },
+    });
     expect(page1.pagination).toEqual({ page: 1, pageSize: 2, totalCount: 3, totalPages: 2 });
     expect(page1.data.map((r: { name: string }) => r.name)).toEqual(['L1', 'L2']);
-    const page2 = await ok(harness, 'POST', '/block-rules/list', t.merchant.token, { pagination: { page: 2, pageSize: 2 }, sortBy: { field: 'name', direction: 'asc' }, filters: { name: { condition: 'starts-with', value: 'L' }, type: 'email' } });
+    const page2 = await ok(harness, 'POST', '/block-rules/list', t.merchant.token, {
+      pagination: { page: 2, pageSize: 2 },
+      sortBy: { field: 'name', direction: 'asc' },
+      filters: { name: { condition: 'starts-with', value: 'L' }, type: 'email' },
+    });
     expect(page2.data.map((r: { id: string }) => r.id)).toEqual([mine[2]!.body.id]);
     const other = await ok(harness, 'POST', '/block-rules/list', t.other.token, { filters: { type: 'email' } });
     expect(other.data.map((r: { name: string }) => r.name)).toEqual(['Foreign']);
-    const badFilter = await call(harness, 'POST', `${api}/block-rules/list`, { token: t.merchant.token, body: { filters: { type: 'phone' } } });
+    const badFilter = await call(harness, 'POST', `${api}/block-rules/list`, {
+      token: t.merchant.token,
+      body: { filters: { type: 'phone' } },
+    });
     expect(badFilter.status).toBe(400);
   });
 
   it('updates fields, re-checks values against a new type, and restarts or removes the expiry', async () => {
     const { body } = await create(rule({ ttlHours: 1 }));
-    const renamed = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, { id: body.id, data: { name: 'Renamed', enabled: false, operator: 'AND', value: ['de', 'FR'] } });
-    expect(renamed).toMatchObject({ name: 'Renamed', enabled: false, operator: 'AND', value: ['DE', 'FR'], ttlHours: 1, expiresAt: body.expiresAt, createdAt: body.createdAt });
+    const renamed = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, {
+      id: body.id,
+      data: { name: 'Renamed', enabled: false, operator: 'AND', value: ['de', 'FR'] },
+    });
+    expect(renamed).toMatchObject({
+      name: 'Renamed',
+      enabled: false,
+      operator: 'AND',
+      value: ['DE', 'FR'],
+      ttlHours: 1,
+      expiresAt: body.expiresAt,
+      createdAt: body.createdAt,
+    });
 
-    const wrongType = await call(harness, 'POST', `${api}/block-rules/update`, { token: t.merchant.token, body: { id: body.id, data: { type: 'ip' } } });
+    const wrongType = await call(harness, 'POST', `${api}/block-rules/update`, {
+      token: t.merchant.token,
+      body: { id: body.id, data: { type: 'ip' } },
+    });
     expect(wrongType.status).toBe(400);
-    const retyped = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, { id: body.id, data: { type: 'IP', value: ['192.0.2.0/24'] } });
+    const retyped = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, {
+      id: body.id,
+      data: { type: 'IP', value: ['192.0.2.0/24'] },
+    });
     expect(retyped).toMatchObject({ type: 'ip', value: ['192.0.2.0/24'] });
 
     const before = Date.now();
-    const extended = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, { id: body.id, data: { ttlHours: 48 } });
+    const extended = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, {
+      id: body.id,
+      data: { ttlHours: 48 },
+    });
     expect(Date.parse(extended.expiresAt)).toBeGreaterThanOrEqual(before + 48 * 3_600_000 - 1000);
-    const forever = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, { id: body.id, data: { ttlHours: null } });
+    const forever = await ok(harness, 'POST', '/block-rules/update', t.merchant.token, {
+      id: body.id,
+      data: { ttlHours: null },
+    });
     expect(forever).toMatchObject({ ttlHours: null, expiresAt: null });
     for (const ttlHours of [0, 8761]) {
-      const bad = await call(harness, 'POST', `${api}/block-rules/update`, { token: t.merchant.token, body: { id: body.id, data: { ttlHours } } });
+      const bad = await call(harness, 'POST', `${api}/block-rules/update`, {
+        token: t.merchant.token,
+        body: { id: body.id, data: { ttlHours } },
+      });
       expect(bad.status).toBe(400);
     }
   });
 
   it('deletes a rule; a second delete is 404', async () => {
     const { body } = await create(rule());
-    expect(await ok(harness, 'DELETE', `/block-rules/${body.id}`, t.merchant.token)).toEqual({ id: body.id, deleted: true });
+    expect(await ok(harness, 'DELETE', `/block-rules/${body.id}`, t.merchant.token)).toEqual({
+      id: body.id,
+      deleted: true,
+    });
     expect((await call(harness, 'GET', `${api}/block-rules/${body.id}`, { token: t.merchant.token })).status).toBe(404);
-    expect((await call(harness, 'DELETE', `${api}/block-rules/${body.id}`, { token: t.merchant.token })).status).toBe(404);
+    expect((await call(harness, 'DELETE', `${api}/block-rules/${body.id}`, { token: t.merchant.token })).status).toBe(
+      404,
+    );
   });
 
   it("answers 404 for another account's or mode's rule on get, update and delete", async () => {
     const { body } = await create(rule());
     for (const token of [t.other.token, t.liveToken]) {
       expect((await call(harness, 'GET', `${api}/block-rules/${body.id}`, { token })).status).toBe(404);
-      expect((await call(harness, 'POST', `${api}/block-rules/update`, { token, body: { id: body.id, data: { enabled: false } } })).status).toBe(404);
+      expect(
+        (
+          await call(harness, 'POST', `${api}/block-rules/update`, {
+            token,
+            body: { id: body.id, data: { enabled: false } },
+          })
+        ).status,
+      ).toBe(404);
       expect((await call(harness, 'DELETE', `${api}/block-rules/${body.id}`, { token })).status).toBe(404);
     }
     expect((await ok(harness, 'GET', `/block-rules/${body.id}`, t.merchant.token)).enabled).toBe(true);

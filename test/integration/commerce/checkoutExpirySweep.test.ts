@@ -1,7 +1,17 @@
 import { expireLapsedCheckoutSessions } from '../../../src/commerce/checkoutExpirySweep';
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
 import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createCustomer, createProduct, createStore, createTenants, lapseSession, ok, sessionStatusInDb, type Tenants } from './commerceHelpers';
+import {
+  api,
+  createCustomer,
+  createProduct,
+  createStore,
+  createTenants,
+  lapseSession,
+  ok,
+  sessionStatusInDb,
+  type Tenants,
+} from './commerceHelpers';
 
 /** The sweep that moves checkout sessions whose expiry passed unpaid to expired, with their events. */
 describe('checkout expiry sweep', () => {
@@ -12,29 +22,47 @@ describe('checkout expiry sweep', () => {
 
   const openSession = async (promotionCodes: string[] = []) => {
     const customer = await createCustomer(harness, t.merchant.token);
-    const answer = await call(harness, 'POST', `${api}/checkout-sessions`, { token: t.merchant.token, body: { storeId, customerId: customer.id, lineItems: [{ priceId, quantity: 2 }], promotionCodes } });
+    const answer = await call(harness, 'POST', `${api}/checkout-sessions`, {
+      token: t.merchant.token,
+      body: { storeId, customerId: customer.id, lineItems: [{ priceId, quantity: 2 }], promotionCodes },
+    });
     expect(answer.status).toBe(200);
     return answer.body as { id: string; total: number; currency: string };
   };
   const lapse = (id: string, agoMs: number) => lapseSession(harness, id, agoMs);
   const statusInDb = (id: string) => sessionStatusInDb(harness, id);
   const expiryEventsOf = (checkoutSessionId: string) =>
-    harness.db.event.findMany({ where: { eventType: 's_checkout_session_expired', properties: { path: ['checkoutSessionId'], equals: checkoutSessionId } } });
+    harness.db.event.findMany({
+      where: {
+        eventType: 's_checkout_session_expired',
+        properties: { path: ['checkoutSessionId'], equals: checkoutSessionId },
+      },
+    });
   const sweep = () => expireLapsedCheckoutSessions(harness.db, new Date());
 
   beforeAll(async () => {
     harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }])).variants[0].prices[0].id;
+    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
+      .variants[0].prices[0].id;
   });
   afterAll(async () => {
     await harness?.stop();
   });
 
   it('expires a lapsed session once, gives its code use back and records s_checkout_session_expired in the same change', async () => {
-    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, { storeId, name: 'sweep', discountType: 'percentage', percentBasisPoints: 1000 });
-    const limited = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, { promotionId: promotion.id, code: `SW${Date.now()}`, usageLimit: 5 });
+    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+      storeId,
+      name: 'sweep',
+      discountType: 'percentage',
+      percentBasisPoints: 1000,
+    });
+    const limited = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+      promotionId: promotion.id,
+      code: `SW${Date.now()}`,
+      usageLimit: 5,
+    });
     const session = await openSession([limited.code]);
     expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, t.merchant.token)).timesRedeemed).toBe(1);
     await lapse(session.id, lapsedSessionGraceMs + 5_000);
@@ -45,7 +73,12 @@ describe('checkout expiry sweep', () => {
     const events = await expiryEventsOf(session.id);
     expect(events).toHaveLength(1);
     expect(eventIds).toContain(events[0]!.id);
-    expect(events[0]).toMatchObject({ accountId: t.merchant.accountId, mode: 'test', storeId, properties: { checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'lapsed' } });
+    expect(events[0]).toMatchObject({
+      accountId: t.merchant.accountId,
+      mode: 'test',
+      storeId,
+      properties: { checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'lapsed' },
+    });
 
     // A second sweep finds nothing more to do for it.
     expect(await sweep()).not.toContain(events[0]!.id);
@@ -58,9 +91,14 @@ describe('checkout expiry sweep', () => {
     await lapse(recent.id, 1_000);
     const held = await openSession();
     await lapse(held.id, lapsedSessionGraceMs + 5_000);
-    await harness.db.checkoutPaymentClaim.create({ data: { checkoutSessionId: held.id, paymentId: 'pay_sweepheld', state: 'held' } });
+    await harness.db.checkoutPaymentClaim.create({
+      data: { checkoutSessionId: held.id, paymentId: 'pay_sweepheld', state: 'held' },
+    });
     const paid = await openSession();
-    await harness.db.checkoutSession.update({ where: { id: paid.id }, data: { status: 'paid', expiresAt: new Date(Date.now() - 3_600_000) } });
+    await harness.db.checkoutSession.update({
+      where: { id: paid.id },
+      data: { status: 'paid', expiresAt: new Date(Date.now() - 3_600_000) },
+    });
 
     await sweep();
     expect(await statusInDb(recent.id)).toBe('open');
@@ -73,6 +111,8 @@ describe('checkout expiry sweep', () => {
     const session = await openSession();
     await ok(harness, 'POST', '/checkout-sessions/expire', t.merchant.token, { id: session.id });
     const events = await expiryEventsOf(session.id);
-    expect(events.map((event) => event.properties)).toEqual([{ checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'requested' }]);
+    expect(events.map((event) => event.properties)).toEqual([
+      { checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'requested' },
+    ]);
   });
 });

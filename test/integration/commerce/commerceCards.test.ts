@@ -65,7 +65,13 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     const customer = await createCustomer(harness, t.merchant.token);
     const instrument = await ok(harness, 'POST', '/payment-instruments', t.merchant.token, {
       customerId: customer.id,
-      card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: nextYear, cvc: '123', cardholderName: 'Ada Lovelace' },
+      card: {
+        number: '4242 4242 4242 4242',
+        expMonth: 12,
+        expYear: nextYear,
+        cvc: '123',
+        cardholderName: 'Ada Lovelace',
+      },
     });
     expect(instrument).toMatchObject({
       customerId: customer.id,
@@ -80,14 +86,20 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     });
     expect(instrument.id).toMatch(/^pi_/);
     expect(JSON.stringify(instrument)).not.toContain('4242424242424242');
-    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card']) expect(instrument).not.toHaveProperty(secret);
+    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card'])
+      expect(instrument).not.toHaveProperty(secret);
 
     expect(await ok(harness, 'GET', `/payment-instruments/${instrument.id}`, t.merchant.token)).toEqual(instrument);
     const perCustomer = await ok(harness, 'GET', `/customers/${customer.id}/payment-instruments`, t.merchant.token);
     expect(perCustomer.data).toEqual([instrument]);
-    const listed = await ok(harness, 'POST', '/payment-instruments/list', t.merchant.token, { filters: { customerId: customer.id } });
+    const listed = await ok(harness, 'POST', '/payment-instruments/list', t.merchant.token, {
+      filters: { customerId: customer.id },
+    });
     expect(listed.data.map((row: { id: string }) => row.id)).toEqual([instrument.id]);
-    const updated = await ok(harness, 'POST', '/payment-instruments/update', t.merchant.token, { id: instrument.id, data: { expYear: nextYear + 2, cardholderName: 'A. Lovelace' } });
+    const updated = await ok(harness, 'POST', '/payment-instruments/update', t.merchant.token, {
+      id: instrument.id,
+      data: { expYear: nextYear + 2, cardholderName: 'A. Lovelace' },
+    });
     expect(updated).toMatchObject({ expYear: nextYear + 2, cardholderName: 'A. Lovelace' });
 
     // holderName stays accepted as an alias on create; two different names are a 400.
@@ -98,7 +110,17 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     expect(aliased.cardholderName).toBe('Grace Hopper');
     const both = await call(harness, 'POST', `${api}/payment-instruments`, {
       token: t.merchant.token,
-      body: { customerId: customer.id, card: { number: '4242424242424242', expMonth: 12, expYear: nextYear, cvc: '123', holderName: 'A', cardholderName: 'B' } },
+      body: {
+        customerId: customer.id,
+        card: {
+          number: '4242424242424242',
+          expMonth: 12,
+          expYear: nextYear,
+          cvc: '123',
+          holderName: 'A',
+          cardholderName: 'B',
+        },
+      },
     });
     expect({ status: both.status, code: both.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
 
@@ -110,7 +132,10 @@ describe('payment instruments: tokenized cards over HTTP', () => {
   it('answers 400 for a bad Luhn, a past expiry, a bad CVC or an expiry update into the past', async () => {
     const customer = await createCustomer(harness, t.merchant.token);
     const attempt = (card: Record<string, unknown>) =>
-      call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body: { customerId: customer.id, card: { expMonth: 12, expYear: nextYear, cvc: '123', ...card } } });
+      call(harness, 'POST', `${api}/payment-instruments`, {
+        token: t.merchant.token,
+        body: { customerId: customer.id, card: { expMonth: 12, expYear: nextYear, cvc: '123', ...card } },
+      });
     const luhn = await attempt({ number: '4242424242424241' });
     expect(luhn.status).toBe(400);
     expect(luhn.body.code).toBe('INVALID_CARD_NUMBER');
@@ -118,7 +143,11 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     expect(expired.status).toBe(400);
     expect(expired.body.code).toBe('CARD_EXPIRED');
     const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1));
-    const justExpired = await attempt({ number: '4242424242424242', expMonth: lastMonth.getUTCMonth() + 1, expYear: lastMonth.getUTCFullYear() });
+    const justExpired = await attempt({
+      number: '4242424242424242',
+      expMonth: lastMonth.getUTCMonth() + 1,
+      expYear: lastMonth.getUTCFullYear(),
+    });
     expect(justExpired.status).toBe(400);
     expect((await attempt({ number: '4242424242424242', cvc: '12' })).status).toBe(400);
     expect((await attempt({ number: '4242', cvc: '123' })).status).toBe(400);
@@ -129,7 +158,10 @@ describe('payment instruments: tokenized cards over HTTP', () => {
       card: { number: '5555555555554444', expMonth: 6, expYear: nextYear, cvc: '999' },
     });
     expect(instrument.brand).toBe('mastercard');
-    const past = await call(harness, 'POST', `${api}/payment-instruments/update`, { token: t.merchant.token, body: { id: instrument.id, data: { expYear: 2020 } } });
+    const past = await call(harness, 'POST', `${api}/payment-instruments/update`, {
+      token: t.merchant.token,
+      body: { id: instrument.id, data: { expYear: 2020 } },
+    });
     expect(past.status).toBe(400);
   });
 
@@ -142,13 +174,25 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     expect(instrument).toMatchObject({ brand: 'amex', bin: '378282', last4: '0005' });
     for (const token of [t.other.token, t.liveToken]) {
       expect((await call(harness, 'GET', `${api}/payment-instruments/${instrument.id}`, { token })).status).toBe(404);
-      expect((await call(harness, 'GET', `${api}/customers/${customer.id}/payment-instruments`, { token })).status).toBe(404);
-      expect((await call(harness, 'POST', `${api}/payment-instruments/update`, { token, body: { id: instrument.id, data: { expMonth: 2 } } })).status).toBe(404);
+      expect(
+        (await call(harness, 'GET', `${api}/customers/${customer.id}/payment-instruments`, { token })).status,
+      ).toBe(404);
+      expect(
+        (
+          await call(harness, 'POST', `${api}/payment-instruments/update`, {
+            token,
+            body: { id: instrument.id, data: { expMonth: 2 } },
+          })
+        ).status,
+      ).toBe(404);
       const listed = await ok(harness, 'POST', '/payment-instruments/list', token, {});
       expect(listed.data.map((row: { id: string }) => row.id)).not.toContain(instrument.id);
       const foreign = await call(harness, 'POST', `${api}/payment-instruments`, {
         token,
-        body: { customerId: customer.id, card: { number: '4242424242424242', expMonth: 1, expYear: nextYear, cvc: '123' } },
+        body: {
+          customerId: customer.id,
+          card: { number: '4242424242424242', expMonth: 1, expYear: nextYear, cvc: '123' },
+        },
       });
       expect(foreign.status).toBe(404);
     }
@@ -161,28 +205,49 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     // Sent with an Idempotency-Key: the stored request fingerprint and answer must not give the card away either.
     const idempotencyKey = `card-${pan.slice(-6)}-${Date.now()}`;
     const body = { customerId: customer.id, card: { number: pan, expMonth: 3, expYear: nextYear, cvc: '321' } };
-    const first = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body, headers: { 'Idempotency-Key': idempotencyKey } });
+    const first = await call(harness, 'POST', `${api}/payment-instruments`, {
+      token: t.merchant.token,
+      body,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
     expect(first.status).toBe(200);
     const instrument = first.body;
     expect(instrument.last4).toBe(pan.slice(-4));
-    const replay = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body, headers: { 'Idempotency-Key': idempotencyKey } });
-    expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), body: replay.body }).toEqual({ status: 200, replayed: 'true', body: instrument });
+    const replay = await call(harness, 'POST', `${api}/payment-instruments`, {
+      token: t.merchant.token,
+      body,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+    expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), body: replay.body }).toEqual({
+      status: 200,
+      replayed: 'true',
+      body: instrument,
+    });
     const otherCvc = await call(harness, 'POST', `${api}/payment-instruments`, {
       token: t.merchant.token,
       body: { ...body, card: { ...body.card, cvc: '322' } },
       headers: { 'Idempotency-Key': idempotencyKey },
     });
-    expect({ status: otherCvc.status, code: otherCvc.body.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect({ status: otherCvc.status, code: otherCvc.body.code }).toEqual({
+      status: 409,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
 
     const record = await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key: idempotencyKey } });
     const requestText = `POST ${api}/payment-instruments\n${canonical(body)}`;
     // Keyed with the engine's secret: hashing guessed PAN + CVC combinations cannot reproduce it.
     expect(record.requestHash).not.toBe(createHash('sha256').update(requestText).digest('hex'));
-    expect(record.requestHash).toBe(createHmac('sha256', idempotencyHashKey(harness.config)).update(requestText).digest('hex'));
+    expect(record.requestHash).toBe(
+      createHmac('sha256', idempotencyHashKey(harness.config)).update(requestText).digest('hex'),
+    );
     expect(record.responseBody).toEqual(instrument);
-    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card']) expect(record.responseBody).not.toHaveProperty(secret);
+    for (const secret of ['number', 'pan', 'cardNumber', 'cvc', 'cvv', 'encryptedPan', 'card'])
+      expect(record.responseBody).not.toHaveProperty(secret);
     expect(JSON.stringify(record.responseBody)).not.toContain(pan);
-    const rejected = await call(harness, 'POST', `${api}/payment-instruments`, { token: t.merchant.token, body: { customerId: customer.id, card: { number: badPan, expMonth: 3, expYear: nextYear, cvc: '321' } } });
+    const rejected = await call(harness, 'POST', `${api}/payment-instruments`, {
+      token: t.merchant.token,
+      body: { customerId: customer.id, card: { number: badPan, expMonth: 3, expYear: nextYear, cvc: '321' } },
+    });
     expect(rejected.status).toBe(400);
     expect(JSON.stringify(rejected.body)).not.toContain(badPan);
     const row = await harness.db.paymentInstrument.findUniqueOrThrow({ where: { id: instrument.id } });
@@ -200,7 +265,10 @@ describe('payment instruments: tokenized cards over HTTP', () => {
       expect(columns.rows).toContainEqual({ table_name: 'payment_instruments', column_name: 'encrypted_pan' });
       const hits: string[] = [];
       for (const { table_name: table, column_name: column } of columns.rows) {
-        const found = await client.query(`SELECT 1 FROM "${table}" WHERE "${column}"::text LIKE $1 OR "${column}"::text LIKE $2 LIMIT 1`, [`%${pan}%`, `%${badPan}%`]);
+        const found = await client.query(
+          `SELECT 1 FROM "${table}" WHERE "${column}"::text LIKE $1 OR "${column}"::text LIKE $2 LIMIT 1`,
+          [`%${pan}%`, `%${badPan}%`],
+        );
         if (found.rowCount) hits.push(`${table}.${column}`);
       }
       expect(hits).toEqual([]);

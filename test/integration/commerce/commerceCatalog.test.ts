@@ -24,33 +24,66 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
         description: 'Beans',
         isShippable: true,
         variants: [
-          { name: '250 g', sku: 'C-250', prices: [{ unitAmount: 1299, currency: 'EUR' }, { unitAmount: 1199, currency: 'EUR', type: 'recurring', interval: 'month' }] },
-          { name: '1 kg', prices: [{ unitAmount: 3999, currency: 'EUR', type: 'recurring', interval: 'week', intervalCount: 2 }] },
+          {
+            name: '250 g',
+            sku: 'C-250',
+            prices: [
+              { unitAmount: 1299, currency: 'EUR' },
+              { unitAmount: 1199, currency: 'EUR', type: 'recurring', interval: 'month' },
+            ],
+          },
+          {
+            name: '1 kg',
+            prices: [{ unitAmount: 3999, currency: 'EUR', type: 'recurring', interval: 'week', intervalCount: 2 }],
+          },
         ],
       });
       expect(product).toMatchObject({ name: 'Coffee club', isShippable: true, isTaxable: true, active: true });
       expect(product.variants).toHaveLength(2);
       expect(product.variants[0].prices).toEqual([
-        expect.objectContaining({ unitAmount: 1299, currency: 'EUR', type: 'one_time', interval: null, intervalCount: null }),
+        expect.objectContaining({
+          unitAmount: 1299,
+          currency: 'EUR',
+          type: 'one_time',
+          interval: null,
+          intervalCount: null,
+        }),
         expect.objectContaining({ unitAmount: 1199, type: 'recurring', interval: 'month', intervalCount: 1 }),
       ]);
       expect(product.variants[1].prices[0]).toMatchObject({ interval: 'week', intervalCount: 2 });
       expect(await ok(harness, 'GET', `/products/${product.id}`, t.merchant.token)).toEqual(product);
 
-      const price = await ok(harness, 'POST', '/prices', t.merchant.token, { variantId: product.variants[1].id, unitAmount: 450000, currency: 'JPY' });
+      const price = await ok(harness, 'POST', '/prices', t.merchant.token, {
+        variantId: product.variants[1].id,
+        unitAmount: 450000,
+        currency: 'JPY',
+      });
       expect(price).toMatchObject({ productId: product.id, unitAmount: 450000, currency: 'JPY', type: 'one_time' });
       expect(await ok(harness, 'GET', `/prices/${price.id}`, t.merchant.token)).toEqual(price);
-      const listed = await ok(harness, 'POST', '/prices/list', t.merchant.token, { filters: { productId: product.id, type: 'recurring' }, sortBy: { field: 'unitAmount', direction: 'asc' } });
+      const listed = await ok(harness, 'POST', '/prices/list', t.merchant.token, {
+        filters: { productId: product.id, type: 'recurring' },
+        sortBy: { field: 'unitAmount', direction: 'asc' },
+      });
       expect(listed.data.map((row: { unitAmount: number }) => row.unitAmount)).toEqual([1199, 3999]);
-      const deactivated = await ok(harness, 'POST', '/prices/update', t.merchant.token, { id: price.id, data: { active: false } });
+      const deactivated = await ok(harness, 'POST', '/prices/update', t.merchant.token, {
+        id: price.id,
+        data: { active: false },
+      });
       expect(deactivated).toMatchObject({ id: price.id, active: false, unitAmount: 450000 });
-      const amountChange = await call(harness, 'POST', `${api}/prices/update`, { token: t.merchant.token, body: { id: price.id, data: { unitAmount: 1 } } });
+      const amountChange = await call(harness, 'POST', `${api}/prices/update`, {
+        token: t.merchant.token,
+        body: { id: price.id, data: { unitAmount: 1 } },
+      });
       expect(amountChange.status).toBe(400);
     });
 
     it('rejects a recurring price without interval, a fractional amount, a product without variants, and unknown price properties', async () => {
       const cases = [
-        { storeId, name: 'X', variants: [{ name: 'v', prices: [{ unitAmount: 100, currency: 'EUR', type: 'recurring' }] }] },
+        {
+          storeId,
+          name: 'X',
+          variants: [{ name: 'v', prices: [{ unitAmount: 100, currency: 'EUR', type: 'recurring' }] }],
+        },
         { storeId, name: 'X', variants: [{ name: 'v', prices: [{ unitAmount: 10.5, currency: 'EUR' }] }] },
         { storeId, name: 'X', variants: [] },
       ];
@@ -58,10 +91,16 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
         const answer = await call(harness, 'POST', `${api}/products`, { token: t.merchant.token, body });
         expect(answer.status).toBe(400);
       }
-      const variantId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 100, currency: 'EUR' }], 'Strict')).variants[0].id;
+      const variantId = (
+        await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 100, currency: 'EUR' }], 'Strict')
+      ).variants[0].id;
       const price = { variantId, unitAmount: 200, currency: 'EUR' };
       expect((await call(harness, 'POST', `${api}/prices`, { token: t.merchant.token, body: price })).status).toBe(200);
-      for (const body of [{ ...price, bogus: 1 }, { ...price, type: 'recurring' }, { ...price, interval: 'month' }]) {
+      for (const body of [
+        { ...price, bogus: 1 },
+        { ...price, type: 'recurring' },
+        { ...price, interval: 'month' },
+      ]) {
         const answer = await call(harness, 'POST', `${api}/prices`, { token: t.merchant.token, body });
         expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       }
@@ -69,9 +108,23 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
     });
 
     it('PUT /products/{id} with updatedData answers the product shape of part 2', async () => {
-      const product = await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 500, currency: 'EUR' }], 'Mug');
+      const product = await createProduct(
+        harness,
+        t.merchant.token,
+        storeId,
+        [{ unitAmount: 500, currency: 'EUR' }],
+        'Mug',
+      );
       const updated = await ok(harness, 'PUT', `/products/${product.id}`, t.merchant.token, {
-        updatedData: { name: 'Big mug', description: 'Holds more', active: false, isShippable: true, isTaxable: false, taxCode: 'txcd_99999999', weightGrams: 450 },
+        updatedData: {
+          name: 'Big mug',
+          description: 'Holds more',
+          active: false,
+          isShippable: true,
+          isTaxable: false,
+          taxCode: 'txcd_99999999',
+          weightGrams: 450,
+        },
       });
       expect(updated).toMatchObject({
         id: product.id,
@@ -84,13 +137,17 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
         weightGrams: 450,
         variants: [{ id: product.variants[0].id, name: 'Default', prices: [{ id: product.variants[0].prices[0].id }] }],
       });
-      const unknown = await call(harness, 'PUT', `${api}/products/${product.id}`, { token: t.merchant.token, body: { updatedData: { price: 1 } } });
+      const unknown = await call(harness, 'PUT', `${api}/products/${product.id}`, {
+        token: t.merchant.token,
+        body: { updatedData: { price: 1 } },
+      });
       expect(unknown.status).toBe(400);
     });
 
     it('lists with filters, sorting and pagination; unknown sort or filter is 400', async () => {
       const shop = (await createStore(harness, t.merchant.token, { name: 'List shop' })).id;
-      for (const name of ['Alpha', 'Bravo', 'Charlie']) await createProduct(harness, t.merchant.token, shop, [{ unitAmount: 100, currency: 'EUR' }], name);
+      for (const name of ['Alpha', 'Bravo', 'Charlie'])
+        await createProduct(harness, t.merchant.token, shop, [{ unitAmount: 100, currency: 'EUR' }], name);
       const page1 = await ok(harness, 'POST', '/products/list', t.merchant.token, {
         filters: { storeId: shop },
         sortBy: { field: 'name', direction: 'asc' },
@@ -98,13 +155,21 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
       });
       expect(page1.data.map((p: { name: string }) => p.name)).toEqual(['Alpha', 'Bravo']);
       expect(page1.pagination).toEqual({ page: 1, pageSize: 2, totalCount: 3, totalPages: 2 });
-      const page2 = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: shop }, sortBy: { field: 'name', direction: 'asc' }, pagination: { page: 2, pageSize: 2 } });
+      const page2 = await ok(harness, 'POST', '/products/list', t.merchant.token, {
+        filters: { storeId: shop },
+        sortBy: { field: 'name', direction: 'asc' },
+        pagination: { page: 2, pageSize: 2 },
+      });
       expect(page2.data.map((p: { name: string }) => p.name)).toEqual(['Charlie']);
-      const contains = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: [shop], name: { condition: 'contains', value: 'RAV' } } });
+      const contains = await ok(harness, 'POST', '/products/list', t.merchant.token, {
+        filters: { storeId: [shop], name: { condition: 'contains', value: 'RAV' } },
+      });
       expect(contains.data.map((p: { name: string }) => p.name)).toEqual(['Bravo']);
       // A day either side, so a run across 00:00 UTC still finds what it just made.
       const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-      const dated = await ok(harness, 'POST', '/products/list', t.merchant.token, { filters: { storeId: shop, createdAt: { condition: 'is-between-date', value: [day(-1), day(1)] } } });
+      const dated = await ok(harness, 'POST', '/products/list', t.merchant.token, {
+        filters: { storeId: shop, createdAt: { condition: 'is-between-date', value: [day(-1), day(1)] } },
+      });
       expect(dated.pagination.totalCount).toBe(3);
 
       const rejected: [unknown, string][] = [
@@ -120,23 +185,52 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
       ];
       for (const [body, code] of rejected) {
         const answer = await call(harness, 'POST', `${api}/products/list`, { token: t.merchant.token, body });
-        expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: expect.objectContaining({ message: expect.any(String), code }) });
+        expect({ status: answer.status, body: answer.body }).toEqual({
+          status: 400,
+          body: expect.objectContaining({ message: expect.any(String), code }),
+        });
       }
-      const proto = await call(harness, 'POST', `${api}/products/list`, { token: t.merchant.token, raw: '{"filters":{"__proto__":"x"}}' });
+      const proto = await call(harness, 'POST', `${api}/products/list`, {
+        token: t.merchant.token,
+        raw: '{"filters":{"__proto__":"x"}}',
+      });
       expect({ status: proto.status, code: proto.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     });
 
     it("hides another account's products and test-mode products from live keys", async () => {
-      const product = await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 100, currency: 'EUR' }], 'Secret');
+      const product = await createProduct(
+        harness,
+        t.merchant.token,
+        storeId,
+        [{ unitAmount: 100, currency: 'EUR' }],
+        'Secret',
+      );
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'GET', `${api}/products/${product.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'GET', `${api}/prices/${product.variants[0].prices[0].id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/prices/update`, { token, body: { id: product.variants[0].prices[0].id, data: { active: false } } })).status).toBe(404);
-        expect(ids(await ok(harness, 'POST', '/prices/list', token, {}))).not.toContain(product.variants[0].prices[0].id);
-        expect((await call(harness, 'PUT', `${api}/products/${product.id}`, { token, body: { updatedData: { name: 'x' } } })).status).toBe(404);
+        expect(
+          (await call(harness, 'GET', `${api}/prices/${product.variants[0].prices[0].id}`, { token })).status,
+        ).toBe(404);
+        expect(
+          (
+            await call(harness, 'POST', `${api}/prices/update`, {
+              token,
+              body: { id: product.variants[0].prices[0].id, data: { active: false } },
+            })
+          ).status,
+        ).toBe(404);
+        expect(ids(await ok(harness, 'POST', '/prices/list', token, {}))).not.toContain(
+          product.variants[0].prices[0].id,
+        );
+        expect(
+          (await call(harness, 'PUT', `${api}/products/${product.id}`, { token, body: { updatedData: { name: 'x' } } }))
+            .status,
+        ).toBe(404);
         expect(ids(await ok(harness, 'POST', '/products/list', token, {}))).not.toContain(product.id);
         // A product cannot be created on a store the key does not see.
-        const foreign = await call(harness, 'POST', `${api}/products`, { token, body: { storeId, name: 'X', variants: [{ name: 'v' }] } });
+        const foreign = await call(harness, 'POST', `${api}/products`, {
+          token,
+          body: { storeId, name: 'X', variants: [{ name: 'v' }] },
+        });
         expect(foreign.status).toBe(404);
       }
     });
@@ -144,14 +238,27 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
 
   describe('customers', () => {
     it('creates, gets, lists with filters and updates a customer', async () => {
-      const customer = await ok(harness, 'POST', '/customers', t.merchant.token, { email: 'Grace@Example.com', firstName: 'Grace', lastName: 'Hopper', storeId });
+      const customer = await ok(harness, 'POST', '/customers', t.merchant.token, {
+        email: 'Grace@Example.com',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        storeId,
+      });
       expect(customer).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper', storeId });
       expect(await ok(harness, 'GET', `/customers/${customer.id}`, t.merchant.token)).toEqual(customer);
-      const found = await ok(harness, 'POST', '/customers/list', t.merchant.token, { filters: { email: { condition: 'contains', value: 'grace@' }, lastName: ['Hopper'] } });
+      const found = await ok(harness, 'POST', '/customers/list', t.merchant.token, {
+        filters: { email: { condition: 'contains', value: 'grace@' }, lastName: ['Hopper'] },
+      });
       expect(ids(found)).toEqual([customer.id]);
-      const updated = await ok(harness, 'POST', '/customers/update', t.merchant.token, { id: customer.id, data: { phone: '+4915112345678', lastName: 'Brewster Hopper' } });
+      const updated = await ok(harness, 'POST', '/customers/update', t.merchant.token, {
+        id: customer.id,
+        data: { phone: '+4915112345678', lastName: 'Brewster Hopper' },
+      });
       expect(updated).toMatchObject({ phone: '+4915112345678', name: 'Grace Brewster Hopper' });
-      const badEmail = await call(harness, 'POST', `${api}/customers`, { token: t.merchant.token, body: { email: 'not-an-email' } });
+      const badEmail = await call(harness, 'POST', `${api}/customers`, {
+        token: t.merchant.token,
+        body: { email: 'not-an-email' },
+      });
       expect(badEmail.status).toBe(400);
     });
 
@@ -159,7 +266,14 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
       const customer = await createCustomer(harness, t.merchant.token);
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'GET', `${api}/customers/${customer.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/customers/update`, { token, body: { id: customer.id, data: { firstName: 'x' } } })).status).toBe(404);
+        expect(
+          (
+            await call(harness, 'POST', `${api}/customers/update`, {
+              token,
+              body: { id: customer.id, data: { firstName: 'x' } },
+            })
+          ).status,
+        ).toBe(404);
         expect(ids(await ok(harness, 'POST', '/customers/list', token, {}))).not.toContain(customer.id);
       }
     });
@@ -167,36 +281,101 @@ describe('products, prices, customers, promotions and promotion codes over HTTP'
 
   describe('promotions and promotion codes', () => {
     it('creates, gets, lists and updates promotions and codes; /promotion-codes/update answers {id, code, active, usageLimit}', async () => {
-      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, { storeId, name: '10% off', discountType: 'percentage', percentBasisPoints: 1000 });
-      expect(promotion).toMatchObject({ discountType: 'percentage', percentBasisPoints: 1000, amountOff: null, active: true });
+      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+        storeId,
+        name: '10% off',
+        discountType: 'percentage',
+        percentBasisPoints: 1000,
+      });
+      expect(promotion).toMatchObject({
+        discountType: 'percentage',
+        percentBasisPoints: 1000,
+        amountOff: null,
+        active: true,
+      });
       expect(await ok(harness, 'GET', `/promotions/${promotion.id}`, t.merchant.token)).toEqual(promotion);
-      expect(ids(await ok(harness, 'POST', '/promotions/list', t.merchant.token, { filters: { discountType: 'percentage' } }))).toContain(promotion.id);
-      expect((await ok(harness, 'POST', '/promotions/update', t.merchant.token, { id: promotion.id, data: { name: 'Ten off' } })).name).toBe('Ten off');
+      expect(
+        ids(
+          await ok(harness, 'POST', '/promotions/list', t.merchant.token, { filters: { discountType: 'percentage' } }),
+        ),
+      ).toContain(promotion.id);
+      expect(
+        (
+          await ok(harness, 'POST', '/promotions/update', t.merchant.token, {
+            id: promotion.id,
+            data: { name: 'Ten off' },
+          })
+        ).name,
+      ).toBe('Ten off');
 
-      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, { promotionId: promotion.id, code: 'welcome10', usageLimit: 5 });
-      expect(code).toMatchObject({ code: 'WELCOME10', usageLimit: 5, timesRedeemed: 0, active: true, firstTimeCustomersOnly: false });
+      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+        promotionId: promotion.id,
+        code: 'welcome10',
+        usageLimit: 5,
+      });
+      expect(code).toMatchObject({
+        code: 'WELCOME10',
+        usageLimit: 5,
+        timesRedeemed: 0,
+        active: true,
+        firstTimeCustomersOnly: false,
+      });
       expect(await ok(harness, 'GET', `/promotion-codes/${code.id}`, t.merchant.token)).toEqual(code);
-      expect(ids(await ok(harness, 'POST', '/promotion-codes/list', t.merchant.token, { filters: { code: { condition: 'starts-with', value: 'welc' } } }))).toContain(code.id);
+      expect(
+        ids(
+          await ok(harness, 'POST', '/promotion-codes/list', t.merchant.token, {
+            filters: { code: { condition: 'starts-with', value: 'welc' } },
+          }),
+        ),
+      ).toContain(code.id);
 
       const updated = await ok(harness, 'POST', '/promotion-codes/update', t.merchant.token, {
         id: code.id,
         data: { code: 'WELCOME15', usageLimit: 20, active: false, firstTimeCustomersOnly: true },
       });
-      expect(updated).toMatchObject({ id: code.id, code: 'WELCOME15', active: false, usageLimit: 20, firstTimeCustomersOnly: true });
+      expect(updated).toMatchObject({
+        id: code.id,
+        code: 'WELCOME15',
+        active: false,
+        usageLimit: 20,
+        firstTimeCustomersOnly: true,
+      });
 
-      const duplicate = await call(harness, 'POST', `${api}/promotion-codes`, { token: t.merchant.token, body: { promotionId: promotion.id, code: 'welcome15' } });
+      const duplicate = await call(harness, 'POST', `${api}/promotion-codes`, {
+        token: t.merchant.token,
+        body: { promotionId: promotion.id, code: 'welcome15' },
+      });
       expect(duplicate.status).toBe(409);
-      const fixedWithoutCurrency = await call(harness, 'POST', `${api}/promotions`, { token: t.merchant.token, body: { storeId, name: 'x', discountType: 'fixed_amount', amountOff: 100 } });
+      const fixedWithoutCurrency = await call(harness, 'POST', `${api}/promotions`, {
+        token: t.merchant.token,
+        body: { storeId, name: 'x', discountType: 'fixed_amount', amountOff: 100 },
+      });
       expect(fixedWithoutCurrency.status).toBe(400);
     });
 
     it("hides another account's promotions and codes, and test-mode ones from live keys", async () => {
-      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, { storeId, name: '5 off', discountType: 'fixed_amount', amountOff: 500, currency: 'EUR' });
-      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, { promotionId: promotion.id, code: `HIDDEN${Date.now()}` });
+      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+        storeId,
+        name: '5 off',
+        discountType: 'fixed_amount',
+        amountOff: 500,
+        currency: 'EUR',
+      });
+      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+        promotionId: promotion.id,
+        code: `HIDDEN${Date.now()}`,
+      });
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'GET', `${api}/promotions/${promotion.id}`, { token })).status).toBe(404);
         expect((await call(harness, 'GET', `${api}/promotion-codes/${code.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/promotion-codes/update`, { token, body: { id: code.id, data: { active: false } } })).status).toBe(404);
+        expect(
+          (
+            await call(harness, 'POST', `${api}/promotion-codes/update`, {
+              token,
+              body: { id: code.id, data: { active: false } },
+            })
+          ).status,
+        ).toBe(404);
         expect(ids(await ok(harness, 'POST', '/promotion-codes/list', token, {}))).not.toContain(code.id);
         expect(ids(await ok(harness, 'POST', '/promotions/list', token, {}))).not.toContain(promotion.id);
       }

@@ -17,18 +17,36 @@ export async function createTenants(harness: Harness): Promise<Tenants> {
 
 export const api = '/api/public/v1';
 
-export async function ok<T = any>(harness: Harness, method: string, path: string, token: string, body?: unknown): Promise<T> {
+export async function ok<T = any>(
+  harness: Harness,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<T> {
   const answer = await call<T>(harness, method, `${api}${path}`, { token, body });
-  if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
 
 export async function createStore(harness: Harness, token: string, overrides: Record<string, unknown> = {}) {
-  return ok(harness, 'POST', '/stores', token, { name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['USD', 'JPY'], ...overrides });
+  return ok(harness, 'POST', '/stores', token, {
+    name: 'Shop',
+    baseCurrency: 'EUR',
+    presentmentCurrencies: ['USD', 'JPY'],
+    ...overrides,
+  });
 }
 
 /** A store with one product whose single variant has one price per given amount. */
-export async function createProduct(harness: Harness, token: string, storeId: string, prices: { unitAmount: number; currency: string }[], name = 'T-shirt') {
+export async function createProduct(
+  harness: Harness,
+  token: string,
+  storeId: string,
+  prices: { unitAmount: number; currency: string }[],
+  name = 'T-shirt',
+) {
   return ok(harness, 'POST', '/products', token, {
     storeId,
     name,
@@ -36,7 +54,11 @@ export async function createProduct(harness: Harness, token: string, storeId: st
   });
 }
 
-export async function createCustomer(harness: Harness, token: string, email = `buyer-${Math.random().toString(36).slice(2)}@example.com`) {
+export async function createCustomer(
+  harness: Harness,
+  token: string,
+  email = `buyer-${Math.random().toString(36).slice(2)}@example.com`,
+) {
   return ok(harness, 'POST', '/customers', token, { email, firstName: 'Ada', lastName: 'Lovelace' });
 }
 

@@ -11,8 +11,17 @@ describe('checkout offers and email templates over HTTP', () => {
     harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 2500, currency: 'EUR' }], 'Gloves')).variants[0].prices[0].id;
-    promotionId = (await ok(harness, 'POST', '/promotions', t.merchant.token, { storeId, name: 'Bundle', discountType: 'percentage', percentBasisPoints: 2000 })).id;
+    priceId = (
+      await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 2500, currency: 'EUR' }], 'Gloves')
+    ).variants[0].prices[0].id;
+    promotionId = (
+      await ok(harness, 'POST', '/promotions', t.merchant.token, {
+        storeId,
+        name: 'Bundle',
+        discountType: 'percentage',
+        percentBasisPoints: 2000,
+      })
+    ).id;
   });
   afterAll(async () => {
     await harness?.stop();
@@ -38,13 +47,21 @@ describe('checkout offers and email templates over HTTP', () => {
       });
       expect(offer.id).toMatch(/^co_/);
       expect(await ok(harness, 'POST', `/checkout-offers/${offer.id}`, t.merchant.token)).toEqual(offer);
-      const listed = await ok(harness, 'POST', '/checkout-offers/list', t.merchant.token, { filters: { storeId, type: 'upsell' } });
+      const listed = await ok(harness, 'POST', '/checkout-offers/list', t.merchant.token, {
+        filters: { storeId, type: 'upsell' },
+      });
       expect(listed.data.map((row: { id: string }) => row.id)).toContain(offer.id);
       for (const type of ['mystery', ['upsell', 'mystery'], { condition: 'contains', value: 'sell' }]) {
-        const answer = await call(harness, 'POST', `${api}/checkout-offers/list`, { token: t.merchant.token, body: { filters: { type } } });
+        const answer = await call(harness, 'POST', `${api}/checkout-offers/list`, {
+          token: t.merchant.token,
+          body: { filters: { type } },
+        });
         expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'INVALID_FILTER' });
       }
-      const updated = await ok(harness, 'POST', '/checkout-offers/update', t.merchant.token, { id: offer.id, data: { type: 'downsell', promotionIds: [], active: false } });
+      const updated = await ok(harness, 'POST', '/checkout-offers/update', t.merchant.token, {
+        id: offer.id,
+        data: { type: 'downsell', promotionIds: [], active: false },
+      });
       expect(updated).toMatchObject({ type: 'downsell', promotionIds: [], promotions: [], active: false });
     });
 
@@ -57,15 +74,32 @@ describe('checkout offers and email templates over HTTP', () => {
         { ...base, titleTrans: {} },
         { ...base, type: 'mystery' },
       ];
-      for (const body of cases) expect((await call(harness, 'POST', `${api}/checkout-offers/create`, { token: t.merchant.token, body })).status).toBe(400);
+      for (const body of cases)
+        expect(
+          (await call(harness, 'POST', `${api}/checkout-offers/create`, { token: t.merchant.token, body })).status,
+        ).toBe(400);
     });
 
     it("hides another account's offers and test-mode offers from live keys", async () => {
-      const offer = await ok(harness, 'POST', '/checkout-offers/create', t.merchant.token, { storeId, type: 'order_bump', titleTrans: { en: 'Bump' }, lineItems: [{ priceId, quantity: 1 }] });
+      const offer = await ok(harness, 'POST', '/checkout-offers/create', t.merchant.token, {
+        storeId,
+        type: 'order_bump',
+        titleTrans: { en: 'Bump' },
+        lineItems: [{ priceId, quantity: 1 }],
+      });
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'POST', `${api}/checkout-offers/${offer.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/checkout-offers/update`, { token, body: { id: offer.id, data: { active: false } } })).status).toBe(404);
-        expect((await ok(harness, 'POST', '/checkout-offers/list', token, {})).data.map((row: { id: string }) => row.id)).not.toContain(offer.id);
+        expect(
+          (
+            await call(harness, 'POST', `${api}/checkout-offers/update`, {
+              token,
+              body: { id: offer.id, data: { active: false } },
+            })
+          ).status,
+        ).toBe(404);
+        expect(
+          (await ok(harness, 'POST', '/checkout-offers/list', token, {})).data.map((row: { id: string }) => row.id),
+        ).not.toContain(offer.id);
       }
     });
   });
@@ -80,23 +114,62 @@ describe('checkout offers and email templates over HTTP', () => {
         subject: 'Thanks for your order',
         bodyHtml: '<p>Thanks {{customer.name}}</p>',
       });
-      expect(receipt).toMatchObject({ storeId, name: 'Receipt', eventType: 'order/paid', bodyText: null, active: true });
-      await ok(harness, 'POST', '/email-templates/create', t.merchant.token, { storeId: otherStore, name: 'Elsewhere', eventType: 'order/paid', subject: 's', bodyHtml: 'b' });
+      expect(receipt).toMatchObject({
+        storeId,
+        name: 'Receipt',
+        eventType: 'order/paid',
+        bodyText: null,
+        active: true,
+      });
+      await ok(harness, 'POST', '/email-templates/create', t.merchant.token, {
+        storeId: otherStore,
+        name: 'Elsewhere',
+        eventType: 'order/paid',
+        subject: 's',
+        bodyHtml: 'b',
+      });
       const listed = await ok(harness, 'POST', '/email-templates/list', t.merchant.token, { storeId });
       expect(listed.data).toEqual([receipt]);
       expect(await ok(harness, 'GET', `/email-templates/${receipt.id}`, t.merchant.token)).toEqual(receipt);
-      const updated = await ok(harness, 'POST', '/email-templates/update', t.merchant.token, { id: receipt.id, data: { subject: 'Your receipt', active: false } });
+      const updated = await ok(harness, 'POST', '/email-templates/update', t.merchant.token, {
+        id: receipt.id,
+        data: { subject: 'Your receipt', active: false },
+      });
       expect(updated).toMatchObject({ subject: 'Your receipt', active: false });
-      expect((await call(harness, 'POST', `${api}/email-templates/create`, { token: t.merchant.token, body: { storeId, name: 'x', eventType: 'Bad Type!', subject: 's', bodyHtml: 'b' } })).status).toBe(400);
-      expect((await call(harness, 'POST', `${api}/email-templates/list`, { token: t.merchant.token, body: {} })).status).toBe(400);
+      expect(
+        (
+          await call(harness, 'POST', `${api}/email-templates/create`, {
+            token: t.merchant.token,
+            body: { storeId, name: 'x', eventType: 'Bad Type!', subject: 's', bodyHtml: 'b' },
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (await call(harness, 'POST', `${api}/email-templates/list`, { token: t.merchant.token, body: {} })).status,
+      ).toBe(400);
     });
 
     it("hides another account's templates and test-mode templates from live keys", async () => {
-      const template = await ok(harness, 'POST', '/email-templates/create', t.merchant.token, { storeId, name: 'Hidden', eventType: 'order/refunded', subject: 's', bodyHtml: 'b' });
+      const template = await ok(harness, 'POST', '/email-templates/create', t.merchant.token, {
+        storeId,
+        name: 'Hidden',
+        eventType: 'order/refunded',
+        subject: 's',
+        bodyHtml: 'b',
+      });
       for (const token of [t.other.token, t.liveToken]) {
         expect((await call(harness, 'GET', `${api}/email-templates/${template.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/email-templates/list`, { token, body: { storeId } })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/email-templates/update`, { token, body: { id: template.id, data: { name: 'x' } } })).status).toBe(404);
+        expect((await call(harness, 'POST', `${api}/email-templates/list`, { token, body: { storeId } })).status).toBe(
+          404,
+        );
+        expect(
+          (
+            await call(harness, 'POST', `${api}/email-templates/update`, {
+              token,
+              body: { id: template.id, data: { name: 'x' } },
+            })
+          ).status,
+        ).toBe(404);
       }
     });
   });
@@ -105,18 +178,49 @@ describe('checkout offers and email templates over HTTP', () => {
     const answer = await call(harness, 'GET', '/openapi.json');
     expect(answer.status).toBe(200);
     const expected: [string, string][] = [
-      ['post', '/stores'], ['post', '/stores/list'], ['post', '/stores/update'], ['get', '/stores/{storeId}'],
-      ['post', '/products'], ['post', '/products/list'], ['get', '/products/{productId}'], ['put', '/products/{productId}'],
-      ['post', '/prices'], ['post', '/prices/list'], ['post', '/prices/update'], ['get', '/prices/{priceId}'],
-      ['post', '/customers'], ['post', '/customers/list'], ['post', '/customers/update'], ['get', '/customers/{customerId}'],
-      ['post', '/payment-instruments'], ['post', '/payment-instruments/list'], ['post', '/payment-instruments/update'],
-      ['get', '/payment-instruments/{paymentInstrumentId}'], ['get', '/customers/{customerId}/payment-instruments'],
-      ['post', '/checkout-sessions'], ['post', '/checkout-sessions/list'], ['post', '/checkout-sessions/expire'], ['get', '/checkout-sessions/{checkoutSessionId}'],
-      ['post', '/orders/list'], ['get', '/orders/{orderId}'],
-      ['post', '/promotions'], ['post', '/promotions/list'], ['post', '/promotions/update'], ['get', '/promotions/{promotionId}'],
-      ['post', '/promotion-codes'], ['post', '/promotion-codes/list'], ['post', '/promotion-codes/update'], ['get', '/promotion-codes/{promotionCodeId}'],
-      ['post', '/checkout-offers/create'], ['post', '/checkout-offers/list'], ['post', '/checkout-offers/update'], ['post', '/checkout-offers/{id}'],
-      ['post', '/email-templates/create'], ['post', '/email-templates/list'], ['post', '/email-templates/update'], ['get', '/email-templates/{emailTemplateId}'],
+      ['post', '/stores'],
+      ['post', '/stores/list'],
+      ['post', '/stores/update'],
+      ['get', '/stores/{storeId}'],
+      ['post', '/products'],
+      ['post', '/products/list'],
+      ['get', '/products/{productId}'],
+      ['put', '/products/{productId}'],
+      ['post', '/prices'],
+      ['post', '/prices/list'],
+      ['post', '/prices/update'],
+      ['get', '/prices/{priceId}'],
+      ['post', '/customers'],
+      ['post', '/customers/list'],
+      ['post', '/customers/update'],
+      ['get', '/customers/{customerId}'],
+      ['post', '/payment-instruments'],
+      ['post', '/payment-instruments/list'],
+      ['post', '/payment-instruments/update'],
+      ['get', '/payment-instruments/{paymentInstrumentId}'],
+      ['get', '/customers/{customerId}/payment-instruments'],
+      ['post', '/checkout-sessions'],
+      ['post', '/checkout-sessions/list'],
+      ['post', '/checkout-sessions/expire'],
+      ['get', '/checkout-sessions/{checkoutSessionId}'],
+      ['post', '/orders/list'],
+      ['get', '/orders/{orderId}'],
+      ['post', '/promotions'],
+      ['post', '/promotions/list'],
+      ['post', '/promotions/update'],
+      ['get', '/promotions/{promotionId}'],
+      ['post', '/promotion-codes'],
+      ['post', '/promotion-codes/list'],
+      ['post', '/promotion-codes/update'],
+      ['get', '/promotion-codes/{promotionCodeId}'],
+      ['post', '/checkout-offers/create'],
+      ['post', '/checkout-offers/list'],
+      ['post', '/checkout-offers/update'],
+      ['post', '/checkout-offers/{id}'],
+      ['post', '/email-templates/create'],
+      ['post', '/email-templates/list'],
+      ['post', '/email-templates/update'],
+      ['get', '/email-templates/{emailTemplateId}'],
     ];
     const missing = expected.filter(([method, path]) => !answer.body.paths[`${api}${path}`]?.[method]);
     expect(missing).toEqual([]);

@@ -1,6 +1,16 @@
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
 import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createCustomer, createProduct, createStore, createTenants, lapseSession, ok, sessionStatusInDb, type Tenants } from './commerceHelpers';
+import {
+  api,
+  createCustomer,
+  createProduct,
+  createStore,
+  createTenants,
+  lapseSession,
+  ok,
+  sessionStatusInDb,
+  type Tenants,
+} from './commerceHelpers';
 
 /** Sessions that lapse on their own (open, past expiresAt, never expired explicitly) and the code uses they hold. */
 describe('promotion codes held by lapsed checkout sessions', () => {
@@ -10,20 +20,34 @@ describe('promotion codes held by lapsed checkout sessions', () => {
   let priceId: string;
 
   const code = async (extra: Record<string, unknown>) => {
-    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, { storeId, name: 'promo', discountType: 'percentage', percentBasisPoints: 1000 });
-    return ok(harness, 'POST', '/promotion-codes', t.merchant.token, { promotionId: promotion.id, code: `L${Date.now()}${Math.floor(Math.random() * 1e6)}`, ...extra });
+    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+      storeId,
+      name: 'promo',
+      discountType: 'percentage',
+      percentBasisPoints: 1000,
+    });
+    return ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+      promotionId: promotion.id,
+      code: `L${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+      ...extra,
+    });
   };
   const session = (customerId: string, promotionCodes: string[]) =>
-    call(harness, 'POST', `${api}/checkout-sessions`, { token: t.merchant.token, body: { storeId, customerId, lineItems: [{ priceId, quantity: 1 }], promotionCodes } });
+    call(harness, 'POST', `${api}/checkout-sessions`, {
+      token: t.merchant.token,
+      body: { storeId, customerId, lineItems: [{ priceId, quantity: 1 }], promotionCodes },
+    });
   const lapse = (id: string, agoMs = lapsedSessionGraceMs + 60_000) => lapseSession(harness, id, agoMs);
-  const timesRedeemed = async (id: string) => (await ok(harness, 'GET', `/promotion-codes/${id}`, t.merchant.token)).timesRedeemed;
+  const timesRedeemed = async (id: string) =>
+    (await ok(harness, 'GET', `/promotion-codes/${id}`, t.merchant.token)).timesRedeemed;
   const statusInDb = (id: string) => sessionStatusInDb(harness, id);
 
   beforeAll(async () => {
     harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }])).variants[0].prices[0].id;
+    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
+      .variants[0].prices[0].id;
   });
   afterAll(async () => {
     await harness?.stop();
@@ -40,8 +64,15 @@ describe('promotion codes held by lapsed checkout sessions', () => {
     const second = await session(customer.id, [limited.code]);
     expect(second.status).toBe(200);
     expect(await statusInDb(first.body.id)).toBe('expired');
-    const expiredEvents = await harness.db.event.findMany({ where: { eventType: 's_checkout_session_expired', properties: { path: ['checkoutSessionId'], equals: first.body.id } } });
-    expect(expiredEvents.map((event) => event.properties)).toEqual([expect.objectContaining({ checkoutSessionId: first.body.id, reason: 'lapsed' })]);
+    const expiredEvents = await harness.db.event.findMany({
+      where: {
+        eventType: 's_checkout_session_expired',
+        properties: { path: ['checkoutSessionId'], equals: first.body.id },
+      },
+    });
+    expect(expiredEvents.map((event) => event.properties)).toEqual([
+      expect.objectContaining({ checkoutSessionId: first.body.id, reason: 'lapsed' }),
+    ]);
     expect(await timesRedeemed(limited.id)).toBe(1);
     expect((await session(customer.id, [limited.code])).body.code).toBe('PROMOTION_CODE_LIMIT_REACHED');
   });
@@ -54,12 +85,17 @@ describe('promotion codes held by lapsed checkout sessions', () => {
     expect((await session(customer.id, [limited.code])).status).toBe(409);
 
     // A payment claimed it before it expired: that payment may still flip it to paid.
-    await harness.db.checkoutPaymentClaim.create({ data: { checkoutSessionId: held.body.id, paymentId: 'pay_inflight', state: 'held' } });
+    await harness.db.checkoutPaymentClaim.create({
+      data: { checkoutSessionId: held.body.id, paymentId: 'pay_inflight', state: 'held' },
+    });
     await lapse(held.body.id);
     expect((await session(customer.id, [limited.code])).status).toBe(409);
     expect(await statusInDb(held.body.id)).toBe('open');
 
-    await harness.db.checkoutPaymentClaim.update({ where: { checkoutSessionId: held.body.id }, data: { state: 'released' } });
+    await harness.db.checkoutPaymentClaim.update({
+      where: { checkoutSessionId: held.body.id },
+      data: { state: 'released' },
+    });
     expect((await session(customer.id, [limited.code])).status).toBe(200);
     expect(await statusInDb(held.body.id)).toBe('expired');
   });
@@ -86,10 +122,14 @@ describe('promotion codes held by lapsed checkout sessions', () => {
 
     const answers = await Promise.all(Array.from({ length: 12 }, () => session(customer.id, [limited.code])));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3);
-    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.code)).toEqual(Array(9).fill('PROMOTION_CODE_LIMIT_REACHED'));
+    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.code)).toEqual(
+      Array(9).fill('PROMOTION_CODE_LIMIT_REACHED'),
+    );
     expect(await timesRedeemed(limited.id)).toBe(3);
     for (const id of old) expect(await statusInDb(id)).toBe('expired');
-    const live = await harness.db.checkoutSession.count({ where: { customerId: customer.id, status: 'open', expiresAt: { gt: new Date() } } });
+    const live = await harness.db.checkoutSession.count({
+      where: { customerId: customer.id, status: 'open', expiresAt: { gt: new Date() } },
+    });
     expect(live).toBe(3);
   });
 
@@ -102,9 +142,14 @@ describe('promotion codes held by lapsed checkout sessions', () => {
 
     // Past expiresAt at all (no grace for reading it as expired), but a payment holding it keeps it live.
     await lapse(first.body.id, 1_000);
-    await harness.db.checkoutPaymentClaim.create({ data: { checkoutSessionId: first.body.id, paymentId: 'pay_firsttime', state: 'held' } });
+    await harness.db.checkoutPaymentClaim.create({
+      data: { checkoutSessionId: first.body.id, paymentId: 'pay_firsttime', state: 'held' },
+    });
     expect((await session(customer.id, [firstTime.code])).body.code).toBe('PROMOTION_CODE_FIRST_TIME_ONLY');
-    await harness.db.checkoutPaymentClaim.update({ where: { checkoutSessionId: first.body.id }, data: { state: 'released' } });
+    await harness.db.checkoutPaymentClaim.update({
+      where: { checkoutSessionId: first.body.id },
+      data: { state: 'released' },
+    });
     expect((await session(customer.id, [firstTime.code])).status).toBe(200);
   });
 });

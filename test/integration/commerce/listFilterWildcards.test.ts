@@ -5,10 +5,21 @@ import { api, createStore, createTenants, ok, type Tenants } from './commerceHel
 describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased', () => {
   let harness: Harness;
   let t: Tenants;
-  const names = ['100% cotton', '100 cotton', 'snake_case shop', 'snakeXcase shop', 'back\\slash', 'backslash', 'Plain'];
+  const names = [
+    '100% cotton',
+    '100 cotton',
+    'snake_case shop',
+    'snakeXcase shop',
+    'back\\slash',
+    'backslash',
+    'Plain',
+  ];
 
   const storeNames = async (filter: unknown) => {
-    const answer = await ok(harness, 'POST', '/stores/list', t.merchant.token, { filters: { name: filter }, pagination: { pageSize: 100 } });
+    const answer = await ok(harness, 'POST', '/stores/list', t.merchant.token, {
+      filters: { name: filter },
+      pagination: { pageSize: 100 },
+    });
     return (answer.data as { name: string }[]).map((store) => store.name).sort();
   };
 
@@ -40,7 +51,12 @@ describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased'
     const email = `Mixed.Case-${Date.now()}@Example.com`;
     const customer = await ok(harness, 'POST', '/customers', t.merchant.token, { email });
     const list = async (filter: unknown) =>
-      (await call(harness, 'POST', `${api}/customers/list`, { token: t.merchant.token, body: { filters: { email: filter } } })).body.data.map((row: { id: string }) => row.id);
+      (
+        await call(harness, 'POST', `${api}/customers/list`, {
+          token: t.merchant.token,
+          body: { filters: { email: filter } },
+        })
+      ).body.data.map((row: { id: string }) => row.id);
     expect(await list(email)).toEqual([customer.id]);
     expect(await list({ condition: 'equals', value: email.toUpperCase() })).toEqual([customer.id]);
     expect(await list({ condition: 'in', value: [email.toUpperCase(), 'nobody@example.com'] })).toEqual([customer.id]);

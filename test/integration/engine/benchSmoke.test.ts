@@ -10,20 +10,24 @@ const run = promisify(execFile);
  */
 describe('npm run bench (smoke)', () => {
   it('pays through both paths and prints its rows and the target verdict', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'bench', 'run.ts')], {
-      cwd: path.join(__dirname, '..', '..', '..'),
-      env: {
-        ...process.env,
-        DATABASE_URL: process.env.TEST_DATABASE_URL,
-        TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: `bench-smoke-${Date.now()}`,
-        BENCH_CLIENTS: '2',
-        BENCH_PAYMENTS: '4',
-        BENCH_WARMUP: '2',
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '..', '..', 'bench', 'run.ts')],
+      {
+        cwd: path.join(__dirname, '..', '..', '..'),
+        env: {
+          ...process.env,
+          DATABASE_URL: process.env.TEST_DATABASE_URL,
+          TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+          TEMPORAL_TASK_QUEUE: `bench-smoke-${Date.now()}`,
+          BENCH_CLIENTS: '2',
+          BENCH_PAYMENTS: '4',
+          BENCH_WARMUP: '2',
+        },
+        // Generous: it starts a worker and bundles workflow code, slow on a loaded 2-core machine.
+        timeout: 200_000,
       },
-      // Generous: it starts a worker and bundles workflow code, slow on a loaded 2-core machine.
-      timeout: 200_000,
-    });
+    );
     expect(stdout).toMatch(/pay-v2 over HTTP \+ Temporal \(2 clients\)\s+n=4 ok=4 /);
     expect(stdout).toMatch(/payment steps only: no HTTP, no Temporal \(2 clients\)\s+n=4 ok=4 /);
     expect(stdout).toMatch(/failed answers: engine 0, steps only 0/);

@@ -18,13 +18,21 @@ describe(`migration ${uniqueEmailMigration} on existing customers`, () => {
   let client: pg.Client;
 
   const copyMigrations = (until: (name: string) => boolean) => {
-    for (const name of fs.readdirSync(migrationsDir).filter((entry) => fs.statSync(path.join(migrationsDir, entry)).isDirectory() && until(entry))) {
+    for (const name of fs
+      .readdirSync(migrationsDir)
+      .filter((entry) => fs.statSync(path.join(migrationsDir, entry)).isDirectory() && until(entry))) {
       fs.cpSync(path.join(migrationsDir, name), path.join(dir, name), { recursive: true });
     }
   };
   const insertCustomer = (id: string, email: string, storeId: string | null = null, accountId = 'acc_one') =>
-    client.query(`INSERT INTO customers (id, account_id, mode, store_id, email) VALUES ($1, $2, 'test', $3, $4)`, [id, accountId, storeId, email]);
-  const emails = async () => (await client.query<{ id: string; email: string }>('SELECT id, email FROM customers ORDER BY id')).rows;
+    client.query(`INSERT INTO customers (id, account_id, mode, store_id, email) VALUES ($1, $2, 'test', $3, $4)`, [
+      id,
+      accountId,
+      storeId,
+      email,
+    ]);
+  const emails = async () =>
+    (await client.query<{ id: string; email: string }>('SELECT id, email FROM customers ORDER BY id')).rows;
 
   beforeEach(async () => {
     database = await createThrowawayDatabase(process.env.TEST_DATABASE_URL!);
@@ -33,7 +41,9 @@ describe(`migration ${uniqueEmailMigration} on existing customers`, () => {
     await applyMigrations(database.url, dir);
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    await client.query(`INSERT INTO stores (id, account_id, mode, name, base_currency, presentment_currencies) VALUES ('store_a', 'acc_one', 'test', 'A', 'EUR', '{EUR}')`);
+    await client.query(
+      `INSERT INTO stores (id, account_id, mode, name, base_currency, presentment_currencies) VALUES ('store_a', 'acc_one', 'test', 'A', 'EUR', '{EUR}')`,
+    );
     copyMigrations((name) => name === uniqueEmailMigration);
   });
   afterEach(async () => {
@@ -61,11 +71,21 @@ describe(`migration ${uniqueEmailMigration} on existing customers`, () => {
     await insertCustomer('cus_4', 'GRACE@example.com', 'store_a');
     await insertCustomer('cus_5', 'Lin@example.com', 'store_a');
     const failure = applyMigrations(database.url, dir);
-    await expect(failure).rejects.toThrow(/customers: 2 group\(s\) of customers share \(account, mode, store, lower-cased e-mail\)/);
+    await expect(failure).rejects.toThrow(
+      /customers: 2 group\(s\) of customers share \(account, mode, store, lower-cased e-mail\)/,
+    );
     await expect(failure).rejects.toThrow(/\[cus_1, cus_2\]/);
     await expect(failure).rejects.toThrow(/\[cus_3, cus_4\]/);
-    expect((await emails()).map((row) => row.email)).toEqual(['Ada@Example.com', 'ada@example.com', 'grace@example.com', 'GRACE@example.com', 'Lin@example.com']);
-    const applied = await client.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1`, [uniqueEmailMigration]);
+    expect((await emails()).map((row) => row.email)).toEqual([
+      'Ada@Example.com',
+      'ada@example.com',
+      'grace@example.com',
+      'GRACE@example.com',
+      'Lin@example.com',
+    ]);
+    const applied = await client.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1`, [
+      uniqueEmailMigration,
+    ]);
     expect(applied.rows).toEqual([]);
   });
 });

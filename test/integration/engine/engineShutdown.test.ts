@@ -6,7 +6,17 @@ import { createTemporalClient } from '../../../temporal/connection';
 import { checkoutExpiryWorkflowId } from '../../../workflows/commerce/checkoutExpiry';
 import { eventOutboxWorkflowId } from '../../../workflows/events/outbox';
 import { maintenanceWorkflowId } from '../../../workflows/maintenance/idempotencySweep';
-import { childrenOf, freeEnginePorts, healthStatus, isAlive, spawnEngine, waitFor, type ChildInfo, type EngineProcess, type EnginePorts } from '../../helpers/engineProcess';
+import {
+  childrenOf,
+  freeEnginePorts,
+  healthStatus,
+  isAlive,
+  spawnEngine,
+  waitFor,
+  type ChildInfo,
+  type EngineProcess,
+  type EnginePorts,
+} from '../../helpers/engineProcess';
 
 /**
  * `npm start` as a separate process: Postgres and the Temporal dev server are its children, each
@@ -39,7 +49,8 @@ describe('npm start: shutdown on SIGTERM and Ctrl-C, restart on the same DATA_DI
     children.push(...spawned);
     const postgres = spawned.find((child) => child.command === 'postgres');
     const temporal = spawned.find((child) => child.command === 'temporal');
-    if (!postgres || !temporal) throw new Error(`expected postgres and temporal children, got ${JSON.stringify(spawned)}`);
+    if (!postgres || !temporal)
+      throw new Error(`expected postgres and temporal children, got ${JSON.stringify(spawned)}`);
     // Own process groups: a Ctrl-C in the terminal reaches the engine only, which stops them in order.
     expect(postgres.pgid).not.toBe(engine.pid);
     expect(temporal.pgid).not.toBe(engine.pid);
@@ -47,18 +58,30 @@ describe('npm start: shutdown on SIGTERM and Ctrl-C, restart on the same DATA_DI
   };
 
   const expectCleanStop = async (engine: EngineProcess, spawned: ChildInfo[]) => {
-    const exit = await Promise.race([engine.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit:\n${engine.output()}`)), 40_000))]);
+    const exit = await Promise.race([
+      engine.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit:\n${engine.output()}`)), 40_000)),
+    ]);
     expect(exit).toEqual({ code: 0, signal: null });
     const messages = engine.messages();
     const stopped = messages.filter((msg) => msg.endsWith(' stopped'));
-    expect(stopped).toEqual(['api stopped', 'worker stopped', 'sandbox stopped', 'temporal client stopped', 'temporal stopped', 'database pool stopped', 'postgres stopped']);
+    expect(stopped).toEqual([
+      'api stopped',
+      'worker stopped',
+      'sandbox stopped',
+      'temporal client stopped',
+      'temporal stopped',
+      'database pool stopped',
+      'postgres stopped',
+    ]);
     expect(messages.at(-1)).toBe('postgres stopped');
     for (const child of spawned) expect({ ...child, alive: isAlive(child.pid) }).toEqual({ ...child, alive: false });
     // A fast shutdown removes the pid file; a killed postmaster leaves it behind.
     expect(fs.existsSync(path.join(runDir, 'data', 'postgres', 'postmaster.pid'))).toBe(false);
   };
 
-  const connect = (): Promise<Client> => createTemporalClient({ address: `127.0.0.1:${ports.TEMPORAL_DEV_SERVER_PORT}`, namespace: 'default' });
+  const connect = (): Promise<Client> =>
+    createTemporalClient({ address: `127.0.0.1:${ports.TEMPORAL_DEV_SERVER_PORT}`, namespace: 'default' });
 
   it('stops everything in order on SIGTERM to node alone, and on a Ctrl-C to the whole group; history survives', async () => {
     const first = await start();
@@ -80,7 +103,9 @@ describe('npm start: shutdown on SIGTERM and Ctrl-C, restart on the same DATA_DI
     const after = await client.workflow.getHandle(maintenanceWorkflowId, before.runId).describe();
     expect(after.runId).toBe(before.runId);
     expect(after.startTime).toEqual(before.startTime);
-    expect((await client.workflow.getHandle(maintenanceWorkflowId, before.runId).fetchHistory()).events?.length).toBeGreaterThan(0);
+    expect(
+      (await client.workflow.getHandle(maintenanceWorkflowId, before.runId).fetchHistory()).events?.length,
+    ).toBeGreaterThan(0);
     await client.connection.close();
 
     // Ctrl-C: SIGINT to the process group, pressed twice; the second must not cut the drain short.

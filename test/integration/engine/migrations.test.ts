@@ -29,8 +29,14 @@ describe('migration runner (src/db/migrate.ts)', () => {
   });
 
   it("records Prisma's checksum: the SHA-256 of the migration.sql bytes, 64 lowercase hex digits", async () => {
-    const recorded = await rows<{ migration_name: string; checksum: string }>(databaseUrl, 'SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name');
-    const names = fs.readdirSync(migrationsDir).filter((name) => fs.statSync(path.join(migrationsDir, name)).isDirectory()).sort();
+    const recorded = await rows<{ migration_name: string; checksum: string }>(
+      databaseUrl,
+      'SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name',
+    );
+    const names = fs
+      .readdirSync(migrationsDir)
+      .filter((name) => fs.statSync(path.join(migrationsDir, name)).isDirectory())
+      .sort();
     expect(recorded.map((row) => row.migration_name)).toEqual(names);
     for (const row of recorded) {
       const bytes = fs.readFileSync(path.join(migrationsDir, row.migration_name, 'migration.sql'));
@@ -56,7 +62,9 @@ describe('migration runner (src/db/migrate.ts)', () => {
       writeMigration(dir, '20260101000000_first', 'CREATE TABLE probe (id INT PRIMARY KEY);\n');
       expect(await applyMigrations(database.url, dir)).toEqual(['20260101000000_first', '20260101000100_second']);
       expect(await applyMigrations(database.url, dir)).toEqual([]);
-      expect(await rows(database.url, 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL')).toHaveLength(2);
+      expect(
+        await rows(database.url, 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL'),
+      ).toHaveLength(2);
     });
 
     it('refuses a migration edited after it was applied, and applies nothing after it', async () => {
@@ -65,8 +73,12 @@ describe('migration runner (src/db/migrate.ts)', () => {
       writeMigration(dir, '20260101000000_first', 'CREATE TABLE probe (id BIGINT PRIMARY KEY);\n');
       writeMigration(dir, '20260101000100_second', 'CREATE TABLE later (id INT);\n');
       await expect(applyMigrations(database.url, dir)).rejects.toThrow(MigrationError);
-      await expect(applyMigrations(database.url, dir)).rejects.toThrow('migration 20260101000000_first was modified after it was applied');
-      expect(await rows(database.url, `SELECT 1 FROM information_schema.tables WHERE table_name = 'later'`)).toEqual([]);
+      await expect(applyMigrations(database.url, dir)).rejects.toThrow(
+        'migration 20260101000000_first was modified after it was applied',
+      );
+      expect(await rows(database.url, `SELECT 1 FROM information_schema.tables WHERE table_name = 'later'`)).toEqual(
+        [],
+      );
     });
 
     it('rolls back a failing migration whole and records it as not applied', async () => {

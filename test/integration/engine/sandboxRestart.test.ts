@@ -21,7 +21,11 @@ describe('npm run sandbox: the acquirer remembers across a kill -9', () => {
     await waitFor('the sandbox to listen', () => sandbox!.messages().includes('sandbox listening'), sandbox);
   }
 
-  async function post(route: string, key: string, body: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  async function post(
+    route: string,
+    key: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body: any }> {
     const answer = await fetch(`http://127.0.0.1:${port}/acquirer/v1${route}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
@@ -31,10 +35,18 @@ describe('npm run sandbox: the acquirer remembers across a kill -9', () => {
   }
 
   const authorize = (key: string, card = '4242424242424242') =>
-    post('/authorizations', key, { reference: `pay_${key}`, amount: 1999, currency: 'EUR', capture: false, card: { number: card, expMonth: 12, expYear: year } });
+    post('/authorizations', key, {
+      reference: `pay_${key}`,
+      amount: 1999,
+      currency: 'EUR',
+      capture: false,
+      card: { number: card, expMonth: 12, expYear: year },
+    });
 
   async function ledger(query: Record<string, string> = {}): Promise<any[]> {
-    const answer = await fetch(`http://127.0.0.1:${port}/acquirer/ledger?${new URLSearchParams({ merchantId, ...query }).toString()}`);
+    const answer = await fetch(
+      `http://127.0.0.1:${port}/acquirer/ledger?${new URLSearchParams({ merchantId, ...query }).toString()}`,
+    );
     return ((await answer.json()) as { entries: any[] }).entries;
   }
 
@@ -53,7 +65,9 @@ describe('npm run sandbox: the acquirer remembers across a kill -9', () => {
     const captured = await post(`/authorizations/${approved.body.id}/capture`, 'C', { amount: 1500, currency: 'EUR' });
     expect(captured.body).toMatchObject({ status: 'succeeded' });
     // Reversed before it was ever sent: the key may never charge, also after a restart.
-    expect((await post('/reversals', 'R', { originalIdempotencyKey: 'late', amount: 1999, currency: 'EUR' })).body).toMatchObject({ reversed: false });
+    expect(
+      (await post('/reversals', 'R', { originalIdempotencyKey: 'late', amount: 1999, currency: 'EUR' })).body,
+    ).toMatchObject({ reversed: false });
     const before = await ledger();
 
     await crash(sandbox!);
@@ -63,9 +77,13 @@ describe('npm run sandbox: the acquirer remembers across a kill -9', () => {
     const repeats = await Promise.all(Array.from({ length: 10 }, () => authorize('K')));
     for (const repeat of repeats) expect(repeat).toEqual(approved);
     expect(await ledger({ idempotencyKey: 'K' })).toHaveLength(1);
-    expect(await post(`/authorizations/${approved.body.id}/capture`, 'C', { amount: 1500, currency: 'EUR' })).toEqual(captured);
+    expect(await post(`/authorizations/${approved.body.id}/capture`, 'C', { amount: 1500, currency: 'EUR' })).toEqual(
+      captured,
+    );
     // The transaction came back as it stood: captured, so a new capture key is refused.
-    expect((await post(`/authorizations/${approved.body.id}/capture`, 'C2', { amount: 1500, currency: 'EUR' })).body).toMatchObject({ status: 'failed', code: 'already_captured' });
+    expect(
+      (await post(`/authorizations/${approved.body.id}/capture`, 'C2', { amount: 1500, currency: 'EUR' })).body,
+    ).toMatchObject({ status: 'failed', code: 'already_captured' });
     expect((await authorize('late')).body).toMatchObject({ status: 'declined', code: 'authorization_reversed' });
     const after = await ledger();
     expect(after.slice(0, before.length)).toEqual(before);
@@ -75,7 +93,13 @@ describe('npm run sandbox: the acquirer remembers across a kill -9', () => {
   it('the same key with a different request is still refused after a restart', async () => {
     await crash(sandbox!);
     await start();
-    const other = await post('/authorizations', 'K', { reference: 'pay_other', amount: 5, currency: 'EUR', capture: false, card: { number: '4242424242424242', expMonth: 12, expYear: year } });
+    const other = await post('/authorizations', 'K', {
+      reference: 'pay_other',
+      amount: 5,
+      currency: 'EUR',
+      capture: false,
+      card: { number: '4242424242424242', expMonth: 12, expYear: year },
+    });
     expect(other).toMatchObject({ status: 409, body: { code: 'idempotency_conflict' } });
   });
 });

@@ -22,17 +22,32 @@ interface DmmfField {
   relationFromFields?: string[];
   relationToFields?: string[];
 }
-interface DmmfModel { name: string; dbName: string | null; fields: DmmfField[] }
-interface DmmfIndex { model: string; type: 'id' | 'unique' | 'normal' | 'fulltext'; fields: { name: string }[] }
+interface DmmfModel {
+  name: string;
+  dbName: string | null;
+  fields: DmmfField[];
+}
+interface DmmfIndex {
+  model: string;
+  type: 'id' | 'unique' | 'normal' | 'fulltext';
+  fields: { name: string }[];
+}
 interface Dmmf {
-  datamodel: { models: DmmfModel[]; enums: { name: string; dbName?: string | null; values: { name: string; dbName?: string | null }[] }[]; indexes: DmmfIndex[] };
+  datamodel: {
+    models: DmmfModel[];
+    enums: { name: string; dbName?: string | null; values: { name: string; dbName?: string | null }[] }[];
+    indexes: DmmfIndex[];
+  };
 }
 
 const schemaDir = path.join(__dirname, '..', '..', '..', 'prisma', 'schema');
 const dmmf: Dmmf = JSON.parse(
   schemaWasm.get_dmmf(
     JSON.stringify({
-      prismaSchema: fs.readdirSync(schemaDir).filter((file) => file.endsWith('.prisma')).map((file) => [file, fs.readFileSync(path.join(schemaDir, file), 'utf8')]),
+      prismaSchema: fs
+        .readdirSync(schemaDir)
+        .filter((file) => file.endsWith('.prisma'))
+        .map((file) => [file, fs.readFileSync(path.join(schemaDir, file), 'utf8')]),
     }),
   ),
 );
@@ -48,8 +63,20 @@ const scalarTypes: Record<string, string> = {
   Decimal: 'numeric',
   Bytes: 'bytea',
 };
-const nativeTypes: Record<string, string> = { VarChar: 'character varying', Uuid: 'uuid', Timestamptz: 'timestamp with time zone', Char: 'character' };
-const listElementTypes: Record<string, string> = { String: '_text', Int: '_int4', BigInt: '_int8', Boolean: '_bool', DateTime: '_timestamp', Json: '_jsonb' };
+const nativeTypes: Record<string, string> = {
+  VarChar: 'character varying',
+  Uuid: 'uuid',
+  Timestamptz: 'timestamp with time zone',
+  Char: 'character',
+};
+const listElementTypes: Record<string, string> = {
+  String: '_text',
+  Int: '_int4',
+  BigInt: '_int8',
+  Boolean: '_bool',
+  DateTime: '_timestamp',
+  Json: '_jsonb',
+};
 
 /** data_type as information_schema reports it, or udt_name for enums and arrays. */
 function expectedColumnType(field: DmmfField): string {
@@ -79,7 +106,13 @@ const columnOf = (model: DmmfModel, fieldName: string) => {
 };
 
 async function columns(table: string) {
-  const result = await client.query<{ column_name: string; data_type: string; udt_name: string; is_nullable: string; column_default: string | null }>(
+  const result = await client.query<{
+    column_name: string;
+    data_type: string;
+    udt_name: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `SELECT column_name, data_type, udt_name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1`,
     [table],
   );
@@ -131,23 +164,39 @@ describe('migrated database matches schema.prisma', () => {
       for (const field of scalarFields) {
         const column = actual.get(field.dbName ?? field.name)!;
         const described = `${model.name}.${field.name}`;
-        const actualType = column.data_type === 'USER-DEFINED' || column.data_type === 'ARRAY' ? column.udt_name : column.data_type;
+        const actualType =
+          column.data_type === 'USER-DEFINED' || column.data_type === 'ARRAY' ? column.udt_name : column.data_type;
         expect({ field: described, type: actualType }).toEqual({ field: described, type: expectedColumnType(field) });
         // Prisma leaves scalar-list columns nullable; everything else follows `?`.
         const expectNullable = !field.isRequired || field.isList;
-        expect({ field: described, nullable: column.is_nullable === 'YES' }).toEqual({ field: described, nullable: expectNullable });
+        expect({ field: described, nullable: column.is_nullable === 'YES' }).toEqual({
+          field: described,
+          nullable: expectNullable,
+        });
         // Every default in this schema is a database default (now(), literals), none Prisma-side.
-        expect({ field: described, hasDefault: column.column_default !== null }).toEqual({ field: described, hasDefault: field.hasDefaultValue });
+        expect({ field: described, hasDefault: column.column_default !== null }).toEqual({
+          field: described,
+          hasDefault: field.hasDefaultValue,
+        });
       }
     });
 
     it(`${model.name}: primary key, unique and plain indexes`, async () => {
       const actual = await indexes(tableOf(model));
-      const expected = dmmf.datamodel.indexes.filter((index) => index.model === model.name && index.type !== 'fulltext');
-      const describe = (unique: boolean, primary: boolean, cols: string[]) => `${primary ? 'pk' : unique ? 'unique' : 'index'}(${cols.join(',')})`;
+      const expected = dmmf.datamodel.indexes.filter(
+        (index) => index.model === model.name && index.type !== 'fulltext',
+      );
+      const describe = (unique: boolean, primary: boolean, cols: string[]) =>
+        `${primary ? 'pk' : unique ? 'unique' : 'index'}(${cols.join(',')})`;
       const actualSet = actual.map((index) => describe(index.unique, index.primary, index.columns)).sort();
       const expectedSet = expected
-        .map((index) => describe(index.type !== 'normal', index.type === 'id', index.fields.map((f) => columnOf(model, f.name))))
+        .map((index) =>
+          describe(
+            index.type !== 'normal',
+            index.type === 'id',
+            index.fields.map((f) => columnOf(model, f.name)),
+          ),
+        )
         .sort();
       expect(actualSet).toEqual(expectedSet);
     });
@@ -166,7 +215,9 @@ describe('migrated database matches schema.prisma', () => {
           GROUP BY c.oid, ft.relname`,
         [tableOf(model)],
       );
-      const actualFks = result.rows.map((row) => `${row.columns.join(',')}->${row.target}(${row.target_columns.join(',')})`).sort();
+      const actualFks = result.rows
+        .map((row) => `${row.columns.join(',')}->${row.target}(${row.target_columns.join(',')})`)
+        .sort();
       const expectedFks = model.fields
         .filter((field) => field.kind === 'object' && field.relationFromFields && field.relationFromFields.length > 0)
         .map((field) => {

@@ -29,7 +29,10 @@ describe('the test run database', () => {
     expect(new URL(throwaway.url).host).toBe(new URL(developers).host);
 
     await applyMigrations(throwaway.url);
-    await query(throwaway.url, `INSERT INTO partners (id, name, kind) VALUES ('par_isolation_probe', 'probe', 'payfac')`);
+    await query(
+      throwaway.url,
+      `INSERT INTO partners (id, name, kind) VALUES ('par_isolation_probe', 'probe', 'payfac')`,
+    );
     expect(await query(developers, `SELECT id FROM partners WHERE id = 'par_isolation_probe'`)).toEqual([]);
 
     const open = new pg.Client({ connectionString: throwaway.url });

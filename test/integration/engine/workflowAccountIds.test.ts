@@ -13,7 +13,14 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
-import { createCard, createCustomer, createRecurringPrice, createStore, goodCard, testVaultEnv } from '../subscriptions/subscriptionsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  goodCard,
+  testVaultEnv,
+} from '../subscriptions/subscriptionsFixtures';
 import { threeDsCards } from '../threeds/threedsHelpers';
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
@@ -31,9 +38,19 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
     await harness?.stop();
   });
 
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}, token = t.token) => call(harness, 'POST', `${api}${path}`, { token, body, headers });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}, token = t.token) =>
+    call(harness, 'POST', `${api}${path}`, { token, body, headers });
   const process = async (mode: 'purchase' | 'auth') =>
-    (await post('/payments/process', { storeId: t.storeId, customerId: t.customerId, currency: 'EUR', amount: 800, mode, paymentInstrumentId: await t.instrument(cards.approve) })).body.payment.id as string;
+    (
+      await post('/payments/process', {
+        storeId: t.storeId,
+        customerId: t.customerId,
+        currency: 'EUR',
+        amount: 800,
+        mode,
+        paymentInstrumentId: await t.instrument(cards.approve),
+      })
+    ).body.payment.id as string;
 
   async function workflowExists(workflowId: string): Promise<boolean> {
     try {
@@ -49,7 +66,8 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
     const stranger = await createMerchant(harness.db, { mode: 'test' });
     const foreign = await process('auth'); // t's test-mode payment: another account's for `stranger`, another mode's for the live key
     const liveToken = await addCrmKey(harness.db, t.merchant, { mode: 'live' });
-    const scopeOf = (accountId: string, mode: 'test' | 'live'): string => idempotencyScope({ kind: 'crm', accountId, mode } as AuthContext);
+    const scopeOf = (accountId: string, mode: 'test' | 'live'): string =>
+      idempotencyScope({ kind: 'crm', accountId, mode } as AuthContext);
     const cases = [
       { token: t.token, scope: scopeOf(t.merchant.accountId, 'test'), paymentId: 'pay_doesnotexist0000000' },
       { token: stranger.token, scope: scopeOf(stranger.accountId, 'test'), paymentId: foreign },
@@ -59,9 +77,15 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
       for (const operation of ['capture', 'void', 'refund'] as const) {
         const key = randomUUID();
         const answer = await post(`/payments/${operation}`, { paymentId }, { 'idempotency-key': key }, token);
-        expect([operation, answer.status, answer.body]).toEqual([operation, 404, { code: 'NOT_FOUND', message: 'Payment not found' }]);
+        expect([operation, answer.status, answer.body]).toEqual([
+          operation,
+          404,
+          { code: 'NOT_FOUND', message: 'Payment not found' },
+        ]);
         const workflowId =
-          operation === 'refund' ? businessId('refund', scope, key) : `${operation}_${paymentId}_${businessId('request', scope, key).slice(4)}`;
+          operation === 'refund'
+            ? businessId('refund', scope, key)
+            : `${operation}_${paymentId}_${businessId('request', scope, key).slice(4)}`;
         expect([workflowId, await workflowExists(workflowId)]).toEqual([workflowId, false]);
       }
     }
@@ -71,22 +95,40 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
 
   it('every workflow a run of each kind starts carries AccountId (and StoreId where there is one)', async () => {
     // Webhook delivery (order/paid), checkout payment.
-    expect((await post('/webhooks', { storeId: t.storeId, url: receiver.url, eventTypes: ['order/paid'] })).status).toBe(201);
+    expect(
+      (await post('/webhooks', { storeId: t.storeId, url: receiver.url, eventTypes: ['order/paid'] })).status,
+    ).toBe(201);
     const checkout = await t.checkout();
-    expect((await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) })).status).toBe(200);
+    expect(
+      (
+        await payV2(harness, t.token, {
+          checkoutSessionId: checkout.id,
+          paymentInstrumentId: await t.instrument(cards.approve),
+        })
+      ).status,
+    ).toBe(200);
     // Capture, void, refund.
     expect((await post('/payments/capture', { paymentId: await process('auth') })).status).toBe(200);
     expect((await post('/payments/void', { paymentId: await process('auth') })).status).toBe(200);
     expect((await post('/payments/refund', { paymentId: await process('purchase'), amount: 100 })).status).toBe(200);
     // 3-D Secure authentication.
-    const threeDs = await post('/threeds/authenticate', { paymentInstrumentId: await t.instrument(threeDsCards.frictionless), storeId: t.storeId, purchaseInfo: { amount: 1999, currency: 'EUR' } });
+    const threeDs = await post('/threeds/authenticate', {
+      paymentInstrumentId: await t.instrument(threeDsCards.frictionless),
+      storeId: t.storeId,
+      purchaseInfo: { amount: 1999, currency: 'EUR' },
+    });
     expect(threeDs.status).toBe(200);
     // A subscription and its first charge (a child payment workflow).
     const subStore = await createStore(harness.db, t.merchant, 'Club');
     const price = await createRecurringPrice(harness.db, t.merchant, subStore.id, 'Monthly', 1500);
     const customer = await createCustomer(harness.db, t.merchant, `sub-${randomUUID()}@example.com`);
     const card = await createCard(harness.db, harness.config, t.merchant, customer.id, goodCard);
-    const subscription = await post('/subscriptions', { storeId: subStore.id, customerId: customer.id, paymentMethodId: card.id, priceId: price.price.id });
+    const subscription = await post('/subscriptions', {
+      storeId: subStore.id,
+      customerId: customer.id,
+      paymentMethodId: card.id,
+      priceId: price.price.id,
+    });
     expect(subscription.status).toBe(201);
     // The engine's own singletons (npm start and npm run worker start them).
     await ensureMaintenanceWorkflow(harness.temporal, harness.taskQueue);
@@ -106,24 +148,36 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
       // Everything on this file's task queue: what the steps above started, directly or not.
       const runs = await until(async () => {
         const listed: WorkflowExecutionInfo[] = [];
-        for await (const run of harness.temporal.workflow.list({ query: `TaskQueue = "${harness.taskQueue}"` })) listed.push(run);
+        for await (const run of harness.temporal.workflow.list({ query: `TaskQueue = "${harness.taskQueue}"` }))
+          listed.push(run);
         const types = new Set(listed.map((run) => run.type));
         const subscriptionCharged = listed.filter((run) => run.type === 'paymentWorkflow').length >= 5;
         return expectedTypes.every((type) => types.has(type)) && subscriptionCharged ? listed : undefined;
         // Generous: nine kinds of run, one a child payment of a subscription, on a dev server shared with other files.
       }, 90_000);
       const accountOf = (run: WorkflowExecutionInfo) => run.typedSearchAttributes.get(searchAttributes.AccountId);
-      const withoutAccount = runs.filter((run) => accountOf(run) === undefined).map((run) => `${run.type} ${run.workflowId}`);
+      const withoutAccount = runs
+        .filter((run) => accountOf(run) === undefined)
+        .map((run) => `${run.type} ${run.workflowId}`);
       expect(withoutAccount).toEqual([]);
       for (const run of runs) {
-        const expected = ['maintenanceWorkflow', 'eventOutboxWorkflow', 'checkoutExpiryWorkflow'].includes(run.type) ? systemAccountId : t.merchant.accountId;
+        const expected = ['maintenanceWorkflow', 'eventOutboxWorkflow', 'checkoutExpiryWorkflow'].includes(run.type)
+          ? systemAccountId
+          : t.merchant.accountId;
         expect([run.workflowId, accountOf(run)]).toEqual([run.workflowId, expected]);
         // Every merchant run here belongs to a store.
-        if (expected !== systemAccountId) expect([run.workflowId, run.typedSearchAttributes.get(searchAttributes.StoreId)]).toEqual([run.workflowId, expect.stringMatching(/^store_/)]);
+        if (expected !== systemAccountId)
+          expect([run.workflowId, run.typedSearchAttributes.get(searchAttributes.StoreId)]).toEqual([
+            run.workflowId,
+            expect.stringMatching(/^store_/),
+          ]);
       }
     } finally {
       for (const workflowId of [maintenanceWorkflowId, eventOutboxWorkflowId, checkoutExpiryWorkflowId]) {
-        await harness.temporal.workflow.getHandle(workflowId).terminate('test over').catch(() => undefined);
+        await harness.temporal.workflow
+          .getHandle(workflowId)
+          .terminate('test over')
+          .catch(() => undefined);
       }
     }
   }, 180_000);

@@ -15,11 +15,26 @@ describe('keepEventsWithSubscribers', () => {
 
   const store = async () => {
     const id = newId('store');
-    await harness.db.store.create({ data: { id, accountId: merchant.accountId, mode: 'test', name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['EUR'] } });
+    await harness.db.store.create({
+      data: {
+        id,
+        accountId: merchant.accountId,
+        mode: 'test',
+        name: 'Shop',
+        baseCurrency: 'EUR',
+        presentmentCurrencies: ['EUR'],
+      },
+    });
     return id;
   };
   const event = (storeId: string | null, eventType: string, mode: 'test' | 'live' = 'test') =>
-    recordEvent(harness.db, { accountId: merchant.accountId, mode, storeId, eventType, properties: sampleProperties(webhookTypeOf(eventType) as WebhookEventType, { baseCurrency: 'EUR' }) });
+    recordEvent(harness.db, {
+      accountId: merchant.accountId,
+      mode,
+      storeId,
+      eventType,
+      properties: sampleProperties(webhookTypeOf(eventType) as WebhookEventType, { baseCurrency: 'EUR' }),
+    });
   const processedAt = async (id: string) => (await harness.db.event.findUniqueOrThrow({ where: { id } })).processedAt;
 
   beforeAll(async () => {
@@ -29,7 +44,12 @@ describe('keepEventsWithSubscribers', () => {
     quietStore = await store();
     const endpoint = await call(harness, 'POST', '/api/public/v1/webhooks', {
       token: merchant.token,
-      body: { storeId: subscribedStore, url: 'http://127.0.0.1:9/hook', eventTypes: ['order/paid'], description: 'orders' },
+      body: {
+        storeId: subscribedStore,
+        url: 'http://127.0.0.1:9/hook',
+        eventTypes: ['order/paid'],
+        description: 'orders',
+      },
     });
     expect(endpoint.status).toBe(201);
   });
@@ -44,7 +64,9 @@ describe('keepEventsWithSubscribers', () => {
     const storeless = await event(null, 's_order_paid');
     const liveMode = await event(subscribedStore, 's_order_paid', 'live');
 
-    const kept = await harness.db.$transaction((tx) => keepEventsWithSubscribers(tx, [subscribed.id, otherType.id, otherStore.id, storeless.id, liveMode.id]));
+    const kept = await harness.db.$transaction((tx) =>
+      keepEventsWithSubscribers(tx, [subscribed.id, otherType.id, otherStore.id, storeless.id, liveMode.id]),
+    );
 
     // An event without a store goes to every endpoint of its account and mode.
     expect(kept.sort()).toEqual([subscribed.id, storeless.id].sort());

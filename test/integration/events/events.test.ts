@@ -15,8 +15,27 @@ describe('event log: POST /events/recent', () => {
     merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     customerId = newId('customer');
-    await harness.db.store.create({ data: { id: storeId, accountId: merchant.accountId, mode: 'test', name: 'Event Shop', baseCurrency: 'EUR', presentmentCurrencies: ['EUR'] } });
-    await harness.db.customer.create({ data: { id: customerId, accountId: merchant.accountId, mode: 'test', storeId, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' } });
+    await harness.db.store.create({
+      data: {
+        id: storeId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        name: 'Event Shop',
+        baseCurrency: 'EUR',
+        presentmentCurrencies: ['EUR'],
+      },
+    });
+    await harness.db.customer.create({
+      data: {
+        id: customerId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId,
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+      },
+    });
     // 105 events a second apart, so "newest first" has one right answer.
     for (let i = 0; i < 105; i++) {
       const { id } = await recordEvent(harness.db, {
@@ -27,18 +46,32 @@ describe('event log: POST /events/recent', () => {
         eventType: 's_order_paid',
         properties: { orderId: `ord_${i}`, amount: 1000 + i, currency: 'EUR', paymentId: `pay_${i}` },
       });
-      await harness.db.event.update({ where: { id }, data: { createdAt: new Date(base + i * 1000), processedAt: new Date() } });
+      await harness.db.event.update({
+        where: { id },
+        data: { createdAt: new Date(base + i * 1000), processedAt: new Date() },
+      });
     }
     // Noise that must never show: another account, and the same account's live mode.
     const other = await createMerchant(harness.db, { mode: 'test' });
-    await recordEvent(harness.db, { accountId: other.accountId, mode: 'test', eventType: 's_order_paid', properties: { orderId: 'ord_other', amount: 1, currency: 'EUR', paymentId: 'pay_other' } });
-    await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'live', eventType: 's_order_paid', properties: { orderId: 'ord_live', amount: 1, currency: 'EUR', paymentId: 'pay_live' } });
+    await recordEvent(harness.db, {
+      accountId: other.accountId,
+      mode: 'test',
+      eventType: 's_order_paid',
+      properties: { orderId: 'ord_other', amount: 1, currency: 'EUR', paymentId: 'pay_other' },
+    });
+    await recordEvent(harness.db, {
+      accountId: merchant.accountId,
+      mode: 'live',
+      eventType: 's_order_paid',
+      properties: { orderId: 'ord_live', amount: 1, currency: 'EUR', paymentId: 'pay_live' },
+    });
   });
   afterAll(async () => {
     await harness?.stop();
   });
 
-  const recent = (body: unknown, token = merchant.token) => call(harness, 'POST', '/api/public/v1/events/recent', { token, body });
+  const recent = (body: unknown, token = merchant.token) =>
+    call(harness, 'POST', '/api/public/v1/events/recent', { token, body });
 
   it('returns 10 by default, newest first, in the spec part 2 shape', async () => {
     const answer = await recent({});
@@ -49,7 +82,19 @@ describe('event log: POST /events/recent', () => {
     );
     const newest = answer.body[0];
     expect(Object.keys(newest).sort()).toEqual(
-      ['id', 'accountId', 'storeId', 'customerId', 'eventType', 'properties', 'draft', 'processedAt', 'createdAt', 'customer', 'store'].sort(),
+      [
+        'id',
+        'accountId',
+        'storeId',
+        'customerId',
+        'eventType',
+        'properties',
+        'draft',
+        'processedAt',
+        'createdAt',
+        'customer',
+        'store',
+      ].sort(),
     );
     expect(newest).toMatchObject({
       accountId: merchant.accountId,
@@ -94,7 +139,9 @@ describe('event log: POST /events/recent', () => {
   it("shows a live key only the account's live events", async () => {
     const liveToken = await addCrmKey(harness.db, merchant, { mode: 'live' });
     const answer = await recent({ limit: 100 }, liveToken);
-    expect(answer.body.map((event: { properties: { orderId: string } }) => event.properties.orderId)).toEqual(['ord_live']);
+    expect(answer.body.map((event: { properties: { orderId: string } }) => event.properties.orderId)).toEqual([
+      'ord_live',
+    ]);
   });
 });
 
@@ -112,7 +159,22 @@ describe('recordEvent', () => {
     let eventId = '';
     await expect(
       harness.db.$transaction(async (tx) => {
-        eventId = (await recordEvent(tx, { accountId: merchant.accountId, mode: 'test', eventType: 's_payment_failed', properties: { paymentId: 'pay_x', orderId: null, amount: 100, currency: 'EUR', status: 'failed', declineCode: 'card_declined', declineCategory: 'hard' } })).id;
+        eventId = (
+          await recordEvent(tx, {
+            accountId: merchant.accountId,
+            mode: 'test',
+            eventType: 's_payment_failed',
+            properties: {
+              paymentId: 'pay_x',
+              orderId: null,
+              amount: 100,
+              currency: 'EUR',
+              status: 'failed',
+              declineCode: 'card_declined',
+              declineCategory: 'hard',
+            },
+          })
+        ).id;
         expect(await tx.event.count({ where: { id: eventId } })).toBe(1);
         throw new Error('the state change failed');
       }),
@@ -123,6 +185,8 @@ describe('recordEvent', () => {
 
   it('refuses a type outside the catalogue', async () => {
     const merchant = await createMerchant(harness.db, { mode: 'test' });
-    await expect(recordEvent(harness.db, { accountId: merchant.accountId, mode: 'test', eventType: 'order/paid', properties: {} })).rejects.toThrow(/unknown event type/);
+    await expect(
+      recordEvent(harness.db, { accountId: merchant.accountId, mode: 'test', eventType: 'order/paid', properties: {} }),
+    ).rejects.toThrow(/unknown event type/);
   });
 });

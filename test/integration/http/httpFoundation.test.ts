@@ -8,7 +8,11 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 
 function validateOpenApi(document: string): Promise<{ valid: boolean; version: string; errors: unknown }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'validateOpenApi.ts')], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))));
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'validateOpenApi.ts')],
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
     child.stdin!.end(document);
   });
 }
@@ -43,7 +47,11 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
       api = await startApi({ ...harnessDeps(), taskQueue: `nobody-polls-${Date.now()}` }, 0, '127.0.0.1');
       const answer = await call(api, 'GET', '/api/public/v1/health');
       expect(answer.status).toBe(503);
-      expect(answer.body).toMatchObject({ status: 'degraded', database: { status: 'up' }, temporal: { status: 'up', workerPolling: false } });
+      expect(answer.body).toMatchObject({
+        status: 'degraded',
+        database: { status: 'up' },
+        temporal: { status: 'up', workerPolling: false },
+      });
     });
 
     it('when the database is unreachable', async () => {
@@ -52,13 +60,24 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
         api = await startApi({ ...harnessDeps(), db: unreachable }, 0, '127.0.0.1');
         const answer = await call(api, 'GET', '/api/public/v1/health');
         expect(answer.status).toBe(503);
-        expect(answer.body).toMatchObject({ status: 'degraded', database: { status: 'down', error: expect.any(String) }, temporal: { status: 'up', workerPolling: true } });
+        expect(answer.body).toMatchObject({
+          status: 'degraded',
+          database: { status: 'down', error: expect.any(String) },
+          temporal: { status: 'up', workerPolling: true },
+        });
       } finally {
         await unreachable.$disconnect();
       }
     });
 
-    const harnessDeps = () => ({ db: harness.db, temporal: harness.temporal, config: harness.config, logger: harness.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl });
+    const harnessDeps = () => ({
+      db: harness.db,
+      temporal: harness.temporal,
+      config: harness.config,
+      logger: harness.logger,
+      taskQueue: harness.taskQueue,
+      sandboxUrl: harness.sandboxUrl,
+    });
   });
 
   it('answers an unknown route with 404 in the error shape', async () => {
@@ -90,12 +109,18 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
     const merchant = await createMerchant(harness.db);
     for (const path of ['/api/public/v1/stores/%E0%A4%A', '/api/public/v1/stores/%zz']) {
       const answer = await call(harness, 'GET', path, { token: merchant.token });
-      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 400, body: { code: 'BAD_REQUEST', message: 'Malformed percent-encoding in the URL path' } });
+      expect({ path, status: answer.status, body: answer.body }).toEqual({
+        path,
+        status: 400,
+        body: { code: 'BAD_REQUEST', message: 'Malformed percent-encoding in the URL path' },
+      });
     }
   });
 
   it('answers an oversized body with 413 in the error shape', async () => {
-    const answer = await call(harness, 'POST', '/api/public/v1/health', { raw: JSON.stringify({ blob: 'x'.repeat(1_100_000) }) });
+    const answer = await call(harness, 'POST', '/api/public/v1/health', {
+      raw: JSON.stringify({ blob: 'x'.repeat(1_100_000) }),
+    });
     expect(answer.status).toBe(413);
     expect(answer.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -115,7 +140,10 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
     const verdict = await validateOpenApi(JSON.stringify(answer.body));
     expect(verdict).toEqual({ valid: true, version: '3.1', errors: null });
     // The same check refuses a broken document, so the verdict above means something.
-    expect((await validateOpenApi(JSON.stringify({ ...answer.body, paths: { '/x': { get: { responses: 'none' } } } }))).valid).toBe(false);
+    expect(
+      (await validateOpenApi(JSON.stringify({ ...answer.body, paths: { '/x': { get: { responses: 'none' } } } })))
+        .valid,
+    ).toBe(false);
   });
 
   it('keeps a caller-supplied request id', async () => {

@@ -7,13 +7,22 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 const api = '/api/public/v1';
 
 /** Sends `body` bytes exactly as given (no re-encoding), with a merchant key. */
-async function postBytes(harness: Harness, path: string, token: string | undefined, body: Buffer, contentType = 'application/json') {
+async function postBytes(
+  harness: Harness,
+  path: string,
+  token: string | undefined,
+  body: Buffer,
+  contentType = 'application/json',
+) {
   const response = await fetch(`${harness.url}${api}${path}`, {
     method: 'POST',
     headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body,
   });
-  return { status: response.status, body: (await response.json()) as { code: string; message: string; issues?: { path?: string }[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { code: string; message: string; issues?: { path?: string }[] },
+  };
 }
 
 interface EarlyAnswer {
@@ -40,7 +49,12 @@ function headOnly(url: string, path: string, headers: Record<string, string>, wa
       response.on('end', () => {
         clearTimeout(timer);
         request.destroy();
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text), elapsedMs: Date.now() - started });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: JSON.parse(text),
+          elapsedMs: Date.now() - started,
+        });
       });
     });
     request.flushHeaders();
@@ -48,7 +62,11 @@ function headOnly(url: string, path: string, headers: Record<string, string>, wa
 }
 
 /** Opens a raw connection, writes `data` and never more; resolves when the server closes it, with what it sent. */
-function writeAndWaitForClose(url: string, data: string, waitMs = 5_000): Promise<{ received: string; elapsedMs: number }> {
+function writeAndWaitForClose(
+  url: string,
+  data: string,
+  waitMs = 5_000,
+): Promise<{ received: string; elapsedMs: number }> {
   const { hostname, port } = new URL(url);
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -82,7 +100,12 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
   describe('U+0000 anywhere in the input is 400 INVALID_CHARACTER, naming where', () => {
     it.each([
       ['a store name', '/stores', { name: 'Sh\u0000op', baseCurrency: 'EUR' }, 'name'],
-      ['a customer list filter', '/customers/list', { filters: { email: { condition: 'contains', value: '\u0000' } } }, 'filters.email.value'],
+      [
+        'a customer list filter',
+        '/customers/list',
+        { filters: { email: { condition: 'contains', value: '\u0000' } } },
+        'filters.email.value',
+      ],
       ['a store list filter', '/stores/list', { filters: { name: '\u0000' } }, 'filters.name'],
       ['a block-rule name', '/block-rules', { name: 'x\u0000', storeId: 'store_x' }, 'name'],
       ['a customer name', '/customers', { email: 'a@example.com', firstName: '\u0000' }, 'firstName'],
@@ -92,7 +115,11 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
     ])('in %s', async (_what, path, body, where) => {
       const answer = await call(harness, 'POST', `${api}${path}`, { token: merchant.token, body });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ code: 'INVALID_CHARACTER', message: expect.stringContaining(`body.${where}`), issues: [{ path: `body.${where}`, message: expect.any(String) }] });
+      expect(answer.body).toEqual({
+        code: 'INVALID_CHARACTER',
+        message: expect.stringContaining(`body.${where}`),
+        issues: [{ path: `body.${where}`, message: expect.any(String) }],
+      });
     });
 
     it('in a query string (GET /webhooks?storeId=%00)', async () => {
@@ -111,30 +138,64 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
   describe('a JSON body must be UTF-8 without lone surrogates (never silently U+FFFD)', () => {
     it('raw bytes that are not UTF-8 are 400 INVALID_ENCODING', async () => {
       for (const bytes of [[0xff, 0xfe], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
-        const body = Buffer.concat([Buffer.from('{"name":"Shop'), Buffer.from(bytes), Buffer.from('","baseCurrency":"EUR"}')]);
+        const body = Buffer.concat([
+          Buffer.from('{"name":"Shop'),
+          Buffer.from(bytes),
+          Buffer.from('","baseCurrency":"EUR"}'),
+        ]);
         const answer = await postBytes(harness, '/stores', merchant.token, body);
-        expect({ bytes, status: answer.status, code: answer.body.code }).toEqual({ bytes, status: 400, code: 'INVALID_ENCODING' });
+        expect({ bytes, status: answer.status, code: answer.body.code }).toEqual({
+          bytes,
+          status: 400,
+          code: 'INVALID_ENCODING',
+        });
       }
       expect(await harness.db.store.count({ where: { accountId: merchant.accountId } })).toBe(0);
     });
 
     it('an escaped lone surrogate is 400 INVALID_CHARACTER', async () => {
       for (const escape of ['\\ud800', '\\udfff', '\\udc00\\ud800']) {
-        const answer = await postBytes(harness, '/stores', merchant.token, Buffer.from(`{"name":"Shop${escape}","baseCurrency":"EUR"}`));
-        expect({ escape, status: answer.status, code: answer.body.code, issues: answer.body.issues }).toEqual({ escape, status: 400, code: 'INVALID_CHARACTER', issues: [{ path: 'body.name', message: expect.any(String) }] });
+        const answer = await postBytes(
+          harness,
+          '/stores',
+          merchant.token,
+          Buffer.from(`{"name":"Shop${escape}","baseCurrency":"EUR"}`),
+        );
+        expect({ escape, status: answer.status, code: answer.body.code, issues: answer.body.issues }).toEqual({
+          escape,
+          status: 400,
+          code: 'INVALID_CHARACTER',
+          issues: [{ path: 'body.name', message: expect.any(String) }],
+        });
       }
     });
 
     it('a surrogate pair, escaped or raw, is a character like any other', async () => {
-      const escaped = await postBytes(harness, '/stores', merchant.token, Buffer.from('{"name":"Shop \\ud83d\\ude00","baseCurrency":"EUR"}'));
+      const escaped = await postBytes(
+        harness,
+        '/stores',
+        merchant.token,
+        Buffer.from('{"name":"Shop \\ud83d\\ude00","baseCurrency":"EUR"}'),
+      );
       expect(escaped.status).toBe(200);
-      const raw = await postBytes(harness, '/stores', merchant.token, Buffer.from('{"name":"Shop 😀 é","baseCurrency":"EUR"}'));
+      const raw = await postBytes(
+        harness,
+        '/stores',
+        merchant.token,
+        Buffer.from('{"name":"Shop 😀 é","baseCurrency":"EUR"}'),
+      );
       expect(raw.status).toBe(200);
       expect((raw.body as unknown as { name: string }).name).toBe('Shop 😀 é');
     });
 
     it('a charset other than UTF-8 is 415', async () => {
-      const answer = await postBytes(harness, '/stores', merchant.token, Buffer.from('{"name":"Shop","baseCurrency":"EUR"}', 'utf16le'), 'application/json; charset=utf-16le');
+      const answer = await postBytes(
+        harness,
+        '/stores',
+        merchant.token,
+        Buffer.from('{"name":"Shop","baseCurrency":"EUR"}', 'utf16le'),
+        'application/json; charset=utf-16le',
+      );
       expect(answer.status).toBe(415);
       expect(answer.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     });
@@ -143,22 +204,46 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
   describe('content types', () => {
     it('a JSON route answers 415 to a body of another type', async () => {
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
-        const answer = await postBytes(harness, '/stores', merchant.token, Buffer.from('{"name":"Shop","baseCurrency":"EUR"}'), contentType);
-        expect({ contentType, status: answer.status, code: answer.body.code }).toEqual({ contentType, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+        const answer = await postBytes(
+          harness,
+          '/stores',
+          merchant.token,
+          Buffer.from('{"name":"Shop","baseCurrency":"EUR"}'),
+          contentType,
+        );
+        expect({ contentType, status: answer.status, code: answer.body.code }).toEqual({
+          contentType,
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+        });
       }
-      const untyped = await fetch(`${harness.url}${api}/stores`, { method: 'POST', headers: { authorization: `Bearer ${merchant.token}` }, body: new Uint8Array(Buffer.from('{"name":"Shop","baseCurrency":"EUR"}')) });
+      const untyped = await fetch(`${harness.url}${api}/stores`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${merchant.token}` },
+        body: new Uint8Array(Buffer.from('{"name":"Shop","baseCurrency":"EUR"}')),
+      });
       expect(untyped.status).toBe(415);
     });
 
     it('a POST without a body needs no content type', async () => {
       const answer = await call(harness, 'POST', `${api}/checkout-offers/co_none`, { token: merchant.token });
       expect(answer.status).toBe(404);
-      const emptyText = await call(harness, 'POST', `${api}/checkout-offers/co_none`, { token: merchant.token, raw: '', headers: { 'content-type': 'text/plain' } });
+      const emptyText = await call(harness, 'POST', `${api}/checkout-offers/co_none`, {
+        token: merchant.token,
+        raw: '',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(emptyText.status).toBe(404);
     });
 
     it('a route that takes no JSON body (the 3DS browser return) still accepts a form post', async () => {
-      const answer = await postBytes(harness, '/threeds/3ds_none/return?token=nope', undefined, Buffer.from('cres=abc'), 'application/x-www-form-urlencoded');
+      const answer = await postBytes(
+        harness,
+        '/threeds/3ds_none/return?token=nope',
+        undefined,
+        Buffer.from('cres=abc'),
+        'application/x-www-form-urlencoded',
+      );
       expect(answer.status).toBe(401);
     });
   });
@@ -172,9 +257,17 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
     for (const [contentType, body] of unreadable) {
       const key = `guard-${Math.random()}`;
       const headers = { authorization: `Bearer ${merchant.token}`, 'idempotency-key': key };
-      const first = await fetch(`${harness.url}${api}/stores`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body: new Uint8Array(body) });
+      const first = await fetch(`${harness.url}${api}/stores`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': contentType },
+        body: new Uint8Array(body),
+      });
       expect(first.status).toBeGreaterThanOrEqual(400);
-      const retry = await call(harness, 'POST', `${api}/stores`, { token: merchant.token, headers: { 'idempotency-key': key }, body: { name: 'Keyed', baseCurrency: 'EUR' } });
+      const retry = await call(harness, 'POST', `${api}/stores`, {
+        token: merchant.token,
+        headers: { 'idempotency-key': key },
+        body: { name: 'Keyed', baseCurrency: 'EUR' },
+      });
       expect({ contentType, status: retry.status }).toEqual({ contentType, status: 200 });
     }
   });
@@ -193,7 +286,10 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
 
   describe('413 at once, before reading the body', () => {
     it('for a declared Content-Length over the limit, even without a key, and closes the connection', async () => {
-      const answer = await headOnly(harness.url, `${api}/stores`, { 'content-type': 'application/json', 'content-length': '10000000' });
+      const answer = await headOnly(harness.url, `${api}/stores`, {
+        'content-type': 'application/json',
+        'content-length': '10000000',
+      });
       expect(answer.status).toBe(413);
       expect(answer.body.code).toBe('PAYLOAD_TOO_LARGE');
       expect(answer.headers.connection).toBe('close');
@@ -204,7 +300,12 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
       const chunks = (async function* () {
         for (let i = 0; i < 20; i++) yield new Uint8Array(Buffer.alloc(100_000, 0x20));
       })();
-      const response = await fetch(`${harness.url}${api}/stores`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.token}` }, body: chunks, duplex: 'half' } as RequestInit);
+      const response = await fetch(`${harness.url}${api}/stores`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${merchant.token}` },
+        body: chunks,
+        duplex: 'half',
+      } as RequestInit);
       expect(response.status).toBe(413);
       expect(((await response.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
     });
@@ -214,14 +315,28 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
     let small: RunningApi | undefined;
     beforeAll(async () => {
       const config = { ...harness.config, HTTP_HEADERS_TIMEOUT_MS: 300, HTTP_REQUEST_TIMEOUT_MS: 600 };
-      small = await startApi({ db: harness.db, temporal: harness.temporal, config, logger: harness.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl }, 0, '127.0.0.1');
+      small = await startApi(
+        {
+          db: harness.db,
+          temporal: harness.temporal,
+          config,
+          logger: harness.logger,
+          taskQueue: harness.taskQueue,
+          sandboxUrl: harness.sandboxUrl,
+        },
+        0,
+        '127.0.0.1',
+      );
     });
     afterAll(async () => {
       await small?.stop();
     });
 
     it('headers that never end: 408 and the connection closed after the headers timeout', async () => {
-      const { received, elapsedMs } = await writeAndWaitForClose(small!.url, `GET ${api}/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: `);
+      const { received, elapsedMs } = await writeAndWaitForClose(
+        small!.url,
+        `GET ${api}/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: `,
+      );
       expect(received).toMatch(/^HTTP\/1\.1 408/);
       expect(elapsedMs).toBeGreaterThanOrEqual(250);
     });
@@ -254,11 +369,14 @@ describe('HTTP request guards (characters, encodings, content types, sizes, slow
   });
 
   it('documents 413 and 415 on operations that take a body, and 400 on every operation', async () => {
-    const document = (await call(harness, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>> };
+    const document = (await call(harness, 'GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    };
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
     const withBody = operations.filter((operation) => operation.requestBody);
     expect(withBody.length).toBeGreaterThan(20);
-    for (const operation of withBody) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['413', '415']));
+    for (const operation of withBody)
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['413', '415']));
     for (const operation of operations) expect(Object.keys(operation.responses)).toContain('400');
     expect(Object.keys(document.paths[`${api}/webhooks`]!.get!.responses)).not.toContain('415');
   });

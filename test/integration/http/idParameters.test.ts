@@ -8,10 +8,36 @@ import { createCustomer, createStore, portalLogin } from '../subscriptions/subsc
  * authentication and before any lookup (never 404). The table is read from the document, so a new
  * route is covered the day it is added.
  */
-type Schema = { $ref?: string; pattern?: string; type?: string; const?: unknown; enum?: unknown[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
-type Operation = { security?: Record<string, unknown>[]; parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } };
-interface Segment { key: string; array: boolean; siblings: Record<string, unknown> }
-interface IdCase { method: string; path: string; where: 'path' | 'query' | 'body'; field: string; trail: Segment[]; leafIsArray: boolean; operation: Operation }
+type Schema = {
+  $ref?: string;
+  pattern?: string;
+  type?: string;
+  const?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+type Operation = {
+  security?: Record<string, unknown>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
+interface Segment {
+  key: string;
+  array: boolean;
+  siblings: Record<string, unknown>;
+}
+interface IdCase {
+  method: string;
+  path: string;
+  where: 'path' | 'query' | 'body';
+  field: string;
+  trail: Segment[];
+  leafIsArray: boolean;
+  operation: Operation;
+}
 
 /** Named like ids but not ours: another system's values, or (shippingAddressId) one no resource backs. */
 const notOurIds = ['body:shippingAddressId', 'body:cancelReasonId', 'body:processorConfig.merchantId', 'body:tokenId'];
@@ -19,7 +45,8 @@ const idName = /(^id$|Id$|Ids$)/;
 const withoutPrefix = 'abc123';
 
 let components: Record<string, Schema> = {};
-const deref = (schema: Schema | undefined): Schema => (schema?.$ref ? components[schema.$ref.split('/').pop()!]! : (schema ?? {}));
+const deref = (schema: Schema | undefined): Schema =>
+  schema?.$ref ? components[schema.$ref.split('/').pop()!]! : (schema ?? {});
 const idPrefixesOf = (schema: Schema): string[] | undefined => {
   const own = deref(schema);
   const pattern = own.pattern ?? (own.anyOf ?? []).map(deref).find((alt) => alt.pattern)?.pattern;
@@ -35,21 +62,30 @@ const constsOf = (schema: Schema) =>
   );
 
 /** Id-named properties anywhere in a body schema, with the trail that reaches them. */
-function bodyFields(schema: Schema, trail: Segment[] = []): { trail: Segment[]; leafIsArray: boolean; typed: boolean }[] {
+function bodyFields(
+  schema: Schema,
+  trail: Segment[] = [],
+): { trail: Segment[]; leafIsArray: boolean; typed: boolean }[] {
   const own = deref(schema);
   const found = [...(own.anyOf ?? own.oneOf ?? []).flatMap((alt) => bodyFields(alt, trail))];
   const siblings = constsOf(own);
   for (const [key, raw] of Object.entries(own.properties ?? {})) {
     const prop = deref(raw);
     const items = prop.type === 'array' ? deref(prop.items) : undefined;
-    if (idName.test(key)) found.push({ trail: [...trail, { key, array: false, siblings }], leafIsArray: !!items, typed: !!idPrefixesOf(items ?? prop) });
+    if (idName.test(key))
+      found.push({
+        trail: [...trail, { key, array: false, siblings }],
+        leafIsArray: !!items,
+        typed: !!idPrefixesOf(items ?? prop),
+      });
     else if (items) found.push(...bodyFields(items, [...trail, { key, array: true, siblings }]));
     else found.push(...bodyFields(prop, [...trail, { key, array: false, siblings }]));
   }
   return found;
 }
 
-const fieldName = (trail: Segment[]) => trail.map((segment) => (segment.array ? `${segment.key}.0` : segment.key)).join('.');
+const fieldName = (trail: Segment[]) =>
+  trail.map((segment) => (segment.array ? `${segment.key}.0` : segment.key)).join('.');
 
 function idCases(document: { paths: Record<string, Record<string, Operation>> }) {
   const cases: IdCase[] = [];
@@ -59,13 +95,26 @@ function idCases(document: { paths: Record<string, Record<string, Operation>> })
       for (const parameter of operation.parameters ?? []) {
         if (!idName.test(parameter.name)) continue;
         if (!idPrefixesOf(parameter.schema ?? {})) untyped.add(`${parameter.in}:${parameter.name}`);
-        if (!notOurIds.includes(`${parameter.in}:${parameter.name}`)) cases.push({ method, path, where: parameter.in as 'path' | 'query', field: parameter.name, trail: [], leafIsArray: false, operation });
+        if (!notOurIds.includes(`${parameter.in}:${parameter.name}`))
+          cases.push({
+            method,
+            path,
+            where: parameter.in as 'path' | 'query',
+            field: parameter.name,
+            trail: [],
+            leafIsArray: false,
+            operation,
+          });
       }
       const body = operation.requestBody?.content['application/json']?.schema;
       for (const found of body ? bodyFields(body) : []) {
         const field = fieldName(found.trail);
         if (!found.typed) untyped.add(`body:${field}`);
-        if (!notOurIds.includes(`body:${field}`) && !cases.some((known) => known.method === method && known.path === path && known.field === field)) cases.push({ method, path, where: 'body', field, ...found, operation });
+        if (
+          !notOurIds.includes(`body:${field}`) &&
+          !cases.some((known) => known.method === method && known.path === path && known.field === field)
+        )
+          cases.push({ method, path, where: 'body', field, ...found, operation });
       }
     }
   }
@@ -101,7 +150,11 @@ describe('id parameters without their prefix are 400 on every route', () => {
     expect(found.untyped).toEqual([...notOurIds].sort());
     // The subscription and membership ids that answered 404 are among the cases.
     expect(found.cases.map((entry) => `${entry.method} ${entry.path} ${entry.field}`)).toEqual(
-      expect.arrayContaining(['post /api/public/v1/subscriptions customerId', 'post /api/public/v1/memberships programId', 'get /api/public/v1/memberships/{membershipId} membershipId']),
+      expect.arrayContaining([
+        'post /api/public/v1/subscriptions customerId',
+        'post /api/public/v1/memberships programId',
+        'get /api/public/v1/memberships/{membershipId} membershipId',
+      ]),
     );
     expect(found.cases.length).toBeGreaterThan(100);
   });
@@ -111,21 +164,37 @@ describe('id parameters without their prefix are 400 on every route', () => {
     for (const entry of found.cases) {
       const url = entry.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
         const schema = entry.operation.parameters!.find((parameter) => parameter.name === name)?.schema ?? {};
-        return entry.where === 'path' && name === entry.field ? withoutPrefix : `${idPrefixesOf(schema)?.[0] ?? 'x'}_probe`;
+        return entry.where === 'path' && name === entry.field
+          ? withoutPrefix
+          : `${idPrefixesOf(schema)?.[0] ?? 'x'}_probe`;
       });
       const query = entry.where === 'query' ? `?${entry.field}=${withoutPrefix}` : '';
       let body: unknown = entry.leafIsArray ? [withoutPrefix] : withoutPrefix;
-      for (const segment of [...entry.trail].reverse()) body = { ...segment.siblings, [segment.key]: segment.array ? [body] : body };
+      for (const segment of [...entry.trail].reverse())
+        body = { ...segment.siblings, [segment.key]: segment.array ? [body] : body };
       const security = Object.keys(entry.operation.security?.[0] ?? {})[0];
-      const token = security !== 'bearerAuth' ? undefined : /^\/api\/(public|processing)\/v1\/partner\//.test(entry.path) ? partnerToken : entry.path.startsWith('/api/processing/') ? processingToken : merchant.token;
+      const token =
+        security !== 'bearerAuth'
+          ? undefined
+          : /^\/api\/(public|processing)\/v1\/partner\//.test(entry.path)
+            ? partnerToken
+            : entry.path.startsWith('/api/processing/')
+              ? processingToken
+              : merchant.token;
       const answer = await call(harness, entry.method.toUpperCase(), `${url}${query}`, {
         token,
         headers: security === 'cmsToken' ? { 'x-cms-token': portalToken } : {},
         ...(entry.operation.requestBody ? { body: entry.where === 'body' ? body : {} } : {}),
       });
       const wanted = entry.leafIsArray ? `${entry.field}.0` : entry.field;
-      const named = answer.status === 400 && answer.body.code === 'VALIDATION_ERROR' && answer.body.issues.some((issue: { path: string }) => issue.path === wanted);
-      if (!named) outcomes.push(`${entry.method.toUpperCase()} ${entry.path} ${entry.where}:${wanted} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
+      const named =
+        answer.status === 400 &&
+        answer.body.code === 'VALIDATION_ERROR' &&
+        answer.body.issues.some((issue: { path: string }) => issue.path === wanted);
+      if (!named)
+        outcomes.push(
+          `${entry.method.toUpperCase()} ${entry.path} ${entry.where}:${wanted} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`,
+        );
     }
     expect(outcomes).toEqual([]);
   });
@@ -151,13 +220,28 @@ describe('id parameters without their prefix are 400 on every route', () => {
     ['/checkout-offers/list', 'storeId', 'store'],
   ];
 
-  it.each(listIdFilters)('POST %s: an id filter %s without its prefix is 400 INVALID_FILTER; with it, a list', async (path, filter, prefix) => {
-    const list = (value: unknown) => call(harness, 'POST', `/api/public/v1${path}`, { token: merchant.token, body: { filters: { [filter]: value } } });
-    for (const value of [withoutPrefix, [`${prefix}_probe`, withoutPrefix], { condition: 'not-equals', value: withoutPrefix }]) {
-      const answer = await list(value);
-      expect({ status: answer.status, code: answer.body.code, names: answer.body.message.includes(filter) }).toEqual({ status: 400, code: 'INVALID_FILTER', names: true });
-    }
-    const fine = await list(`${prefix}_probe`);
-    expect({ status: fine.status, rows: fine.body.data }).toEqual({ status: 200, rows: [] });
-  });
+  it.each(listIdFilters)(
+    'POST %s: an id filter %s without its prefix is 400 INVALID_FILTER; with it, a list',
+    async (path, filter, prefix) => {
+      const list = (value: unknown) =>
+        call(harness, 'POST', `/api/public/v1${path}`, {
+          token: merchant.token,
+          body: { filters: { [filter]: value } },
+        });
+      for (const value of [
+        withoutPrefix,
+        [`${prefix}_probe`, withoutPrefix],
+        { condition: 'not-equals', value: withoutPrefix },
+      ]) {
+        const answer = await list(value);
+        expect({ status: answer.status, code: answer.body.code, names: answer.body.message.includes(filter) }).toEqual({
+          status: 400,
+          code: 'INVALID_FILTER',
+          names: true,
+        });
+      }
+      const fine = await list(`${prefix}_probe`);
+      expect({ status: fine.status, rows: fine.body.data }).toEqual({ status: 200, rows: [] });
+    },
+  );
 });

@@ -25,7 +25,11 @@ describe('every answer is declared by its operation in /openapi.json', () => {
   afterAll(async () => harness?.stop());
 
   const oversized = 'x'.repeat(1024 * 1024 + 1);
-  const concretePath = (operation: Operation) => operation.path.replace(/\{([^}]+)\}/g, (_all, name: string) => `${name.replace(/Id$/, '').toLowerCase()}_unknown0000`);
+  const concretePath = (operation: Operation) =>
+    operation.path.replace(
+      /\{([^}]+)\}/g,
+      (_all, name: string) => `${name.replace(/Id$/, '').toLowerCase()}_unknown0000`,
+    );
 
   async function sweep(operation: Operation, seen: Map<string, Set<number>>) {
     const path = concretePath(operation);
@@ -34,12 +38,22 @@ describe('every answer is declared by its operation in /openapi.json', () => {
     const answers = await Promise.all([
       call(harness, method, path),
       call(harness, method, path, { headers: { authorization: 'Bearer sk_crm_test_doesnotexist000000000000000000' } }),
-      ...Object.values(tokens).map((token) => call(harness, method, path, { token, ...(takesBody ? { body: {} } : {}) })),
+      ...Object.values(tokens).map((token) =>
+        call(harness, method, path, { token, ...(takesBody ? { body: {} } : {}) }),
+      ),
       call(harness, method, `${path}?filter=%00`, { token: tokens.crm }),
       ...(takesBody
         ? [
-            call(harness, method, path, { token: tokens.crm, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
-            call(harness, method, path, { token: tokens.crm, raw: '{"broken": ', headers: { 'content-type': 'application/json' } }),
+            call(harness, method, path, {
+              token: tokens.crm,
+              raw: 'name=x',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            }),
+            call(harness, method, path, {
+              token: tokens.crm,
+              raw: '{"broken": ',
+              headers: { 'content-type': 'application/json' },
+            }),
           ]
         : []),
       // The engine answers 413 and closes without reading: the client may see the close first.

@@ -40,7 +40,10 @@ describe('per-account rate limits (spec part 8)', () => {
 
     const refused = await authTest(harness, merchant.token);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/150 requests per 60 s \(burst\); retry after \d+ s/) });
+    expect(refused.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/150 requests per 60 s \(burst\); retry after \d+ s/),
+    });
     const retryAfter = refused.headers.get('retry-after');
     expect(retryAfter).toMatch(/^\d+$/);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
@@ -52,7 +55,16 @@ describe('per-account rate limits (spec part 8)', () => {
     // The quota is the account's: another key of it, and its processing key, are limited too.
     const secondKey = await addCrmKey(harness.db, merchant);
     expect((await authTest(harness, secondKey)).status).toBe(429);
-    const store = await harness.db.store.create({ data: { id: `store_rl${Date.now()}`, accountId: merchant.accountId, mode: 'test', name: 'S', baseCurrency: 'EUR', presentmentCurrencies: ['EUR'] } });
+    const store = await harness.db.store.create({
+      data: {
+        id: `store_rl${Date.now()}`,
+        accountId: merchant.accountId,
+        mode: 'test',
+        name: 'S',
+        baseCurrency: 'EUR',
+        presentmentCurrencies: ['EUR'],
+      },
+    });
     const processing = await addProcessingKey(harness.db, merchant, [store.id]);
     expect((await call(harness, 'GET', '/api/processing/v1/auth/test', { token: processing.token })).status).toBe(429);
 
@@ -74,7 +86,18 @@ describe('per-account rate limits (spec part 8)', () => {
     const servers: RunningApi[] = [];
     const serve = async (redisUrl?: string) => {
       const config = { ...harness.config, REDIS_URL: redisUrl };
-      const api = await startApi({ db: secondDb, temporal: harness.temporal, config, logger: createLogger('silent'), taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl }, 0, '127.0.0.1');
+      const api = await startApi(
+        {
+          db: secondDb,
+          temporal: harness.temporal,
+          config,
+          logger: createLogger('silent'),
+          taskQueue: harness.taskQueue,
+          sandboxUrl: harness.sandboxUrl,
+        },
+        0,
+        '127.0.0.1',
+      );
       servers.push(api);
       return api;
     };
@@ -100,7 +123,9 @@ describe('per-account rate limits (spec part 8)', () => {
         await probe.connect();
         expect(await probe.ping()).toBe('PONG');
       } catch (error) {
-        throw new Error(`Redis at ${redisUrl} is not reachable (${String(error)}); set TEST_REDIS_URL, or SKIP_REDIS_TESTS=1 to skip`);
+        throw new Error(
+          `Redis at ${redisUrl} is not reachable (${String(error)}); set TEST_REDIS_URL, or SKIP_REDIS_TESTS=1 to skip`,
+        );
       } finally {
         probe.disconnect();
       }

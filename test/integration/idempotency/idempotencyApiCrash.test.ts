@@ -33,19 +33,38 @@ describe('a retry after the API process was killed mid-payment', () => {
   });
 
   const startApi = async () => {
-    const started = await startApiProcess(port, { ...testVaultEnv, TEMPORAL_TASK_QUEUE: harness.taskQueue, SANDBOX_URL: harness.sandboxUrl });
+    const started = await startApiProcess(port, {
+      ...testVaultEnv,
+      TEMPORAL_TASK_QUEUE: harness.taskQueue,
+      SANDBOX_URL: harness.sandboxUrl,
+    });
     apis.push(started);
     return started;
   };
-  const send = (target: { url: string }, path: string, body: unknown, key: string) => call(target, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });
+  const send = (target: { url: string }, path: string, body: unknown, key: string) =>
+    call(target, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });
 
   /** A checkout and a /payments/process purchase on the holding card, each with its own key. */
   async function twoPayments() {
     const checkout = await t.checkout();
     const processInstrument = await t.instrument(cards.timeout);
     const requests = [
-      { path: '/checkout/pay-v2', body: { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) }, key: randomUUID() },
-      { path: '/payments/process', body: { storeId: t.storeId, customerId: t.customerId, currency: 'EUR', amount: 4321, paymentInstrumentId: processInstrument }, key: randomUUID() },
+      {
+        path: '/checkout/pay-v2',
+        body: { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) },
+        key: randomUUID(),
+      },
+      {
+        path: '/payments/process',
+        body: {
+          storeId: t.storeId,
+          customerId: t.customerId,
+          currency: 'EUR',
+          amount: 4321,
+          paymentInstrumentId: processInstrument,
+        },
+        key: randomUUID(),
+      },
     ];
     const rows = { OR: [{ checkoutSessionId: checkout.id }, { paymentInstrumentId: processInstrument }] };
     const processing = () => harness.db.payment.count({ where: { ...rows, status: 'processing' } });
@@ -53,8 +72,16 @@ describe('a retry after the API process was killed mid-payment', () => {
   }
 
   /** Sends both to `target`, waits until both payments are at the acquirer, then kills `target`'s process. */
-  async function killMidPayment(target: ApiProcess, payments: Awaited<ReturnType<typeof twoPayments>>): Promise<number> {
-    const cutOff = payments.requests.map(({ path, body, key }) => send(target, path, body, key).then((answer) => answer.status, () => 'connection lost' as const));
+  async function killMidPayment(
+    target: ApiProcess,
+    payments: Awaited<ReturnType<typeof twoPayments>>,
+  ): Promise<number> {
+    const cutOff = payments.requests.map(({ path, body, key }) =>
+      send(target, path, body, key).then(
+        (answer) => answer.status,
+        () => 'connection lost' as const,
+      ),
+    );
     for (const deadline = Date.now() + 30_000; (await payments.processing()) < 2; await sleep(50)) {
       if (Date.now() > deadline) throw new Error(`payments never started:\n${target.output()}`);
     }
@@ -78,13 +105,21 @@ describe('a retry after the API process was killed mid-payment', () => {
   }
 
   /** Both succeeded, one payment row and one acquirer authorization each, one order for the session. */
-  async function expectChargedOnce(payments: Awaited<ReturnType<typeof twoPayments>>, answers: Awaited<ReturnType<typeof retry>>) {
-    expect(answers[0]).toMatchObject({ status: 200, body: { payment: { status: 'succeeded', amount: payments.checkout.total } } });
+  async function expectChargedOnce(
+    payments: Awaited<ReturnType<typeof twoPayments>>,
+    answers: Awaited<ReturnType<typeof retry>>,
+  ) {
+    expect(answers[0]).toMatchObject({
+      status: 200,
+      body: { payment: { status: 'succeeded', amount: payments.checkout.total } },
+    });
     expect(answers[1]).toMatchObject({ status: 200, body: { payment: { status: 'succeeded', amount: 4321 } } });
     const rows = await harness.db.payment.findMany({ where: payments.rows });
     expect(rows.map((row) => row.id).sort()).toEqual(answers.map((answer) => answer.body.payment.id).sort());
     for (const row of rows) {
-      expect(await t.ledger(t.processorIds[0]!, { reference: row.id, operation: 'authorize' })).toEqual([expect.objectContaining({ outcome: 'approved', amount: row.amount })]);
+      expect(await t.ledger(t.processorIds[0]!, { reference: row.id, operation: 'authorize' })).toEqual([
+        expect.objectContaining({ outcome: 'approved', amount: row.amount }),
+      ]);
     }
     expect(await harness.db.order.count({ where: { checkoutSessionId: payments.checkout.id } })).toBe(1);
   }
@@ -96,23 +131,34 @@ describe('a retry after the API process was killed mid-payment', () => {
     const backAt = Date.now();
     const processingWhenBack = await payments.processing();
     const answers = await retry(restarted, payments, backAt);
-    process.stdout.write(`restart took ${backAt - killedAt} ms; answers ${answers.map((a) => a.ms).join(' / ')} ms after it (payments still at the acquirer then: ${processingWhenBack})\n`);
+    process.stdout.write(
+      `restart took ${backAt - killedAt} ms; answers ${answers.map((a) => a.ms).join(' / ')} ms after it (payments still at the acquirer then: ${processingWhenBack})\n`,
+    );
     await expectChargedOnce(payments, answers);
     for (const answer of answers) expect(answer.ms).toBeLessThan(5_000);
     // Stored now: a third try is a replay.
-    const replay = await send(restarted, payments.requests[0]!.path, payments.requests[0]!.body, payments.requests[0]!.key);
+    const replay = await send(
+      restarted,
+      payments.requests[0]!.path,
+      payments.requests[0]!.body,
+      payments.requests[0]!.key,
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(answers[0]!.body);
   }, 120_000);
 
   it('a retry sent at once to another API instance joins the payments still at the acquirer', async () => {
     const payments = await twoPayments();
-    const victim = apis.find((apiProcess) => apiProcess.child.exitCode === null && apiProcess.child.signalCode === null)!;
+    const victim = apis.find(
+      (apiProcess) => apiProcess.child.exitCode === null && apiProcess.child.signalCode === null,
+    )!;
     const killedAt = await killMidPayment(victim, payments);
     // The in-process API of the harness is the other instance (its own heartbeat, same database).
     const answers = await retry(harness, payments, killedAt);
     const heldUntil = killedAt + 7_000;
-    process.stdout.write(`retried at the kill; answers ${answers.map((a) => a.ms).join(' / ')} ms after it (card held until ≤ ${heldUntil - killedAt} ms)\n`);
+    process.stdout.write(
+      `retried at the kill; answers ${answers.map((a) => a.ms).join(' / ')} ms after it (card held until ≤ ${heldUntil - killedAt} ms)\n`,
+    );
     await expectChargedOnce(payments, answers);
     // The takeover waited for the dead owner's heartbeat to age (3 s), then for the acquirer, not for a minute.
     for (const answer of answers) expect(answer.ms).toBeLessThan(7_000 + 3_000);

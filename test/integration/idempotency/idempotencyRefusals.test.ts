@@ -21,9 +21,16 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
     await harness?.stop();
   });
 
-  const post = (path: string, body: unknown, key: string, token = t.token) => call(harness, 'POST', `${api}${path}`, { token, body, headers: { 'idempotency-key': key } });
+  const post = (path: string, body: unknown, key: string, token = t.token) =>
+    call(harness, 'POST', `${api}${path}`, { token, body, headers: { 'idempotency-key': key } });
   const recordOf = (key: string) => harness.db.idempotencyRecord.findFirst({ where: { key } });
-  const purchase = async (card = cards.approve) => ({ storeId: t.storeId, customerId: t.customerId, currency: 'EUR', amount: 1250, paymentInstrumentId: await t.instrument(card) });
+  const purchase = async (card = cards.approve) => ({
+    storeId: t.storeId,
+    customerId: t.customerId,
+    currency: 'EUR',
+    amount: 1250,
+    paymentInstrumentId: await t.instrument(card),
+  });
 
   it('a 400 for a float amount leaves the key free: the corrected body with the same key is charged once', async () => {
     const key = randomUUID();
@@ -39,7 +46,9 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
     const replay = await post('/payments/process', body, key);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(corrected.body);
-    expect(await t.ledger(t.processorIds[0]!, { reference: corrected.body.payment.id, operation: 'authorize' })).toHaveLength(1);
+    expect(
+      await t.ledger(t.processorIds[0]!, { reference: corrected.body.payment.id, operation: 'authorize' }),
+    ).toHaveLength(1);
   });
 
   it('a 404 for an unknown store (found before any work) leaves the key free', async () => {
@@ -71,7 +80,13 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
   it('a 403 from the admin-only check leaves the key free for an admin key', async () => {
     const memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
     const key = randomUUID();
-    const body = { name: 'P-extra', type: 'sandbox', credentials: { merchantId: `m_${randomUUID()}` }, supportedCurrencies: ['EUR'], baseCurrency: 'EUR' };
+    const body = {
+      name: 'P-extra',
+      type: 'sandbox',
+      credentials: { merchantId: `m_${randomUUID()}` },
+      supportedCurrencies: ['EUR'],
+      baseCurrency: 'EUR',
+    };
     const refused = await post('/processors', body, key, memberToken);
     expect(refused.status).toBe(403);
     expect(await recordOf(key)).toBeNull();
@@ -87,7 +102,8 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
     const limited = await createMerchant(harness.db, { plan: 'standard' });
     // A Standard account's burst is 150 a minute: spend it on a cheap GET.
     let status = 200;
-    for (let i = 0; i < 200 && status !== 429; i++) status = (await call(harness, 'GET', `${api}/auth/test`, { token: limited.token })).status;
+    for (let i = 0; i < 200 && status !== 429; i++)
+      status = (await call(harness, 'GET', `${api}/auth/test`, { token: limited.token })).status;
     expect(status).toBe(429);
     const limitedKey = randomUUID();
     expect((await post('/payments/process', {}, limitedKey, limited.token)).status).toBe(429);
@@ -106,7 +122,9 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
     const other = await post('/payments/process', await purchase(), key);
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(await t.ledger(t.processorIds[0]!, { reference: declined.body.data.paymentId, operation: 'authorize' })).toHaveLength(1);
+    expect(
+      await t.ledger(t.processorIds[0]!, { reference: declined.body.data.paymentId, operation: 'authorize' }),
+    ).toHaveLength(1);
   });
 
   it('a 409 from a refund workflow that ran is stored and replayed', async () => {
@@ -125,9 +143,23 @@ describe('Idempotency-Key: refusals before work are not stored, answers after wo
   it('a pay-v2 409 from the checkout check (before work) is not stored', async () => {
     const checkout = await t.checkout();
     const paymentInstrumentId = await t.instrument(cards.approve);
-    expect((await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId }, { 'idempotency-key': randomUUID() })).status).toBe(200);
+    expect(
+      (
+        await payV2(
+          harness,
+          t.token,
+          { checkoutSessionId: checkout.id, paymentInstrumentId },
+          { 'idempotency-key': randomUUID() },
+        )
+      ).status,
+    ).toBe(200);
     const key = randomUUID();
-    const paidAlready = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId }, { 'idempotency-key': key });
+    const paidAlready = await payV2(
+      harness,
+      t.token,
+      { checkoutSessionId: checkout.id, paymentInstrumentId },
+      { 'idempotency-key': key },
+    );
     expect(paidAlready.status).toBe(409);
     expect(paidAlready.body.code).toBe('CHECKOUT_ALREADY_PAID');
     expect(await recordOf(key)).toBeNull();

@@ -21,41 +21,71 @@ describe('Idempotency-Key ownership: heartbeats, takeover, and the same workflow
     harness = await startHarness();
     t = await createPaymentTenant(harness);
     // A second API instance over the same database and Temporal, with its own heartbeat.
-    otherInstance = await startApi({ db: harness.db, temporal: harness.temporal, config: harness.config, logger: harness.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl }, 0, '127.0.0.1');
+    otherInstance = await startApi(
+      {
+        db: harness.db,
+        temporal: harness.temporal,
+        config: harness.config,
+        logger: harness.logger,
+        taskQueue: harness.taskQueue,
+        sandboxUrl: harness.sandboxUrl,
+      },
+      0,
+      '127.0.0.1',
+    );
   });
   afterAll(async () => {
     await otherInstance?.stop();
     await harness?.stop();
   });
 
-  const post = (target: { url: string }, path: string, body: unknown, key: string) => call(target, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });
+  const post = (target: { url: string }, path: string, body: unknown, key: string) =>
+    call(target, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });
   const purchase = async (mode: 'purchase' | 'auth') =>
-    (await post(harness, '/payments/process', { storeId: t.storeId, customerId: t.customerId, currency: 'EUR', amount: 1500, mode, paymentInstrumentId: await t.instrument(cards.approve) }, randomUUID())).body.payment.id as string;
+    (
+      await post(
+        harness,
+        '/payments/process',
+        {
+          storeId: t.storeId,
+          customerId: t.customerId,
+          currency: 'EUR',
+          amount: 1500,
+          mode,
+          paymentInstrumentId: await t.instrument(cards.approve),
+        },
+        randomUUID(),
+      )
+    ).body.payment.id as string;
   /** Puts the record back as a killed API process leaves it: in progress, owned by a process that no longer beats. */
   const asIfItsProcessDied = (key: string) =>
-    harness.db.$executeRaw`UPDATE "idempotency_records" SET "state" = 'in_progress', "response_status" = NULL, "response_body" = NULL, "owner_id" = 'apiproc_killed', "created_at" = now() AT TIME ZONE 'UTC' WHERE "key" = ${key}`;
+    harness.db
+      .$executeRaw`UPDATE "idempotency_records" SET "state" = 'in_progress', "response_status" = NULL, "response_body" = NULL, "owner_id" = 'apiproc_killed', "created_at" = now() AT TIME ZONE 'UTC' WHERE "key" = ${key}`;
 
   it.each([
     ['capture', 'auth', { amount: 1000 }],
     ['void', 'auth', {}],
     ['refund', 'purchase', { amount: 400 }],
-  ] as const)('%s: a retry of a request whose process died runs again at once and joins the same workflow', async (operation, mode, extra) => {
-    const paymentId = await purchase(mode);
-    const key = randomUUID();
-    const body = { paymentId, ...extra };
-    const first = await post(harness, `/payments/${operation}`, body, key);
-    expect(first.status).toBe(200);
-    await asIfItsProcessDied(key);
+  ] as const)(
+    '%s: a retry of a request whose process died runs again at once and joins the same workflow',
+    async (operation, mode, extra) => {
+      const paymentId = await purchase(mode);
+      const key = randomUUID();
+      const body = { paymentId, ...extra };
+      const first = await post(harness, `/payments/${operation}`, body, key);
+      expect(first.status).toBe(200);
+      await asIfItsProcessDied(key);
 
-    const startedAt = Date.now();
-    const retried = await post(otherInstance, `/payments/${operation}`, body, key);
-    expect(Date.now() - startedAt).toBeLessThan(3_000);
-    expect(retried.status).toBe(200);
-    expect(retried.headers.get('idempotent-replayed')).toBeNull(); // it ran again…
-    expect(retried.body).toEqual(first.body); // …and answered from the same run
-    expect(await t.ledger(t.processorIds[0]!, { reference: paymentId, operation })).toHaveLength(1);
-    expect((await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key } })).state).toBe('completed');
-  });
+      const startedAt = Date.now();
+      const retried = await post(otherInstance, `/payments/${operation}`, body, key);
+      expect(Date.now() - startedAt).toBeLessThan(3_000);
+      expect(retried.status).toBe(200);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull(); // it ran again…
+      expect(retried.body).toEqual(first.body); // …and answered from the same run
+      expect(await t.ledger(t.processorIds[0]!, { reference: paymentId, operation })).toHaveLength(1);
+      expect((await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key } })).state).toBe('completed');
+    },
+  );
 
   it('pay-v2: the re-run follows the payment its first run made, though that payment has paid the session since', async () => {
     const checkout = await t.checkout();
@@ -66,15 +96,22 @@ describe('Idempotency-Key ownership: heartbeats, takeover, and the same workflow
     await asIfItsProcessDied(key);
     const retried = await post(otherInstance, '/checkout/pay-v2', body, key);
     expect([retried.status, retried.body]).toEqual([200, first.body]); // not 409 CHECKOUT_ALREADY_PAID
-    expect(await t.ledger(t.processorIds[0]!, { reference: first.body.payment.id, operation: 'authorize' })).toHaveLength(1);
+    expect(
+      await t.ledger(t.processorIds[0]!, { reference: first.body.payment.id, operation: 'authorize' }),
+    ).toHaveLength(1);
   });
 
   it('a record whose owner still beats is never taken over: the repeat waits and replays its answer', async () => {
     const body = { paymentId: 'pay_notreallyrunning00', amount: 1 };
     const key = randomUUID();
-    const hash = requestHashOf({ method: 'POST', baseUrl: api, path: '/payments/refund', body }, idempotencyHashKey(harness.config));
+    const hash = requestHashOf(
+      { method: 'POST', baseUrl: api, path: '/payments/refund', body },
+      idempotencyHashKey(harness.config),
+    );
     const ownerId = `apiproc_alive_${randomUUID()}`;
-    const beat = () => harness.db.$executeRaw`INSERT INTO "idempotency_owners" ("id", "heartbeat_at") VALUES (${ownerId}, now() AT TIME ZONE 'UTC') ON CONFLICT ("id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`;
+    const beat = () =>
+      harness.db
+        .$executeRaw`INSERT INTO "idempotency_owners" ("id", "heartbeat_at") VALUES (${ownerId}, now() AT TIME ZONE 'UTC') ON CONFLICT ("id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`;
     await beat();
     const scope = `crm:${t.merchant.accountId}:test`;
     await harness.db.$executeRaw`
@@ -89,7 +126,10 @@ describe('Idempotency-Key ownership: heartbeats, takeover, and the same workflow
       expect((await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key } })).ownerId).toBe(ownerId);
       // The owner's own answer (an error-shaped 409 the operation declares, so the contract check accepts it).
       const owners = { code: 'REFUND_EXCEEDS_CAPTURED', message: `answered by ${ownerId}` };
-      await harness.db.idempotencyRecord.updateMany({ where: { key }, data: { state: 'completed', responseStatus: 409, responseBody: owners } });
+      await harness.db.idempotencyRecord.updateMany({
+        where: { key },
+        data: { state: 'completed', responseStatus: 409, responseBody: owners },
+      });
       const answer = await repeat;
       expect(answer.status).toBe(409);
       expect(answer.body).toEqual(owners);
@@ -103,17 +143,25 @@ describe('Idempotency-Key ownership: heartbeats, takeover, and the same workflow
     const checkout = await t.checkout();
     const body = { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) };
     const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(i % 2 ? otherInstance : harness, '/checkout/pay-v2', body, key)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(i % 2 ? otherInstance : harness, '/checkout/pay-v2', body, key)),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
     for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
     expect(await harness.db.payment.count({ where: { checkoutSessionId: checkout.id } })).toBe(1);
-    expect(await t.ledger(t.processorIds[0]!, { reference: answers[0]!.body.payment.id, operation: 'authorize' })).toHaveLength(1);
+    expect(
+      await t.ledger(t.processorIds[0]!, { reference: answers[0]!.body.payment.id, operation: 'authorize' }),
+    ).toHaveLength(1);
   });
 
   it('12 identical refunds with one key, split over two API instances, refund once', async () => {
     const paymentId = await purchase('purchase');
     const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(i % 2 ? otherInstance : harness, '/payments/refund', { paymentId, amount: 300 }, key)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(i % 2 ? otherInstance : harness, '/payments/refund', { paymentId, amount: 300 }, key),
+      ),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(200));
     for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
     expect(await harness.db.refund.count({ where: { paymentId } })).toBe(1);

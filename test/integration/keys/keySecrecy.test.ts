@@ -15,7 +15,10 @@ function capturingLogger() {
       done();
     },
   });
-  const logger = pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'payment-engine' } }, sink);
+  const logger = pino(
+    { level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' }, base: { service: 'payment-engine' } },
+    sink,
+  );
   return { logger, text: () => lines.join('') };
 }
 
@@ -26,7 +29,18 @@ describe('no key in clear in the database or the logs', () => {
 
   beforeAll(async () => {
     harness = await startHarness();
-    api = await startApi({ db: harness.db, temporal: harness.temporal, config: harness.config, logger: logs.logger, taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl }, 0, '127.0.0.1');
+    api = await startApi(
+      {
+        db: harness.db,
+        temporal: harness.temporal,
+        config: harness.config,
+        logger: logs.logger,
+        taskQueue: harness.taskQueue,
+        sandboxUrl: harness.sandboxUrl,
+      },
+      0,
+      '127.0.0.1',
+    );
   });
   afterAll(async () => {
     await api?.stop();
@@ -35,11 +49,30 @@ describe('no key in clear in the database or the logs', () => {
 
   it('stores only hashes and prefixes, and logs neither tokens nor secrets through a whole key lifecycle', async () => {
     const partner = await createPartner(harness.db);
-    const merchant = (await call(api, 'POST', '/api/public/v1/partner/merchants', { token: partner.token, body: { name: 'Secret Shop' } })).body;
-    const crm = (await call(api, 'POST', `/api/public/v1/partner/merchants/${merchant.id}/keys`, { token: partner.token, body: {} })).body;
-    const store = (await call(api, 'POST', '/api/public/v1/stores', { token: crm.token, body: { name: 'S', baseCurrency: 'EUR' } })).body;
-    const tpa = (await call(api, 'POST', '/api/processing/v1/partner/tpas', { token: partner.token, body: { accountId: merchant.id, storeId: store.id } })).body;
-    const processing = (await call(api, 'POST', `/api/processing/v1/partner/tpas/${tpa.id}/keys`, { token: partner.token, body: {} })).body;
+    const merchant = (
+      await call(api, 'POST', '/api/public/v1/partner/merchants', {
+        token: partner.token,
+        body: { name: 'Secret Shop' },
+      })
+    ).body;
+    const crm = (
+      await call(api, 'POST', `/api/public/v1/partner/merchants/${merchant.id}/keys`, {
+        token: partner.token,
+        body: {},
+      })
+    ).body;
+    const store = (
+      await call(api, 'POST', '/api/public/v1/stores', { token: crm.token, body: { name: 'S', baseCurrency: 'EUR' } })
+    ).body;
+    const tpa = (
+      await call(api, 'POST', '/api/processing/v1/partner/tpas', {
+        token: partner.token,
+        body: { accountId: merchant.id, storeId: store.id },
+      })
+    ).body;
+    const processing = (
+      await call(api, 'POST', `/api/processing/v1/partner/tpas/${tpa.id}/keys`, { token: partner.token, body: {} })
+    ).body;
     const legacy = await addLegacyCrmKey(harness.db, await createMerchant(harness.db));
     const tokens = [partner.token, crm.token, processing.secret, legacy];
     expect(tokens.every((token) => typeof token === 'string' && token.length >= 36)).toBe(true);
@@ -52,9 +85,19 @@ describe('no key in clear in the database or the logs', () => {
     await call(api, 'GET', '/api/public/v1/auth/test', { token: partner.token });
     await call(api, 'POST', '/api/public/v1/stores', { token: crm.token, raw: '{"broken": ' });
     await call(api, 'GET', '/api/public/v1/auth/test', { headers: { authorization: `Basic ${crm.token}` } });
-    await call(api, 'POST', `/api/public/v1/partner/merchants/${merchant.id}/keys/${crm.id}/revoke`, { token: partner.token });
+    await call(api, 'POST', `/api/public/v1/partner/merchants/${merchant.id}/keys/${crm.id}/revoke`, {
+      token: partner.token,
+    });
     await call(api, 'GET', '/api/public/v1/auth/test', { token: crm.token });
-    logs.logger.info({ token: crm.token, secret: processing.secret, partnerKey: partner.token, req: { headers: { authorization: `Bearer ${partner.token}` } } }, 'a careless log line');
+    logs.logger.info(
+      {
+        token: crm.token,
+        secret: processing.secret,
+        partnerKey: partner.token,
+        req: { headers: { authorization: `Bearer ${partner.token}` } },
+      },
+      'a careless log line',
+    );
     logs.logger.info({ key: { token: legacy, secret: processing.secret } }, 'a nested careless log line');
 
     const logText = logs.text();
@@ -68,7 +111,10 @@ describe('no key in clear in the database or the logs', () => {
     expect(tables.map((t) => t.table_name)).toContain('api_keys');
     for (const { table_name: table } of tables) {
       for (const token of tokens) {
-        const rows = await harness.db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${table}" t WHERE t::text LIKE '%' || $1 || '%'`, token);
+        const rows = await harness.db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM "${table}" t WHERE t::text LIKE '%' || $1 || '%'`,
+          token,
+        );
         expect({ table, count: Number(rows[0]!.n) }).toEqual({ table, count: 0 });
       }
     }

@@ -21,7 +21,14 @@ describe('revocation is immediate everywhere and lets in-flight calls finish', (
     partner = await createPartner(harness.db);
     // A second API server with its own connection pool: what another API process would see.
     secondApi = await startApi(
-      { db: secondDb, temporal: harness.temporal, config: harness.config, logger: createLogger('silent'), taskQueue: harness.taskQueue, sandboxUrl: harness.sandboxUrl },
+      {
+        db: secondDb,
+        temporal: harness.temporal,
+        config: harness.config,
+        logger: createLogger('silent'),
+        taskQueue: harness.taskQueue,
+        sandboxUrl: harness.sandboxUrl,
+      },
       0,
       '127.0.0.1',
     );
@@ -33,15 +40,30 @@ describe('revocation is immediate everywhere and lets in-flight calls finish', (
   });
 
   const mintCrmKey = async () => {
-    const account = (await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: partner.token, body: { name: 'Revocable' } })).body;
-    const key = (await call(harness, 'POST', `/api/public/v1/partner/merchants/${account.id}/keys`, { token: partner.token, body: {} })).body;
+    const account = (
+      await call(harness, 'POST', '/api/public/v1/partner/merchants', {
+        token: partner.token,
+        body: { name: 'Revocable' },
+      })
+    ).body;
+    const key = (
+      await call(harness, 'POST', `/api/public/v1/partner/merchants/${account.id}/keys`, {
+        token: partner.token,
+        body: {},
+      })
+    ).body;
     return { accountId: account.id as string, keyId: key.id as string, token: key.token as string };
   };
 
   it('a key revoked through one API server gets 401 on the next call to another', async () => {
     const key = await mintCrmKey();
     expect((await call(secondApi, 'GET', '/api/public/v1/auth/test', { token: key.token })).status).toBe(200);
-    const revoked = await call(harness, 'POST', `/api/public/v1/partner/merchants/${key.accountId}/keys/${key.keyId}/revoke`, { token: partner.token });
+    const revoked = await call(
+      harness,
+      'POST',
+      `/api/public/v1/partner/merchants/${key.accountId}/keys/${key.keyId}/revoke`,
+      { token: partner.token },
+    );
     expect(revoked.status).toBe(200);
     const next = await call(secondApi, 'GET', '/api/public/v1/auth/test', { token: key.token });
     expect(next.status).toBe(401);

@@ -1,10 +1,20 @@
 import { hashToken, mintToken } from '../../../src/domain/apiKeys';
-import { addCrmKey, addProcessingKey, createMerchant, createPartner, type Merchant, type PartnerFixture, type ProcessingFixture } from '../../helpers/fixtures';
+import {
+  addCrmKey,
+  addProcessingKey,
+  createMerchant,
+  createPartner,
+  type Merchant,
+  type PartnerFixture,
+  type ProcessingFixture,
+} from '../../helpers/fixtures';
 import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
 
 /** Status and error code of an answer, and the object type of a success: one comparison per cell. */
 const outcome = (answer: ApiAnswer) =>
-  answer.status < 400 && answer.body?.object ? { status: answer.status, code: answer.body.code, object: answer.body.object } : { status: answer.status, code: answer.body?.code };
+  answer.status < 400 && answer.body?.object
+    ? { status: answer.status, code: answer.body.code, object: answer.body.object }
+    : { status: answer.status, code: answer.body?.code };
 
 /**
  * Spec part 5, item 7, cell by cell: which key works where, and the status and code everywhere
@@ -23,7 +33,10 @@ describe('key domains and scope', () => {
     payfac = await createPartner(harness.db, { kind: 'payfac' });
     crmOnly = await createPartner(harness.db, { kind: 'crm_only' });
     merchant = await createMerchant(harness.db);
-    const store = await call(harness, 'POST', '/api/public/v1/stores', { token: merchant.token, body: { name: 'Scope Store', baseCurrency: 'EUR' } });
+    const store = await call(harness, 'POST', '/api/public/v1/stores', {
+      token: merchant.token,
+      body: { name: 'Scope Store', baseCurrency: 'EUR' },
+    });
     storeId = store.body.id;
     processing = await addProcessingKey(harness.db, merchant, [storeId]);
   });
@@ -35,35 +48,57 @@ describe('key domains and scope', () => {
     call(harness, 'POST', '/api/processing/v1/partner/tpas', { token, body: { accountId, storeId: store } });
 
   it('partner key, full processing partner: create processing account → allowed', async () => {
-    const account = (await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: payfac.token, body: { name: 'P' } })).body;
-    const crm = (await call(harness, 'POST', `/api/public/v1/partner/merchants/${account.id}/keys`, { token: payfac.token, body: {} })).body.token;
-    const store = (await call(harness, 'POST', '/api/public/v1/stores', { token: crm, body: { name: 'S', baseCurrency: 'EUR' } })).body.id;
+    const account = (
+      await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: payfac.token, body: { name: 'P' } })
+    ).body;
+    const crm = (
+      await call(harness, 'POST', `/api/public/v1/partner/merchants/${account.id}/keys`, {
+        token: payfac.token,
+        body: {},
+      })
+    ).body.token;
+    const store = (
+      await call(harness, 'POST', '/api/public/v1/stores', { token: crm, body: { name: 'S', baseCurrency: 'EUR' } })
+    ).body.id;
     const answer = await createTpa(payfac.token, account.id, store);
     expect(outcome(answer)).toEqual({ status: 201, code: undefined, object: 'processing_account' });
   });
 
   it('partner key, CRM-only partner: create processing account → 403 payfac_required', async () => {
-    const account = (await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: crmOnly.token, body: { name: 'C' } })).body;
+    const account = (
+      await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: crmOnly.token, body: { name: 'C' } })
+    ).body;
     const answer = await createTpa(crmOnly.token, account.id, 'store_whatever');
     expect(outcome(answer)).toEqual({ status: 403, code: 'payfac_required' });
   });
 
   it('partner key: create merchant → allowed', async () => {
-    const answer = await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: payfac.token, body: { name: 'Allowed' } });
+    const answer = await call(harness, 'POST', '/api/public/v1/partner/merchants', {
+      token: payfac.token,
+      body: { name: 'Allowed' },
+    });
     expect(outcome(answer)).toEqual({ status: 201, code: undefined, object: 'merchant' });
   });
 
   it('processing key: create processing account (provisioning) → 403', async () => {
     const answer = await createTpa(processing.token, merchant.accountId, storeId);
     expect(outcome(answer)).toEqual({ status: 403, code: 'WRONG_DOMAIN' });
-    const merchants = await call(harness, 'POST', '/api/public/v1/partner/merchants', { token: processing.token, body: { name: 'X' } });
+    const merchants = await call(harness, 'POST', '/api/public/v1/partner/merchants', {
+      token: processing.token,
+      body: { name: 'X' },
+    });
     expect(outcome(merchants)).toEqual({ status: 403, code: 'WRONG_DOMAIN' });
   });
 
   it('processing key: the processing domain for its own processing account → allowed', async () => {
     const answer = await call(harness, 'GET', '/api/processing/v1/auth/test', { token: processing.token });
     expect(outcome(answer)).toEqual({ status: 200, code: undefined });
-    expect(answer.body).toMatchObject({ keyType: 'processing', tpaId: processing.tpaId, storeIds: [storeId], account: { id: merchant.accountId } });
+    expect(answer.body).toMatchObject({
+      keyType: 'processing',
+      tpaId: processing.tpaId,
+      storeIds: [storeId],
+      account: { id: merchant.accountId },
+    });
   });
 
   it('processing key: the public API → 403 (wrong domain)', async () => {
@@ -84,8 +119,15 @@ describe('key domains and scope', () => {
       ['GET', '/api/processing/v1/anything/at/all'],
       ['POST', '/api/processing/v1/partner/tpas'],
     ] as const) {
-      const answer = await call(harness, method, path, { token: merchant.token, body: method === 'POST' ? {} : undefined });
-      expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 403, code: 'WRONG_DOMAIN' });
+      const answer = await call(harness, method, path, {
+        token: merchant.token,
+        body: method === 'POST' ? {} : undefined,
+      });
+      expect({ path, status: answer.status, code: answer.body.code }).toEqual({
+        path,
+        status: 403,
+        code: 'WRONG_DOMAIN',
+      });
       expect(answer.body.message).toMatch(/crm key/i);
     }
   });
@@ -95,7 +137,10 @@ describe('key domains and scope', () => {
       ['GET', '/api/public/v1/partner/merchants'],
       ['POST', '/api/public/v1/partner/merchants'],
     ] as const) {
-      const answer = await call(harness, method, path, { token: merchant.token, body: method === 'POST' ? { name: 'X' } : undefined });
+      const answer = await call(harness, method, path, {
+        token: merchant.token,
+        body: method === 'POST' ? { name: 'X' } : undefined,
+      });
       expect({ path, ...outcome(answer) }).toEqual({ path, status: 403, code: 'WRONG_DOMAIN' });
     }
   });
@@ -108,8 +153,15 @@ describe('key domains and scope', () => {
       ['GET', '/api/processing/v1/auth/test'],
       ['POST', '/api/processing/v1/payments'],
     ] as const) {
-      const answer = await call(harness, method, path, { token: payfac.token, body: method === 'POST' ? {} : undefined });
-      expect({ path, status: answer.status, code: answer.body.code }).toEqual({ path, status: 403, code: 'WRONG_DOMAIN' });
+      const answer = await call(harness, method, path, {
+        token: payfac.token,
+        body: method === 'POST' ? {} : undefined,
+      });
+      expect({ path, status: answer.status, code: answer.body.code }).toEqual({
+        path,
+        status: 403,
+        code: 'WRONG_DOMAIN',
+      });
       expect(answer.body.message).toMatch(/provisioning only/);
     }
   });
@@ -121,9 +173,15 @@ describe('key domains and scope', () => {
 
   it('CRM key: its own account only; test and live data do not mix', async () => {
     const other = await createMerchant(harness.db);
-    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: other.token }))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: other.token }))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     const live = await addCrmKey(harness.db, merchant, { mode: 'live' });
-    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: live }))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(outcome(await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: live }))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     const own = await call(harness, 'GET', `/api/public/v1/stores/${storeId}`, { token: merchant.token });
     expect({ ...outcome(own), id: own.body.id }).toEqual({ status: 200, code: undefined, id: storeId });
   });
@@ -139,7 +197,11 @@ describe('key domains and scope', () => {
       ['not a key', { authorization: 'Bearer hello-world' }, /Malformed API key/],
     ];
     it.each(cases)('%s', async (_name, headers, message) => {
-      for (const path of ['/api/public/v1/auth/test', '/api/processing/v1/auth/test', '/api/public/v1/partner/merchants']) {
+      for (const path of [
+        '/api/public/v1/auth/test',
+        '/api/processing/v1/auth/test',
+        '/api/public/v1/partner/merchants',
+      ]) {
         const answer = await call(harness, 'GET', path, { headers });
         expect(answer.status).toBe(401);
         expect(answer.body.code).toBe('NOT_AUTHORIZED');
@@ -148,7 +210,11 @@ describe('key domains and scope', () => {
     });
 
     it('unknown key of a valid shape', async () => {
-      for (const token of [mintToken('crm', 'test'), mintToken('partner', 'live'), '0b7c6f1e-4b7a-4d7e-9a55-2f4a1c3d5e6f']) {
+      for (const token of [
+        mintToken('crm', 'test'),
+        mintToken('partner', 'live'),
+        '0b7c6f1e-4b7a-4d7e-9a55-2f4a1c3d5e6f',
+      ]) {
         const answer = await call(harness, 'GET', '/api/public/v1/auth/test', { token });
         expect(answer.status).toBe(401);
         expect(answer.body).toEqual({ code: 'NOT_AUTHORIZED', message: 'API key is not valid' });
@@ -157,7 +223,10 @@ describe('key domains and scope', () => {
 
     it('revoked key', async () => {
       const token = await addCrmKey(harness.db, merchant);
-      await harness.db.apiKey.update({ where: { tokenHash: hashToken(token) }, data: { status: 'revoked', revokedAt: new Date() } });
+      await harness.db.apiKey.update({
+        where: { tokenHash: hashToken(token) },
+        data: { status: 'revoked', revokedAt: new Date() },
+      });
       const answer = await call(harness, 'GET', '/api/public/v1/auth/test', { token });
       expect(outcome(answer)).toEqual({ status: 401, code: 'NOT_AUTHORIZED' });
       expect(answer.body.message).toBe('API key has been revoked');

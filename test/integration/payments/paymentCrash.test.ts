@@ -27,7 +27,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function cascadeTenant(harness: Harness): Promise<PaymentTenant> {
   const t = await createPaymentTenant(harness, { processors: 2, credentials: { timeoutDelayMs: '5000' } });
   const b = t.processorIds[1]!;
-  await ok(harness, 'POST', '/processors/update', t.token, { processorId: b, updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } } });
+  await ok(harness, 'POST', '/processors/update', t.token, {
+    processorId: b,
+    updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } },
+  });
   return t;
 }
 
@@ -74,7 +77,11 @@ describe('a worker killed during a processor call (separate process, real dev se
     const tenants = [await cascadeTenant(harness), await cascadeTenant(harness)] as const;
     const inputs = [await paymentInput(tenants[0]), await paymentInput(tenants[1])] as const;
     workers.push(await startWorkerProcess(harness, taskQueue));
-    const handles = await Promise.all(inputs.map((input) => harness.temporal.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] })));
+    const handles = await Promise.all(
+      inputs.map((input) =>
+        harness.temporal.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] }),
+      ),
+    );
 
     // Both authorize calls are at acquirer A (held 5 s) when the worker dies.
     const deadline = Date.now() + 60_000;
@@ -87,7 +94,10 @@ describe('a worker killed during a processor call (separate process, real dev se
     await sleep(1_000);
     await crash(workers[0]!);
     await tenants[1].outage(tenants[1].processorIds[0]!, true);
-    for (const input of inputs) expect((await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId } })).status).toBe('processing');
+    for (const input of inputs)
+      expect((await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId } })).status).toBe(
+        'processing',
+      );
 
     workers.push(await startWorkerProcess(harness, taskQueue));
     const outcomes = await Promise.all(handles.map((handle) => handle.result()));
@@ -101,17 +111,22 @@ describe('a worker killed during a processor call (separate process, real dev se
     await harness?.stop();
   });
 
-  it('completes after the restart with exactly one charge: the retry gets the acquirer\'s stored answer', async () => {
+  it("completes after the restart with exactly one charge: the retry gets the acquirer's stored answer", async () => {
     const { t, input, outcome } = answering;
     expect(outcome).toMatchObject({ kind: 'payment', status: 'succeeded' });
     expect(await t.ledger(t.processorIds[0]!, { reference: input.paymentId, operation: 'authorize' })).toEqual([
       expect.objectContaining({ idempotencyKey: `${input.paymentId}:1`, outcome: 'approved' }),
     ]);
     expect(await charges(t, input.paymentId)).toEqual([input.amount, 0]);
-    const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, include: { attempts: true } });
+    const payment = await harness.db.payment.findUniqueOrThrow({
+      where: { id: input.paymentId },
+      include: { attempts: true },
+    });
     expect(payment.status).toBe('succeeded');
     expect(payment.attempts).toHaveLength(1);
-    expect((await harness.db.checkoutSession.findUniqueOrThrow({ where: { id: input.checkoutSessionId! } })).status).toBe('paid');
+    expect(
+      (await harness.db.checkoutSession.findUniqueOrThrow({ where: { id: input.checkoutSessionId! } })).status,
+    ).toBe('paid');
   });
 
   it('never cascades to B while A answers 503 to every retry: the unknown outcome is left for review, one charge at most', async () => {
@@ -123,8 +138,17 @@ describe('a worker killed during a processor call (separate process, real dev se
     expect(chargedAtA).toBe(input.amount);
     expect(await t.ledger(b)).toEqual([]);
     expect(outcome).toMatchObject({ kind: 'payment', status: 'failed', declineCode: 'processor_outcome_unknown' });
-    const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, include: { attempts: true } });
-    expect((payment.metadata as any).review).toEqual({ reason: 'reversal_unconfirmed', processorId: a, idempotencyKey: `${input.paymentId}:1` });
-    expect(payment.attempts.map((x) => [x.processorId, x.outcome, x.errorCode])).toEqual([[a, 'error', 'processor_unavailable']]);
+    const payment = await harness.db.payment.findUniqueOrThrow({
+      where: { id: input.paymentId },
+      include: { attempts: true },
+    });
+    expect((payment.metadata as any).review).toEqual({
+      reason: 'reversal_unconfirmed',
+      processorId: a,
+      idempotencyKey: `${input.paymentId}:1`,
+    });
+    expect(payment.attempts.map((x) => [x.processorId, x.outcome, x.errorCode])).toEqual([
+      [a, 'error', 'processor_unavailable'],
+    ]);
   });
 });

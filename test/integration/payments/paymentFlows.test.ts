@@ -14,7 +14,15 @@ describe('payment flows over HTTP', () => {
     t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
     const processor = async (token: string, name: string) =>
-      (await ok(harness, 'POST', '/processors', token, { name, type: 'sandbox', credentials: { merchantId: name }, supportedCurrencies: ['EUR'], baseCurrency: 'EUR' })).id as string;
+      (
+        await ok(harness, 'POST', '/processors', token, {
+          name,
+          type: 'sandbox',
+          credentials: { merchantId: name },
+          supportedCurrencies: ['EUR'],
+          baseCurrency: 'EUR',
+        })
+      ).id as string;
     procA = await processor(t.merchant.token, 'A');
     procB = await processor(t.merchant.token, 'B');
     foreignProc = await processor(t.other.token, 'Foreign');
@@ -37,8 +45,10 @@ describe('payment flows over HTTP', () => {
     ],
     fallbackProcessorConfigs: [{ processorId: procB, orderIndex: 0 }],
   });
-  const create = (body: unknown, token = t.merchant.token) => call(harness, 'POST', `${api}/payment-flows`, { token, body });
-  const update = (body: unknown, token = t.merchant.token) => call(harness, 'POST', `${api}/payment-flows/update`, { token, body });
+  const create = (body: unknown, token = t.merchant.token) =>
+    call(harness, 'POST', `${api}/payment-flows`, { token, body });
+  const update = (body: unknown, token = t.merchant.token) =>
+    call(harness, 'POST', `${api}/payment-flows/update`, { token, body });
 
   it('creates, lists, gets and updates a flow with every part-2 field', async () => {
     const created = await create(flowBody());
@@ -66,15 +76,44 @@ describe('payment flows over HTTP', () => {
     expect(list.find((f: { id: string }) => f.id === id)).toEqual(created.body);
     expect(await ok(harness, 'GET', `/payment-flows/${id}`, t.merchant.token)).toEqual(created.body);
 
-    const updated = await update({ flowId: id, data: { strategy: 'single', threeDsEnabled: false, maxFallbackRetries: 0, fallbackProcessorConfigs: [{ processorId: procA, orderIndex: 1 }, { processorId: procB, orderIndex: 0 }] } });
+    const updated = await update({
+      flowId: id,
+      data: {
+        strategy: 'single',
+        threeDsEnabled: false,
+        maxFallbackRetries: 0,
+        fallbackProcessorConfigs: [
+          { processorId: procA, orderIndex: 1 },
+          { processorId: procB, orderIndex: 0 },
+        ],
+      },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id, strategy: 'single', threeDsEnabled: false, maxFallbackRetries: 0, name: 'EU cascade', processorConfigs: created.body.processorConfigs });
-    expect(updated.body.fallbackProcessorConfigs).toEqual([{ processorId: procA, orderIndex: 1 }, { processorId: procB, orderIndex: 0 }]);
+    expect(updated.body).toMatchObject({
+      id,
+      strategy: 'single',
+      threeDsEnabled: false,
+      maxFallbackRetries: 0,
+      name: 'EU cascade',
+      processorConfigs: created.body.processorConfigs,
+    });
+    expect(updated.body.fallbackProcessorConfigs).toEqual([
+      { processorId: procA, orderIndex: 1 },
+      { processorId: procB, orderIndex: 0 },
+    ]);
   });
 
   it('applies defaults when only name and processors are given', async () => {
     const created = await create({ name: 'Minimal', processorConfigs: [{ processorId: procA, weight: 1 }] });
-    expect(created.body).toMatchObject({ strategy: 'cascade', threeDsEnabled: false, stickyProcessorEnabled: false, pickProcessorStrategy: 'weighted', fallbackMode: true, maxFallbackRetries: 2, fallbackProcessorConfigs: [] });
+    expect(created.body).toMatchObject({
+      strategy: 'cascade',
+      threeDsEnabled: false,
+      stickyProcessorEnabled: false,
+      pickProcessorStrategy: 'weighted',
+      fallbackMode: true,
+      maxFallbackRetries: 2,
+      fallbackProcessorConfigs: [],
+    });
   });
 
   it('requires fallbackProcessorConfigs in update data (400), and leaves the flow as it was', async () => {
@@ -87,14 +126,32 @@ describe('payment flows over HTTP', () => {
   });
 
   it.each<[string, (b: ReturnType<typeof flowBody>) => unknown]>([
-    ['negative weight', (b) => ({ ...b, processorConfigs: [{ processorId: b.processorConfigs[0]!.processorId, weight: -1 }] })],
-    ['fractional weight', (b) => ({ ...b, processorConfigs: [{ processorId: b.processorConfigs[0]!.processorId, weight: 1.5 }] })],
+    [
+      'negative weight',
+      (b) => ({ ...b, processorConfigs: [{ processorId: b.processorConfigs[0]!.processorId, weight: -1 }] }),
+    ],
+    [
+      'fractional weight',
+      (b) => ({ ...b, processorConfigs: [{ processorId: b.processorConfigs[0]!.processorId, weight: 1.5 }] }),
+    ],
     ['maxFallbackRetries 11', (b) => ({ ...b, maxFallbackRetries: 11 })],
     ['maxFallbackRetries -1', (b) => ({ ...b, maxFallbackRetries: -1 })],
     ['unknown strategy', (b) => ({ ...b, strategy: 'round_robin' })],
     ['unknown pick strategy', (b) => ({ ...b, pickProcessorStrategy: 'random' })],
-    ['duplicate processor in processorConfigs', (b) => ({ ...b, processorConfigs: [b.processorConfigs[0], b.processorConfigs[0]] })],
-    ['duplicate orderIndex', (b) => ({ ...b, fallbackProcessorConfigs: [{ processorId: b.processorConfigs[0]!.processorId, orderIndex: 0 }, { processorId: b.processorConfigs[1]!.processorId, orderIndex: 0 }] })],
+    [
+      'duplicate processor in processorConfigs',
+      (b) => ({ ...b, processorConfigs: [b.processorConfigs[0], b.processorConfigs[0]] }),
+    ],
+    [
+      'duplicate orderIndex',
+      (b) => ({
+        ...b,
+        fallbackProcessorConfigs: [
+          { processorId: b.processorConfigs[0]!.processorId, orderIndex: 0 },
+          { processorId: b.processorConfigs[1]!.processorId, orderIndex: 0 },
+        ],
+      }),
+    ],
     ['malformed processor id', (b) => ({ ...b, processorConfigs: [{ processorId: 'nope', weight: 1 }] })],
     ['empty name', (b) => ({ ...b, name: '' })],
     ['unknown field', (b) => ({ ...b, color: 'red' })],
@@ -115,7 +172,10 @@ describe('payment flows over HTTP', () => {
     expect(foreign.body).toMatchObject({ code: 'UNKNOWN_PROCESSOR' });
     expect(foreign.body.message).toContain(foreignProc);
     const { body } = await create(flowBody());
-    const missing = await update({ flowId: body.id, data: { fallbackProcessorConfigs: [{ processorId: 'proc_doesnotexist', orderIndex: 0 }] } });
+    const missing = await update({
+      flowId: body.id,
+      data: { fallbackProcessorConfigs: [{ processorId: 'proc_doesnotexist', orderIndex: 0 }] },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('UNKNOWN_PROCESSOR');
     const none = await create({ name: 'Empty', processorConfigs: [] });

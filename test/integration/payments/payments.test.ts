@@ -14,7 +14,6 @@ const searchable = (described: WorkflowExecutionDescription) => ({
   PaymentStatus: described.typedSearchAttributes.get(searchAttributes.PaymentStatus),
 });
 
-
 describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)', () => {
   let harness: Harness;
   beforeAll(async () => {
@@ -37,20 +36,49 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     });
     const paymentId = answer.body.payment.id;
     const detail = await ok(harness, 'GET', `/payments/${paymentId}`, t.token);
-    expect(detail).toMatchObject({ status: 'succeeded', amountCaptured: 1999, orderId: answer.body.order.id, checkoutSessionId: checkout.id, processorId: t.processorIds[0] });
-    expect(detail.attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved', processorId: t.processorIds[0] })]);
+    expect(detail).toMatchObject({
+      status: 'succeeded',
+      amountCaptured: 1999,
+      orderId: answer.body.order.id,
+      checkoutSessionId: checkout.id,
+      processorId: t.processorIds[0],
+    });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({ attemptNumber: 1, outcome: 'approved', processorId: t.processorIds[0] }),
+    ]);
     const session = await ok(harness, 'GET', `/checkout-sessions/${checkout.id}`, t.token);
     expect(session.status).toBe('paid');
     const order = await ok(harness, 'GET', `/orders/${answer.body.order.id}`, t.token);
-    expect(order.order.payments).toEqual([expect.objectContaining({ id: paymentId, status: 'succeeded', amount: 1999 })]);
-    const events = await harness.db.event.findMany({ where: { accountId: t.merchant.accountId }, select: { eventType: true } });
-    expect(events.map((e) => e.eventType).sort()).toEqual(['s_checkout_session_paid', 's_order_paid', 's_payment_succeeded']);
-    expect(await t.ledger(t.processorIds[0]!, { reference: paymentId })).toEqual([expect.objectContaining({ operation: 'authorize', outcome: 'approved', amount: 1999, idempotencyKey: `${paymentId}:1` })]);
+    expect(order.order.payments).toEqual([
+      expect.objectContaining({ id: paymentId, status: 'succeeded', amount: 1999 }),
+    ]);
+    const events = await harness.db.event.findMany({
+      where: { accountId: t.merchant.accountId },
+      select: { eventType: true },
+    });
+    expect(events.map((e) => e.eventType).sort()).toEqual([
+      's_checkout_session_paid',
+      's_order_paid',
+      's_payment_succeeded',
+    ]);
+    expect(await t.ledger(t.processorIds[0]!, { reference: paymentId })).toEqual([
+      expect.objectContaining({
+        operation: 'authorize',
+        outcome: 'approved',
+        amount: 1999,
+        idempotencyKey: `${paymentId}:1`,
+      }),
+    ]);
     // Operators find the run in the Temporal UI under the payment id, by store, account, customer and status.
     const described = await harness.temporal.workflow.getHandle(paymentId).describe();
     expect(described.workflowId).toBe(paymentId);
     expect(described.type).toBe('paymentWorkflow');
-    expect(searchable(described)).toEqual({ StoreId: t.storeId, AccountId: t.merchant.accountId, CustomerId: t.customerId, PaymentStatus: 'succeeded' });
+    expect(searchable(described)).toEqual({
+      StoreId: t.storeId,
+      AccountId: t.merchant.accountId,
+      CustomerId: t.customerId,
+      PaymentStatus: 'succeeded',
+    });
 
     // A paid session cannot be paid again.
     const again = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: instrument });
@@ -64,15 +92,27 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
   it('answers a hard decline with 402 and a stable code; the failed payment and its attempt stay visible; the session stays payable', async () => {
     const t = await createPaymentTenant(harness, { processors: 2 });
     const checkout = await t.checkout();
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.hardDecline) });
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.hardDecline),
+    });
     expect(answer.status).toBe(402);
-    expect(answer.body).toMatchObject({ code: 'card_declined', message: expect.any(String), data: { paymentId: expect.stringMatching(/^pay_/), status: 'failed', declineCode: 'card_declined' } });
+    expect(answer.body).toMatchObject({
+      code: 'card_declined',
+      message: expect.any(String),
+      data: { paymentId: expect.stringMatching(/^pay_/), status: 'failed', declineCode: 'card_declined' },
+    });
     const detail = await ok(harness, 'GET', `/payments/${answer.body.data.paymentId}`, t.token);
     expect(detail).toMatchObject({ status: 'failed', declineCode: 'card_declined', declineCategory: 'hard_decline' });
     expect(detail.attempts).toHaveLength(1); // a hard decline never cascades to the second processor
-    expect(searchable(await harness.temporal.workflow.getHandle(answer.body.data.paymentId).describe()).PaymentStatus).toBe('failed');
+    expect(
+      searchable(await harness.temporal.workflow.getHandle(answer.body.data.paymentId).describe()).PaymentStatus,
+    ).toBe('failed');
 
-    const retry = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) });
+    const retry = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.approve),
+    });
     expect(retry.status).toBe(200);
   });
 
@@ -80,7 +120,10 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const t = await createPaymentTenant(harness, { processors: 2 });
     await t.outage(t.processorIds[0]!, true);
     const checkout = await t.checkout();
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) });
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.approve),
+    });
     expect(answer.status).toBe(200);
     const detail = await ok(harness, 'GET', `/payments/${answer.body.payment.id}`, t.token);
     expect(detail.attempts.map((a: any) => [a.processorId, a.outcome, a.category])).toEqual([
@@ -94,7 +137,10 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const checkout = await t.checkout();
     const body = { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) };
     const key = randomUUID();
-    const [first, concurrent] = await Promise.all([payV2(harness, t.token, body, { 'idempotency-key': key }), payV2(harness, t.token, body, { 'idempotency-key': key })]);
+    const [first, concurrent] = await Promise.all([
+      payV2(harness, t.token, body, { 'idempotency-key': key }),
+      payV2(harness, t.token, body, { 'idempotency-key': key }),
+    ]);
     expect(first.status).toBe(200);
     expect(concurrent.status).toBe(200);
     expect(concurrent.body).toEqual(first.body);
@@ -115,7 +161,9 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const t = await createPaymentTenant(harness);
     const checkout = await t.checkout();
     const body = { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve) };
-    const answers = await Promise.all([1, 2, 3].map(() => payV2(harness, t.token, body, { 'idempotency-key': randomUUID() })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => payV2(harness, t.token, body, { 'idempotency-key': randomUUID() })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
     expect(await t.ledger(t.processorIds[0]!, { operation: 'authorize' })).toHaveLength(1);
     expect(await harness.db.order.count({ where: { checkoutSessionId: checkout.id } })).toBe(1);
@@ -128,18 +176,27 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     ['country', ['US']],
   ])('blocks a payment by a %s rule before any processor is called', async (type, value) => {
     const t = await createPaymentTenant(harness);
-    const customer = await ok(harness, 'POST', '/customers', t.token, { email: `fraud-${randomUUID()}@blocked.example` });
+    const customer = await ok(harness, 'POST', '/customers', t.token, {
+      email: `fraud-${randomUUID()}@blocked.example`,
+    });
     const customerId = type === 'email' ? customer.id : t.customerId;
     await ok(harness, 'POST', '/block-rules', t.token, { name: `no ${type}`, type, value });
     const checkout = await t.checkout(customerId);
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve, customerId) }, { 'x-forwarded-for': '203.0.113.9' });
+    const answer = await payV2(
+      harness,
+      t.token,
+      { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve, customerId) },
+      { 'x-forwarded-for': '203.0.113.9' },
+    );
     expect(answer.status).toBe(402);
     expect(answer.body.code).toBe('blocked_by_rule');
     const detail = await ok(harness, 'GET', `/payments/${answer.body.data.paymentId}`, t.token);
     expect(detail).toMatchObject({ status: 'failed', declineCode: 'blocked_by_rule' });
     expect(detail.attempts).toEqual([]);
     expect(await t.ledger(t.processorIds[0]!)).toEqual([]);
-    const events = await harness.db.event.findMany({ where: { accountId: t.merchant.accountId, eventType: 's_payment_blocked' } });
+    const events = await harness.db.event.findMany({
+      where: { accountId: t.merchant.accountId, eventType: 's_payment_blocked' },
+    });
     expect(events).toHaveLength(1);
   });
 
@@ -147,23 +204,45 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const t = await createPaymentTenant(harness);
     const other = await createPaymentTenant(harness);
     const { token } = await addProcessingKey(harness.db, t.merchant, [t.storeId]);
-    const body = (tenant: PaymentTenant, instrument: string) => ({ storeId: tenant.storeId, amount: 500, currency: 'EUR', paymentInstrumentId: instrument, customerId: tenant.customerId });
-    const own = await call(harness, 'POST', '/api/processing/v1/payments/process', { token, body: body(t, await t.instrument(cards.approve)) });
+    const body = (tenant: PaymentTenant, instrument: string) => ({
+      storeId: tenant.storeId,
+      amount: 500,
+      currency: 'EUR',
+      paymentInstrumentId: instrument,
+      customerId: tenant.customerId,
+    });
+    const own = await call(harness, 'POST', '/api/processing/v1/payments/process', {
+      token,
+      body: body(t, await t.instrument(cards.approve)),
+    });
     expect(own.status).toBe(200);
     expect(own.body.payment).toMatchObject({ status: 'succeeded', amount: 500, currency: 'EUR' });
-    const foreign = await call(harness, 'POST', '/api/processing/v1/payments/process', { token, body: body(other, await other.instrument(cards.approve)) });
+    const foreign = await call(harness, 'POST', '/api/processing/v1/payments/process', {
+      token,
+      body: body(other, await other.instrument(cards.approve)),
+    });
     expect(foreign.status).toBe(403);
     expect(await other.ledger(other.processorIds[0]!)).toEqual([]);
     // A CRM key cannot use the processing domain.
-    expect((await call(harness, 'POST', '/api/processing/v1/payments/process', { token: t.token, body: body(t, 'pi_x') })).status).toBe(403);
+    expect(
+      (await call(harness, 'POST', '/api/processing/v1/payments/process', { token: t.token, body: body(t, 'pi_x') }))
+        .status,
+    ).toBe(403);
   });
 
   it('validates before any side effect: unknown instrument 404, bad blikCode 400, nothing written', async () => {
     const t = await createPaymentTenant(harness);
     const checkout = await t.checkout();
-    const missing = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: 'pi_doesnotexist' });
+    const missing = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: 'pi_doesnotexist',
+    });
     expect(missing.status).toBe(404);
-    const badBlik = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: 'pi_x', blikCode: '12345' });
+    const badBlik = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: 'pi_x',
+      blikCode: '12345',
+    });
     expect(badBlik.status).toBe(400);
     expect(await harness.db.payment.count({ where: { accountId: t.merchant.accountId } })).toBe(0);
     // The refused run still ends with a final status an operator can search for.
@@ -175,7 +254,10 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     });
     expect(rejected).toHaveLength(1);
     expect(rejected[0]!.status.name).toBe('COMPLETED');
-    const process = await call(harness, 'POST', `${api}/payments/process`, { token: t.token, body: { storeId: t.storeId, mode: 'purchase' } });
+    const process = await call(harness, 'POST', `${api}/payments/process`, {
+      token: t.token,
+      body: { storeId: t.storeId, mode: 'purchase' },
+    });
     expect(process.status).toBe(400);
   });
 });

@@ -6,7 +6,15 @@ import { searchAttributes } from '../../../temporal/searchAttributes';
 import { paymentStateQuery } from '../../../workflows/payments/workflow';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { ok } from '../commerce/commerceHelpers';
-import { authorizeTries, cards, createPaymentTenant, netCharged, payV2, untilSettled, type PaymentTenant } from './paymentsFixtures';
+import {
+  authorizeTries,
+  cards,
+  createPaymentTenant,
+  netCharged,
+  payV2,
+  untilSettled,
+  type PaymentTenant,
+} from './paymentsFixtures';
 import { until } from '../../helpers/until';
 
 // The engine waits 500 ms per processor call and 1 s for the payment's answer. The authorize
@@ -18,7 +26,10 @@ const neverAnswersMs = '7000';
 describe('a processor that never answers (Postgres, dev server, sandbox acquirer)', () => {
   let harness: Harness;
   beforeAll(async () => {
-    harness = await startHarness({ PROCESSOR_TIMEOUT_MS: String(engineTimeoutMs), PAYMENT_RESPONSE_TIMEOUT_MS: '1000' });
+    harness = await startHarness({
+      PROCESSOR_TIMEOUT_MS: String(engineTimeoutMs),
+      PAYMENT_RESPONSE_TIMEOUT_MS: '1000',
+    });
   });
   afterAll(async () => {
     await harness?.stop();
@@ -28,16 +39,21 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
   async function silentThenPrompt(): Promise<PaymentTenant> {
     const t = await createPaymentTenant(harness, { processors: 2, credentials: { timeoutDelayMs: neverAnswersMs } });
     const b = t.processorIds[1]!;
-    await ok(harness, 'POST', '/processors/update', t.token, { processorId: b, updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } } });
+    await ok(harness, 'POST', '/processors/update', t.token, {
+      processorId: b,
+      updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } },
+    });
     return t;
   }
-
 
   it('reverses A by idempotency key before cascading to B: the ledgers end with exactly one net charge', async () => {
     const t = await silentThenPrompt();
     const [a, b] = t.processorIds as [string, string];
     const checkout = await t.checkout();
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) });
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.timeout),
+    });
     expect(answer.status).toBe(202);
     expect(answer.body.payment).toMatchObject({ status: 'processing', amount: 1999 });
     const paymentId = answer.body.payment.id;
@@ -70,10 +86,15 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     const t = await silentThenPrompt();
     const [a, b] = t.processorIds as [string, string];
     const checkout = await t.checkout();
-    const paying = payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) });
+    const paying = payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.timeout),
+    });
     // Once the first try is out (held by A), A goes into outage: the later tries are refused with
     // 503, which alone would say "not processed"; the first try's timeout must still count.
-    const paymentId = await until(async () => (await harness.db.payment.findFirst({ where: { checkoutSessionId: checkout.id } }))?.id);
+    const paymentId = await until(
+      async () => (await harness.db.payment.findFirst({ where: { checkoutSessionId: checkout.id } }))?.id,
+    );
     const handle = harness.temporal.workflow.getHandle(paymentId);
     await until(async () => ((await handle.query(paymentStateQuery)).step === 'authorizing' ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -82,10 +103,25 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
 
     const detail = await untilSettled(harness, t.token, paymentId, 40_000);
     await t.outage(a, false);
-    expect(detail).toMatchObject({ status: 'failed', declineCode: 'processor_outcome_unknown', declineCategory: 'technical' });
-    expect(detail.attempts).toEqual([expect.objectContaining({ processorId: a, outcome: 'error', errorCode: 'processor_unavailable', message: expect.stringContaining('Needs review') })]);
+    expect(detail).toMatchObject({
+      status: 'failed',
+      declineCode: 'processor_outcome_unknown',
+      declineCategory: 'technical',
+    });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({
+        processorId: a,
+        outcome: 'error',
+        errorCode: 'processor_unavailable',
+        message: expect.stringContaining('Needs review'),
+      }),
+    ]);
     const row = await harness.db.payment.findUniqueOrThrow({ where: { id: paymentId } });
-    expect((row.metadata as any).review).toEqual({ reason: 'reversal_unconfirmed', processorId: a, idempotencyKey: `${paymentId}:1` });
+    expect((row.metadata as any).review).toEqual({
+      reason: 'reversal_unconfirmed',
+      processorId: a,
+      idempotencyKey: `${paymentId}:1`,
+    });
     const described = await handle.describe();
     expect(described.typedSearchAttributes.get(searchAttributes.PaymentStatus)).toBe('needs_review');
     expect(await t.ledger(b)).toEqual([]);
@@ -100,9 +136,15 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
   it('answers 202 processing at the response deadline, then the payment succeeds with one charge', async () => {
     const t = await createPaymentTenant(harness, { credentials: { timeoutDelayMs: '2000' } });
     const checkout = await t.checkout();
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) });
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.timeout),
+    });
     expect(answer.status).toBe(202);
-    expect(answer.body).toMatchObject({ order: null, payment: { status: 'processing', amount: 1999, currency: 'EUR' } });
+    expect(answer.body).toMatchObject({
+      order: null,
+      payment: { status: 'processing', amount: 1999, currency: 'EUR' },
+    });
     const detail = await untilSettled(harness, t.token, answer.body.payment.id);
     expect(detail).toMatchObject({ status: 'succeeded', amountCaptured: 1999 });
     expect(netCharged(await t.ledger(t.processorIds[0]!))).toBe(1999);
@@ -115,7 +157,12 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     });
 
     async function failureOf(card: string, info: { attempt: number; heartbeatDetails?: unknown }) {
-      const activities = createPaymentAuthorizeActivities({ db: harness.db, logger: harness.logger, config: harness.config, sandboxUrl: harness.sandboxUrl });
+      const activities = createPaymentAuthorizeActivities({
+        db: harness.db,
+        logger: harness.logger,
+        config: harness.config,
+        sandboxUrl: harness.sandboxUrl,
+      });
       // Failing is the point here: keep the activity's own failure log out of the test output.
       const env = new MockActivityEnvironment(info, { logger: new DefaultLogger('ERROR') });
       const heartbeats: unknown[] = [];
@@ -141,13 +188,28 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     }
 
     it('a timeout may have charged; an outage alone did not; an outage after an earlier timeout still may have', async () => {
-      expect(await failureOf(cards.timeout, { attempt: 1 })).toEqual({ details: { code: 'timeout', mayHaveCharged: true }, heartbeats: [{ code: 'timeout', mayHaveCharged: true, try: 1 }] });
+      expect(await failureOf(cards.timeout, { attempt: 1 })).toEqual({
+        details: { code: 'timeout', mayHaveCharged: true },
+        heartbeats: [{ code: 'timeout', mayHaveCharged: true, try: 1 }],
+      });
       await t.outage(t.processorIds[0]!, true);
       try {
-        expect((await failureOf(cards.approve, { attempt: 1 })).details).toEqual({ code: 'processor_unavailable', mayHaveCharged: false });
-        const carried = await failureOf(cards.approve, { attempt: 2, heartbeatDetails: { code: 'timeout', mayHaveCharged: true, try: 1 } });
-        expect(carried).toEqual({ details: { code: 'processor_unavailable', mayHaveCharged: true }, heartbeats: [{ code: 'processor_unavailable', mayHaveCharged: true, try: 2 }] });
-        const outageAfterOutage = await failureOf(cards.approve, { attempt: 3, heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 } });
+        expect((await failureOf(cards.approve, { attempt: 1 })).details).toEqual({
+          code: 'processor_unavailable',
+          mayHaveCharged: false,
+        });
+        const carried = await failureOf(cards.approve, {
+          attempt: 2,
+          heartbeatDetails: { code: 'timeout', mayHaveCharged: true, try: 1 },
+        });
+        expect(carried).toEqual({
+          details: { code: 'processor_unavailable', mayHaveCharged: true },
+          heartbeats: [{ code: 'processor_unavailable', mayHaveCharged: true, try: 2 }],
+        });
+        const outageAfterOutage = await failureOf(cards.approve, {
+          attempt: 3,
+          heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 },
+        });
         expect(outageAfterOutage.details).toEqual({ code: 'processor_unavailable', mayHaveCharged: false });
       } finally {
         await t.outage(t.processorIds[0]!, false);
@@ -157,9 +219,15 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     it('a try that left no verdict (its worker died mid-call) may have charged, even when every later try is refused', async () => {
       await t.outage(t.processorIds[0]!, true);
       try {
-        expect((await failureOf(cards.approve, { attempt: 2 })).details).toEqual({ code: 'processor_unavailable', mayHaveCharged: true });
+        expect((await failureOf(cards.approve, { attempt: 2 })).details).toEqual({
+          code: 'processor_unavailable',
+          mayHaveCharged: true,
+        });
         // Try 2 said "not charged", but try 3 died without a word: try 4 cannot know.
-        const gap = await failureOf(cards.approve, { attempt: 4, heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 } });
+        const gap = await failureOf(cards.approve, {
+          attempt: 4,
+          heartbeatDetails: { code: 'processor_unavailable', mayHaveCharged: false, try: 2 },
+        });
         expect(gap.details).toEqual({ code: 'processor_unavailable', mayHaveCharged: true });
       } finally {
         await t.outage(t.processorIds[0]!, false);

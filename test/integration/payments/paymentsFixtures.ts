@@ -33,7 +33,10 @@ export interface PaymentTenant {
  * A merchant with a store (default flow set), one 19.99 EUR product, a customer, `processors`
  * sandbox processors (each its own acquirer merchant id) and a cascade flow over them in order.
  */
-export async function createPaymentTenant(harness: Harness, options: { processors?: number; credentials?: Record<string, string>; flow?: Record<string, unknown> } = {}): Promise<PaymentTenant> {
+export async function createPaymentTenant(
+  harness: Harness,
+  options: { processors?: number; credentials?: Record<string, string>; flow?: Record<string, unknown> } = {},
+): Promise<PaymentTenant> {
   const merchant = await createMerchant(harness.db, { mode: 'test', plan: 'premium' });
   const token = merchant.token;
   const acquirerMerchant: Record<string, string> = {};
@@ -62,7 +65,12 @@ export async function createPaymentTenant(harness: Harness, options: { processor
     fallbackProcessorConfigs: processorIds.slice(1).map((processorId, orderIndex) => ({ processorId, orderIndex })),
     ...options.flow,
   });
-  const store = await ok(harness, 'POST', '/stores', token, { name: 'Shop', baseCurrency: 'EUR', presentmentCurrencies: ['USD'], defaultPaymentFlowId: flow.id });
+  const store = await ok(harness, 'POST', '/stores', token, {
+    name: 'Shop',
+    baseCurrency: 'EUR',
+    presentmentCurrencies: ['USD'],
+    defaultPaymentFlowId: flow.id,
+  });
   const product = await createProduct(harness, token, store.id, [{ unitAmount: 1999, currency: 'EUR' }]);
   const customerEmail = `buyer-${randomUUID()}@example.com`;
   const customer = await createCustomer(harness, token, customerEmail);
@@ -78,11 +86,18 @@ export async function createPaymentTenant(harness: Harness, options: { processor
     processorIds,
     flowId: flow.id,
     async instrument(card, customerId = customer.id) {
-      const created = await ok(harness, 'POST', '/payment-instruments', token, { customerId, card: { number: card, expMonth: 12, expYear: nextYear, cvc: '123' } });
+      const created = await ok(harness, 'POST', '/payment-instruments', token, {
+        customerId,
+        card: { number: card, expMonth: 12, expYear: nextYear, cvc: '123' },
+      });
       return created.id as string;
     },
     async checkout(customerId = customer.id) {
-      const session = await ok(harness, 'POST', '/checkout-sessions', token, { storeId: store.id, customerId, lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }] });
+      const session = await ok(harness, 'POST', '/checkout-sessions', token, {
+        storeId: store.id,
+        customerId,
+        lineItems: [{ priceId: product.variants[0].prices[0].id, quantity: 1 }],
+      });
       return { id: session.id, total: session.total, currency: session.currency };
     },
     async ledger(processorId, query = {}) {
@@ -91,28 +106,44 @@ export async function createPaymentTenant(harness: Harness, options: { processor
       return ((await answer.json()) as { entries: any[] }).entries;
     },
     async outage(processorId, enabled) {
-      await fetch(`${harness.sandboxUrl}/acquirer/outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ merchantId: acquirerMerchant[processorId], enabled }) });
+      await fetch(`${harness.sandboxUrl}/acquirer/outage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ merchantId: acquirerMerchant[processorId], enabled }),
+      });
     },
   };
 }
 
-export function payV2(harness: Harness, token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+export function payV2(
+  harness: Harness,
+  token: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return call(harness, 'POST', `${api}/checkout/pay-v2`, { token, body, headers });
 }
 
 /** What stands charged in these acquirer ledger entries: approved authorizations minus reversals. */
 export function netCharged(entries: { operation: string; outcome: string; amount: number }[]): number {
-  const sum = (operation: string, outcome: string) => entries.filter((e) => e.operation === operation && e.outcome === outcome).reduce((total, e) => total + e.amount, 0);
+  const sum = (operation: string, outcome: string) =>
+    entries.filter((e) => e.operation === operation && e.outcome === outcome).reduce((total, e) => total + e.amount, 0);
   return sum('authorize', 'approved') - sum('reversal', 'succeeded');
 }
 
 /** Polls GET /payments/{id} until the payment leaves `processing`. */
-export async function untilSettled(harness: Harness, token: string, paymentId: string, timeoutMs = 30_000): Promise<any> {
+export async function untilSettled(
+  harness: Harness,
+  token: string,
+  paymentId: string,
+  timeoutMs = 30_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await call(harness, 'GET', `${api}/payments/${paymentId}`, { token });
     if (answer.status === 200 && answer.body.status !== 'processing') return answer.body;
-    if (Date.now() > deadline) throw new Error(`payment ${paymentId} still ${answer.body?.status ?? answer.status} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`payment ${paymentId} still ${answer.body?.status ?? answer.status} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -121,9 +152,15 @@ export async function untilSettled(harness: Harness, token: string, paymentId: s
 export async function authorizeTries(harness: Harness, paymentId: string): Promise<number[]> {
   const events = (await harness.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
   const authorizeIds = new Set(
-    events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeAttempt').map((e) => Number(e.eventId)),
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeAttempt')
+      .map((e) => Number(e.eventId)),
   );
   return events
-    .filter((e) => e.activityTaskStartedEventAttributes && authorizeIds.has(Number(e.activityTaskStartedEventAttributes.scheduledEventId)))
+    .filter(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        authorizeIds.has(Number(e.activityTaskStartedEventAttributes.scheduledEventId)),
+    )
     .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
 }

@@ -16,8 +16,13 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
   });
 
   const process = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    call(harness, 'POST', `${api}/payments/process`, { token: t.token, body: { storeId: t.storeId, currency: 'EUR', customerId: t.customerId, ...body }, headers });
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers });
+    call(harness, 'POST', `${api}/payments/process`, {
+      token: t.token,
+      body: { storeId: t.storeId, currency: 'EUR', customerId: t.customerId, ...body },
+      headers,
+    });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers });
 
   it('authorizes (mode auth), then captures part of it; a second capture is 409', async () => {
     const auth = await process({ amount: 3000, mode: 'auth', paymentInstrumentId: await t.instrument(cards.approve) });
@@ -27,7 +32,9 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
     const captured = await post('/payments/capture', { paymentId, amount: 2500 });
     expect(captured.status).toBe(200);
     expect(captured.body).toMatchObject({ id: paymentId, status: 'succeeded', amountCaptured: 2500 });
-    expect(await t.ledger(t.processorIds[0]!, { reference: paymentId, operation: 'capture' })).toEqual([expect.objectContaining({ amount: 2500, outcome: 'succeeded' })]);
+    expect(await t.ledger(t.processorIds[0]!, { reference: paymentId, operation: 'capture' })).toEqual([
+      expect.objectContaining({ amount: 2500, outcome: 'succeeded' }),
+    ]);
     const again = await post('/payments/capture', { paymentId });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('PAYMENT_NOT_CAPTURABLE');
@@ -46,7 +53,9 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
     expect(voided.status).toBe(200);
     expect(voided.body).toMatchObject({ status: 'canceled', amountCaptured: 0 });
     expect(await t.ledger(t.processorIds[0]!, { reference: auth.body.payment.id, operation: 'void' })).toHaveLength(1);
-    const events = await harness.db.event.findMany({ where: { accountId: t.merchant.accountId, eventType: 's_payment_voided' } });
+    const events = await harness.db.event.findMany({
+      where: { accountId: t.merchant.accountId, eventType: 's_payment_voided' },
+    });
     expect(events.some((e) => (e.properties as any).paymentId === auth.body.payment.id)).toBe(true);
 
     const purchase = await process({ amount: 700, paymentInstrumentId: await t.instrument(cards.approve) });
@@ -59,7 +68,11 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
     const purchase = await process({ amount: 1000, paymentInstrumentId: await t.instrument(cards.approve) });
     const paymentId = purchase.body.payment.id;
     // 6 × 300 requested against 1000 captured: at most 3 can succeed.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => post('/payments/refund', { paymentId, amount: 300 }, { 'idempotency-key': randomUUID() })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        post('/payments/refund', { paymentId, amount: 300 }, { 'idempotency-key': randomUUID() }),
+      ),
+    );
     const succeeded = answers.filter((a) => a.status === 200);
     expect(succeeded).toHaveLength(3);
     expect(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'REFUND_EXCEEDS_CAPTURED')).toBe(true);
@@ -81,18 +94,25 @@ describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres
     expect(purchase.status).toBe(200);
     const paymentId = purchase.body.payment.id;
     const detail = await ok(harness, 'GET', `/payments/${paymentId}`, t.token);
-    expect(detail.disputes).toEqual([expect.objectContaining({ paymentId, status: 'needs_response', currency: 'EUR' })]);
+    expect(detail.disputes).toEqual([
+      expect.objectContaining({ paymentId, status: 'needs_response', currency: 'EUR' }),
+    ]);
     const updated = await post('/payments/disputes/update', { disputeId: detail.disputes[0].id, status: 'won' });
     expect(updated.status).toBe(200);
     expect(updated.body.status).toBe('won');
     const manual = await post('/payments/disputes/create', { paymentId, amount: 100, reason: 'fraudulent' });
     expect(manual.status).toBe(200);
-    expect(await harness.db.event.count({ where: { accountId: t.merchant.accountId, eventType: 's_payment_disputed' } })).toBeGreaterThanOrEqual(2);
+    expect(
+      await harness.db.event.count({ where: { accountId: t.merchant.accountId, eventType: 's_payment_disputed' } }),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('a processor timeout that really approved later ends in exactly one charge', async () => {
     const checkout = await t.checkout();
-    const answer = await payV2(harness, t.token, { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.timeout) });
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.timeout),
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.payment.status).toBe('succeeded');
     const paymentId = answer.body.payment.id;

@@ -28,7 +28,9 @@ describe('pay-v2 retried with the same Idempotency-Key after its answer was lost
     // What a killed API leaves once its in-progress record is taken over: no stored answer.
     await harness.db.idempotencyRecord.deleteMany({ where: { key } });
 
-    const retries = await Promise.all(Array.from({ length: 10 }, () => payV2(harness, t.token, body, { 'idempotency-key': key })));
+    const retries = await Promise.all(
+      Array.from({ length: 10 }, () => payV2(harness, t.token, body, { 'idempotency-key': key })),
+    );
     for (const retry of retries) {
       expect(retry.status).toBe(200);
       expect(retry.body).toEqual(first.body);

@@ -1,6 +1,15 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
-import { createCard, createCustomer, createRecurringPrice, createStore, eventually, goodCard, portalLogin, testVaultEnv } from '../subscriptions/subscriptionsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  eventually,
+  goodCard,
+  portalLogin,
+  testVaultEnv,
+} from '../subscriptions/subscriptionsFixtures';
 
 /**
  * Exactly-once portal writes: a burst of identical requests (a double-click, a retrying client)
@@ -31,9 +40,15 @@ describe('portal writes under a burst of identical requests', () => {
     const email = `burst-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const customer = await createCustomer(harness.db, merchant, email);
     const card = await createCard(harness.db, harness.config, merchant, customer.id, goodCard);
-    const created = await call(harness, 'POST', '/api/public/v1/subscriptions', { token: merchant.token, body: { storeId: store.id, customerId: customer.id, priceId, paymentMethodId: card.id } });
+    const created = await call(harness, 'POST', '/api/public/v1/subscriptions', {
+      token: merchant.token,
+      body: { storeId: store.id, customerId: customer.id, priceId, paymentMethodId: card.id },
+    });
     expect(created.status).toBe(201);
-    const subscription = await eventually(() => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }), (row) => row.paidOrdersCount === 1);
+    const subscription = await eventually(
+      () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
+      (row) => row.paidOrdersCount === 1,
+    );
     return { customer, card, subscription, token: await portalLogin(harness, store.id, email) };
   }
 
@@ -44,9 +59,20 @@ describe('portal writes under a burst of identical requests', () => {
   /** What the switch burst left behind: customer-initiated charges, switch orders, `switched` events. */
   async function switchEffects(customerId: string, subscriptionId: string) {
     const payments = await harness.db.payment.findMany({ where: { customerId, initiatedBy: 'customer' } });
-    const orders = await harness.db.order.findMany({ where: { source: `subscription:${subscriptionId}` }, orderBy: { createdAt: 'asc' } });
-    const events = await harness.db.event.findMany({ where: { accountId: merchant.accountId, eventType: 's_subscription_updated', properties: { path: ['subscriptionId'], equals: subscriptionId } } });
-    const ledger = (await (await fetch(`${harness.sandboxUrl}/acquirer/ledger?merchantId=${store.acquirerMerchantId}&operation=authorize`)).json()) as { entries: { outcome: string; amount: number }[] };
+    const orders = await harness.db.order.findMany({
+      where: { source: `subscription:${subscriptionId}` },
+      orderBy: { createdAt: 'asc' },
+    });
+    const events = await harness.db.event.findMany({
+      where: {
+        accountId: merchant.accountId,
+        eventType: 's_subscription_updated',
+        properties: { path: ['subscriptionId'], equals: subscriptionId },
+      },
+    });
+    const ledger = (await (
+      await fetch(`${harness.sandboxUrl}/acquirer/ledger?merchantId=${store.acquirerMerchantId}&operation=authorize`)
+    ).json()) as { entries: { outcome: string; amount: number }[] };
     return {
       succeededPayments: payments.filter((payment) => payment.status === 'succeeded'),
       switchOrders: orders.slice(1), // the first is the subscription's first period
@@ -63,7 +89,10 @@ describe('portal writes under a burst of identical requests', () => {
 
     const paid = answers.filter((answer) => answer.status === 200);
     expect(paid).toHaveLength(1);
-    expect(paid[0]!.body).toMatchObject({ status: 'paid', subscription: { optionId: pro.price.id, paidOrdersCount: 2 } });
+    expect(paid[0]!.body).toMatchObject({
+      status: 'paid',
+      subscription: { optionId: pro.price.id, paidOrdersCount: 2 },
+    });
     const refused = answers.filter((answer) => answer.status !== 200);
     expect(refused).toHaveLength(burst - 1);
     for (const answer of refused) {
@@ -104,7 +133,12 @@ describe('portal writes under a burst of identical requests', () => {
 
     // The key is the customer's: another customer's session with the same key runs its own switch.
     const other = await subscribedCustomer(basic.price.id);
-    const theirs = await portal(other.token, '/switch', { target: { type: 'subscription', subscriptionId: other.subscription.id }, optionId: pro.price.id }, { 'idempotency-key': key });
+    const theirs = await portal(
+      other.token,
+      '/switch',
+      { target: { type: 'subscription', subscriptionId: other.subscription.id }, optionId: pro.price.id },
+      { 'idempotency-key': key },
+    );
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.orderId).not.toBe(answers[0]!.body.orderId);
@@ -116,18 +150,29 @@ describe('portal writes under a burst of identical requests', () => {
 
   it(`${burst} identical credit redemptions with one Idempotency-Key spend the credits once; without a key each is a purchase`, async () => {
     const clubPrice = await createRecurringPrice(harness.db, merchant, store.id, 'Club', 2000);
-    const program = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId: store.id, name: 'Club', optionId: clubPrice.price.id, creditsPerRenewal: 20 } });
+    const program = await call(harness, 'POST', '/api/public/v1/membership-programs', {
+      token: merchant.token,
+      body: { storeId: store.id, name: 'Club', optionId: clubPrice.price.id, creditsPerRenewal: 20 },
+    });
     expect(program.status).toBe(201);
     const email = `club-${Date.now()}@example.com`;
     const member = await createCustomer(harness.db, merchant, email);
     const card = await createCard(harness.db, harness.config, merchant, member.id, goodCard);
-    const enrolled = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: program.body.id, customerId: member.id, paymentMethodId: card.id } });
-    await eventually(() => harness.db.membership.findUniqueOrThrow({ where: { id: enrolled.body.id } }), (row) => row.creditsBalance === 20);
+    const enrolled = await call(harness, 'POST', '/api/public/v1/memberships', {
+      token: merchant.token,
+      body: { programId: program.body.id, customerId: member.id, paymentMethodId: card.id },
+    });
+    await eventually(
+      () => harness.db.membership.findUniqueOrThrow({ where: { id: enrolled.body.id } }),
+      (row) => row.creditsBalance === 20,
+    );
     const reward = await createRecurringPrice(harness.db, merchant, store.id, 'Tasting kit', 1200, 'one_time');
     const token = await portalLogin(harness, store.id, email);
     const body = { productId: reward.product.id, variantId: reward.variant.id, quantity: 3 };
 
-    const keyed: ApiAnswer[] = await all(() => portal(token, '/credits/redeem', body, { 'idempotency-key': 'redeem-once' }));
+    const keyed: ApiAnswer[] = await all(() =>
+      portal(token, '/credits/redeem', body, { 'idempotency-key': 'redeem-once' }),
+    );
     expect(keyed.map((answer) => answer.status)).toEqual(Array(burst).fill(200));
     for (const answer of keyed) expect(answer.body).toEqual(keyed[0]!.body);
     expect(keyed[0]!.body.balance).toBe(17);
@@ -139,7 +184,9 @@ describe('portal writes under a burst of identical requests', () => {
     // Without a key, identical requests are separate purchases; the balance guard stops them at 0.
     const unkeyed = await all(() => portal(token, '/credits/redeem', body));
     expect(unkeyed.filter((answer) => answer.status === 200)).toHaveLength(5);
-    expect(unkeyed.filter((answer) => answer.status === 409 && answer.body.code === 'INSUFFICIENT_CREDITS')).toHaveLength(burst - 5);
+    expect(
+      unkeyed.filter((answer) => answer.status === 409 && answer.body.code === 'INSUFFICIENT_CREDITS'),
+    ).toHaveLength(burst - 5);
     expect((await harness.db.membership.findUniqueOrThrow({ where: { id: enrolled.body.id } })).creditsBalance).toBe(2);
   });
 });

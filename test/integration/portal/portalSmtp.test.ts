@@ -46,7 +46,11 @@ function startFakeSmtp(): Promise<{ port: number; received: Received[]; close():
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ port: (server.address() as AddressInfo).port, received, close: () => new Promise<void>((done) => server.close(() => done())) }),
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        received,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
     ),
   );
 }
@@ -57,7 +61,11 @@ describe('portal login codes over SMTP', () => {
 
   beforeAll(async () => {
     smtp = await startFakeSmtp();
-    harness = await startHarness({ ...testVaultEnv, SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`, SMTP_FROM: 'codes@shop.example' });
+    harness = await startHarness({
+      ...testVaultEnv,
+      SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}`,
+      SMTP_FROM: 'codes@shop.example',
+    });
   });
   afterAll(async () => {
     await harness?.stop();
@@ -75,14 +83,22 @@ describe('portal login codes over SMTP', () => {
     expect(smtp.received).toHaveLength(1);
     const [message] = smtp.received;
     expect(message!.commands).toEqual(
-      expect.arrayContaining([`AUTH PLAIN ${Buffer.from('\0mailer\0s3cret').toString('base64')}`, 'MAIL FROM:<codes@shop.example>', `RCPT TO:<${email}>`]),
+      expect.arrayContaining([
+        `AUTH PLAIN ${Buffer.from('\0mailer\0s3cret').toString('base64')}`,
+        'MAIL FROM:<codes@shop.example>',
+        `RCPT TO:<${email}>`,
+      ]),
     );
     const code = /sign-in code is (\d{6})/.exec(message!.data)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     expect(message!.data).toContain(`To: ${email}`);
-    expect(((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${email}`)).json()) as any).data).toHaveLength(0);
+    expect(
+      ((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${email}`)).json()) as any).data,
+    ).toHaveLength(0);
 
-    const confirmed = await call(harness, 'POST', '/api/v1/cms/session/confirm', { body: { loginId: login.body.loginId, code } });
+    const confirmed = await call(harness, 'POST', '/api/v1/cms/session/confirm', {
+      body: { loginId: login.body.loginId, code },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.emailVerified).toBe(true);
   });

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { getProcessorAdapter, processorTypes } from '../../../src/processors/registry';
-import { ProcessorTechnicalError, type AuthorizeRequest, type ProcessorAdapter, type ThreeDsValues } from '../../../src/processors/types';
+import {
+  ProcessorTechnicalError,
+  type AuthorizeRequest,
+  type ProcessorAdapter,
+  type ThreeDsValues,
+} from '../../../src/processors/types';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 
 /** One suite, every registered adapter, over real HTTP against the sandbox acquirer. */
@@ -33,7 +38,11 @@ async function closedPort(): Promise<number> {
 }
 
 async function setOutage(merchantId: string, enabled: boolean) {
-  const response = await fetch(`${sandbox.url}/acquirer/outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ merchantId, enabled }) });
+  const response = await fetch(`${sandbox.url}/acquirer/outage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ merchantId, enabled }),
+  });
   expect(response.status).toBe(200);
 }
 
@@ -87,7 +96,16 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     const result = await adapter.authorize(call);
     expect(result).toMatchObject({ outcome: 'approved', captured: true });
     const entries = await ledger({ merchantId, reference: call.paymentId });
-    expect(entries).toEqual([expect.objectContaining({ operation: 'authorize', outcome: 'approved', amount: 1999, currency: 'EUR', idempotencyKey: call.idempotencyKey, cardLast4: number.slice(-4) })]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        operation: 'authorize',
+        outcome: 'approved',
+        amount: 1999,
+        currency: 'EUR',
+        idempotencyKey: call.idempotencyKey,
+        cardLast4: number.slice(-4),
+      }),
+    ]);
   });
 
   it.each([
@@ -103,7 +121,11 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   });
 
   it('declines an expired card', async () => {
-    expect(await adapter.authorize(request('4242424242424242', { card: { number: '4242424242424242', expMonth: 1, expYear: 2020 } }))).toMatchObject({ outcome: 'declined', code: 'expired_card', category: 'hard_decline' });
+    expect(
+      await adapter.authorize(
+        request('4242424242424242', { card: { number: '4242424242424242', expMonth: 1, expYear: 2020 } }),
+      ),
+    ).toMatchObject({ outcome: 'declined', code: 'expired_card', category: 'hard_decline' });
   });
 
   it('makes a retry that arrives while the first call is held wait for that same answer', async () => {
@@ -125,7 +147,10 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   it('throws a technical error when the same key comes with another request', async () => {
     const call = request('4242424242424242');
     await adapter.authorize(call);
-    await expect(adapter.authorize({ ...call, amount: 5 })).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'idempotency_conflict' });
+    await expect(adapter.authorize({ ...call, amount: 5 })).rejects.toMatchObject({
+      name: 'ProcessorTechnicalError',
+      code: 'idempotency_conflict',
+    });
   });
 
   it('throws ProcessorTechnicalError during an outage and works again after it', async () => {
@@ -139,13 +164,26 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   });
 
   it('throws on bad credentials and on an unreachable acquirer', async () => {
-    await expect(adapter.authorize(request('4242424242424242', { credentials: {} }))).rejects.toMatchObject({ code: 'invalid_credentials' });
-    await expect(adapter.authorize(request('4242424242424242', { credentials: { merchantId, apiKey: 'invalid_key' } }))).rejects.toMatchObject({ code: 'invalid_credentials' });
+    await expect(adapter.authorize(request('4242424242424242', { credentials: {} }))).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
+    await expect(
+      adapter.authorize(request('4242424242424242', { credentials: { merchantId, apiKey: 'invalid_key' } })),
+    ).rejects.toMatchObject({ code: 'invalid_credentials' });
     // Port 1 is refused by fetch itself without a connection code: treated as "may have been sent".
     const blocked = getProcessorAdapter(type, { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
-    await expect(blocked.authorize(request('4242424242424242'))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'network_error' });
-    const refused = getProcessorAdapter(type, { sandboxUrl: `http://127.0.0.1:${await closedPort()}`, timeoutMs: engineTimeoutMs });
-    await expect(refused.authorize(request('4242424242424242'))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'processor_unreachable' });
+    await expect(blocked.authorize(request('4242424242424242'))).rejects.toMatchObject({
+      name: 'ProcessorTechnicalError',
+      code: 'network_error',
+    });
+    const refused = getProcessorAdapter(type, {
+      sandboxUrl: `http://127.0.0.1:${await closedPort()}`,
+      timeoutMs: engineTimeoutMs,
+    });
+    await expect(refused.authorize(request('4242424242424242'))).rejects.toMatchObject({
+      name: 'ProcessorTechnicalError',
+      code: 'processor_unreachable',
+    });
   });
 
   const reversal = (call: AuthorizeRequest, key = `${call.idempotencyKey}:reversal`) => ({
@@ -156,8 +194,12 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     credentials,
   });
   const netCharged = (entries: any[]) =>
-    entries.filter((e) => e.operation === 'authorize' && e.outcome === 'approved').reduce((sum, e) => sum + e.amount, 0) -
-    entries.filter((e) => e.operation === 'reversal' && e.outcome === 'succeeded').reduce((sum, e) => sum + e.amount, 0);
+    entries
+      .filter((e) => e.operation === 'authorize' && e.outcome === 'approved')
+      .reduce((sum, e) => sum + e.amount, 0) -
+    entries
+      .filter((e) => e.operation === 'reversal' && e.outcome === 'succeeded')
+      .reduce((sum, e) => sum + e.amount, 0);
 
   it('reverses an approved purchase by its idempotency key; a replayed reversal applies once', async () => {
     const call = request('4242424242424242');
@@ -167,12 +209,28 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     expect(reversed).toEqual({ outcome: 'reversed', processorReference: approved.processorReference, amount: 1999 });
     expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual(reversed);
     const entries = await ledger({ merchantId });
-    expect(entries.map((e) => [e.operation, e.outcome, e.amount])).toEqual([['authorize', 'approved', 1999], ['reversal', 'succeeded', 1999]]);
+    expect(entries.map((e) => [e.operation, e.outcome, e.amount])).toEqual([
+      ['authorize', 'approved', 1999],
+      ['reversal', 'succeeded', 1999],
+    ]);
     expect(netCharged(entries)).toBe(0);
     // Reversing again under a new key finds nothing left to undo; a refund is refused.
-    expect(await adapter.reverseByIdempotencyKey(reversal(call, 'again'))).toMatchObject({ outcome: 'reversed', amount: 0 });
-    const follow = { idempotencyKey: 'r1', processorReference: approved.processorReference, amount: 1, currency: 'EUR', credentials };
-    expect(await adapter.refund(follow)).toMatchObject({ outcome: 'failed', code: 'already_reversed', category: 'hard_decline' });
+    expect(await adapter.reverseByIdempotencyKey(reversal(call, 'again'))).toMatchObject({
+      outcome: 'reversed',
+      amount: 0,
+    });
+    const follow = {
+      idempotencyKey: 'r1',
+      processorReference: approved.processorReference,
+      amount: 1,
+      currency: 'EUR',
+      credentials,
+    };
+    expect(await adapter.refund(follow)).toMatchObject({
+      outcome: 'failed',
+      code: 'already_reversed',
+      category: 'hard_decline',
+    });
   });
 
   it('voids an uncaptured authorization when reversing it', async () => {
@@ -185,7 +243,11 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   it('a reversal for a key the processor never saw stands: the authorization arriving later never charges', async () => {
     const call = request('4242424242424242');
     expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
-    expect(await adapter.authorize(call)).toMatchObject({ outcome: 'declined', code: 'authorization_reversed', category: 'technical' });
+    expect(await adapter.authorize(call)).toMatchObject({
+      outcome: 'declined',
+      code: 'authorization_reversed',
+      category: 'technical',
+    });
     expect(netCharged(await ledger({ merchantId }))).toBe(0);
   });
 
@@ -195,7 +257,10 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
     await new Promise((resolve) => setTimeout(resolve, engineTimeoutMs * 1.5));
     const entries = await ledger({ merchantId });
-    expect(entries.map((e) => [e.operation, e.outcome, e.code])).toEqual([['reversal', 'succeeded', 'nothing_to_reverse'], ['authorize', 'declined', 'authorization_reversed']]);
+    expect(entries.map((e) => [e.operation, e.outcome, e.code])).toEqual([
+      ['reversal', 'succeeded', 'nothing_to_reverse'],
+      ['authorize', 'declined', 'authorization_reversed'],
+    ]);
     expect(netCharged(entries)).toBe(0);
   });
 
@@ -203,7 +268,10 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     const call = request('4242424242424242');
     await adapter.authorize(call);
     await setOutage(merchantId, true);
-    await expect(adapter.reverseByIdempotencyKey(reversal(call))).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'processor_unavailable' });
+    await expect(adapter.reverseByIdempotencyKey(reversal(call))).rejects.toMatchObject({
+      name: 'ProcessorTechnicalError',
+      code: 'processor_unavailable',
+    });
     await setOutage(merchantId, false);
     expect(netCharged(await ledger({ merchantId }))).toBe(1999);
   });
@@ -218,7 +286,9 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     const retried = await adapter.authorize(call);
     expect(retried).toMatchObject({ outcome: 'approved', captured: true });
     const entries = await ledger({ merchantId, reference: call.paymentId });
-    expect(entries).toEqual([expect.objectContaining({ operation: 'authorize', outcome: 'approved', idempotencyKey: call.idempotencyKey })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ operation: 'authorize', outcome: 'approved', idempotencyKey: call.idempotencyKey }),
+    ]);
   });
 
   it('authorizes, captures partially, refunds in parts and never above the capture', async () => {
@@ -226,16 +296,34 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     if (auth.outcome !== 'approved') throw new Error(`expected approval, got ${auth.outcome}`);
     expect(auth.captured).toBe(false);
     const ref = auth.processorReference;
-    const follow = (key: string, amount: number) => ({ idempotencyKey: key, processorReference: ref, amount, currency: 'EUR', credentials });
+    const follow = (key: string, amount: number) => ({
+      idempotencyKey: key,
+      processorReference: ref,
+      amount,
+      currency: 'EUR',
+      credentials,
+    });
     expect(await adapter.capture(follow(`${ref}:cap`, 4000))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.capture(follow(`${ref}:cap2`, 4000))).toMatchObject({ outcome: 'failed', code: 'already_captured', category: 'hard_decline' });
+    expect(await adapter.capture(follow(`${ref}:cap2`, 4000))).toMatchObject({
+      outcome: 'failed',
+      code: 'already_captured',
+      category: 'hard_decline',
+    });
     expect(await adapter.void(follow(`${ref}:void`, 0))).toMatchObject({ outcome: 'failed', code: 'already_captured' });
     expect(await adapter.refund(follow(`${ref}:r1`, 2500))).toMatchObject({ outcome: 'succeeded' });
     expect(await adapter.refund(follow(`${ref}:r1`, 2500))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.refund(follow(`${ref}:r2`, 1501))).toMatchObject({ outcome: 'failed', code: 'refund_exceeds_capture', category: 'hard_decline' });
+    expect(await adapter.refund(follow(`${ref}:r2`, 1501))).toMatchObject({
+      outcome: 'failed',
+      code: 'refund_exceeds_capture',
+      category: 'hard_decline',
+    });
     expect(await adapter.refund(follow(`${ref}:r3`, 1500))).toMatchObject({ outcome: 'succeeded' });
     expect(await adapter.refund(follow(`${ref}:r4`, 0))).toMatchObject({ outcome: 'failed', code: 'invalid_amount' });
-    expect(await adapter.refund({ ...follow(`${ref}:r5`, 1), currency: 'USD' })).toMatchObject({ outcome: 'failed', code: 'currency_mismatch', category: 'hard_decline' });
+    expect(await adapter.refund({ ...follow(`${ref}:r5`, 1), currency: 'USD' })).toMatchObject({
+      outcome: 'failed',
+      code: 'currency_mismatch',
+      category: 'hard_decline',
+    });
     const refunds = (await ledger({ merchantId, operation: 'refund' })).filter((e) => e.outcome === 'succeeded');
     expect(refunds.map((e) => e.amount)).toEqual([2500, 1500]);
   });
@@ -243,28 +331,55 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
   it('voids an uncaptured authorization once', async () => {
     const auth = await adapter.authorize(request('5555555555554444', { capture: false }));
     if (auth.outcome !== 'approved') throw new Error('expected approval');
-    const follow = (key: string) => ({ idempotencyKey: key, processorReference: auth.processorReference, amount: 1999, currency: 'EUR', credentials });
-    expect(await adapter.void(follow('v1'))).toMatchObject({ outcome: 'succeeded', processorReference: auth.processorReference });
+    const follow = (key: string) => ({
+      idempotencyKey: key,
+      processorReference: auth.processorReference,
+      amount: 1999,
+      currency: 'EUR',
+      credentials,
+    });
+    expect(await adapter.void(follow('v1'))).toMatchObject({
+      outcome: 'succeeded',
+      processorReference: auth.processorReference,
+    });
     expect(await adapter.capture(follow('c1'))).toMatchObject({ outcome: 'failed', code: 'already_voided' });
     expect(await adapter.refund(follow('r1'))).toMatchObject({ outcome: 'failed', code: 'not_captured' });
   });
 
   it('answers a follow-up on an unknown or foreign authorization as a failure', async () => {
-    const result = await adapter.capture({ idempotencyKey: 'x', processorReference: 'acq_nope', amount: 1, currency: 'EUR', credentials });
+    const result = await adapter.capture({
+      idempotencyKey: 'x',
+      processorReference: 'acq_nope',
+      amount: 1,
+      currency: 'EUR',
+      credentials,
+    });
     expect(result).toMatchObject({ outcome: 'failed', code: 'transaction_not_found' });
   });
 
   it('opens a dispute on capture of the dispute card (purchase and separate capture)', async () => {
-    expect(await adapter.authorize(request('4000000000000259'))).toMatchObject({ outcome: 'approved', disputeOpened: { reason: 'fraudulent', amount: 1999 } });
+    expect(await adapter.authorize(request('4000000000000259'))).toMatchObject({
+      outcome: 'approved',
+      disputeOpened: { reason: 'fraudulent', amount: 1999 },
+    });
     const auth = await adapter.authorize(request('4000000000000259', { capture: false }));
     if (auth.outcome !== 'approved') throw new Error('expected approval');
     expect(auth.disputeOpened).toBeUndefined();
-    const capture = await adapter.capture({ idempotencyKey: 'cap', processorReference: auth.processorReference, amount: 1000, currency: 'EUR', credentials });
+    const capture = await adapter.capture({
+      idempotencyKey: 'cap',
+      processorReference: auth.processorReference,
+      amount: 1000,
+      currency: 'EUR',
+      credentials,
+    });
     expect(capture).toMatchObject({ outcome: 'succeeded', disputeOpened: { reason: 'fraudulent', amount: 1000 } });
   });
 
   it('asks for 3DS on the 3DS card without values', async () => {
-    expect(await adapter.authorize(request('4000000000003220'))).toMatchObject({ outcome: 'requires_3ds', code: 'authentication_required' });
+    expect(await adapter.authorize(request('4000000000003220'))).toMatchObject({
+      outcome: 'requires_3ds',
+      code: 'authentication_required',
+    });
   });
 
   it('handles external 3DS values according to its capabilities', async () => {
@@ -274,9 +389,17 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
     if (adapter.capabilities.externalThreeDs) {
       expect(result).toMatchObject({ outcome: 'approved' });
       expect(entry.threeDs).toBe(JSON.stringify(threeDs));
-      const missingDs = await adapter.authorize(request('4242424242424242', { threeDs: { ...threeDs, dsTransID: undefined } }));
-      expect(missingDs).toMatchObject({ outcome: 'declined', code: 'invalid_authentication_data', category: 'hard_decline' });
-      const failed = await adapter.authorize(request('4242424242424242', { threeDs: { ...threeDs, transStatus: 'N' } }));
+      const missingDs = await adapter.authorize(
+        request('4242424242424242', { threeDs: { ...threeDs, dsTransID: undefined } }),
+      );
+      expect(missingDs).toMatchObject({
+        outcome: 'declined',
+        code: 'invalid_authentication_data',
+        category: 'hard_decline',
+      });
+      const failed = await adapter.authorize(
+        request('4242424242424242', { threeDs: { ...threeDs, transStatus: 'N' } }),
+      );
       expect(failed).toMatchObject({ outcome: 'declined', code: 'authentication_failed' });
     } else {
       // Hosted 3DS: external values are never forwarded, so the acquirer still asks for 3DS.
@@ -287,5 +410,7 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
 });
 
 it('rejects an unknown processor type', () => {
-  expect(() => getProcessorAdapter('acme', { sandboxUrl: 'http://x', timeoutMs: 1 })).toThrow(/Unknown processor type "acme"/);
+  expect(() => getProcessorAdapter('acme', { sandboxUrl: 'http://x', timeoutMs: 1 })).toThrow(
+    /Unknown processor type "acme"/,
+  );
 });

@@ -26,7 +26,8 @@ describe('processors over HTTP', () => {
     await harness?.stop();
   });
 
-  const create = (body: unknown, token = t.merchant.token) => call(harness, 'POST', `${api}/processors`, { token, body });
+  const create = (body: unknown, token = t.merchant.token) =>
+    call(harness, 'POST', `${api}/processors`, { token, body });
 
   it('creates, gets, lists and updates a processor without ever returning credentials', async () => {
     const created = await create(validBody());
@@ -52,11 +53,26 @@ describe('processors over HTTP', () => {
 
     const updated = await ok(harness, 'POST', '/processors/update', t.merchant.token, {
       processorId: id,
-      updatedData: { name: 'Hosted', type: 'sandbox_hosted3ds', enabled: false, credentials: { merchantId: 'm_eu_2' }, supportedCurrencies: ['GBP'] },
+      updatedData: {
+        name: 'Hosted',
+        type: 'sandbox_hosted3ds',
+        enabled: false,
+        credentials: { merchantId: 'm_eu_2' },
+        supportedCurrencies: ['GBP'],
+      },
     });
-    expect(updated).toMatchObject({ id, name: 'Hosted', type: 'sandbox_hosted3ds', enabled: false, supportedCurrencies: ['EUR', 'GBP'], enable3DS: true, capabilities: { externalThreeDs: false, hostedThreeDs: true } });
+    expect(updated).toMatchObject({
+      id,
+      name: 'Hosted',
+      type: 'sandbox_hosted3ds',
+      enabled: false,
+      supportedCurrencies: ['EUR', 'GBP'],
+      enable3DS: true,
+      capabilities: { externalThreeDs: false, hostedThreeDs: true },
+    });
 
-    for (const body of [created.body, got, list, updated]) expect(JSON.stringify(body)).not.toMatch(/credentials"|m_eu_|sk_live/);
+    for (const body of [created.body, got, list, updated])
+      expect(JSON.stringify(body)).not.toMatch(/credentials"|m_eu_|sk_live/);
 
     // At rest: sealed, not in clear, and opens to the last credentials given.
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id } });
@@ -67,10 +83,18 @@ describe('processors over HTTP', () => {
 
   it('keeps the old credentials when an update does not send any', async () => {
     const { body } = await create(validBody());
-    await ok(harness, 'POST', '/processors/update', t.merchant.token, { processorId: body.id, updatedData: { name: 'Renamed' } });
+    await ok(harness, 'POST', '/processors/update', t.merchant.token, {
+      processorId: body.id,
+      updatedData: { name: 'Renamed' },
+    });
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
-    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({ merchantId: 'm_eu_1', apiKey: secret });
-    const raw = await harness.db.$queryRaw<{ encrypted_credentials: string }[]>`SELECT encrypted_credentials FROM processors WHERE id = ${body.id}`;
+    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+      merchantId: 'm_eu_1',
+      apiKey: secret,
+    });
+    const raw = await harness.db.$queryRaw<
+      { encrypted_credentials: string }[]
+    >`SELECT encrypted_credentials FROM processors WHERE id = ${body.id}`;
     expect(raw[0]!.encrypted_credentials).not.toContain(secret);
   });
 
@@ -92,7 +116,10 @@ describe('processors over HTTP', () => {
 
   it('rejects an update to an unregistered type with 400 and leaves the processor as it was', async () => {
     const { body } = await create(validBody());
-    const answer = await call(harness, 'POST', `${api}/processors/update`, { token: t.merchant.token, body: { processorId: body.id, updatedData: { type: 'acme', name: 'X' } } });
+    const answer = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.merchant.token,
+      body: { processorId: body.id, updatedData: { type: 'acme', name: 'X' } },
+    });
     expect(answer.status).toBe(400);
     expect((await ok(harness, 'GET', `/processors/${body.id}`, t.merchant.token)).name).toBe('Sandbox EU');
   });
@@ -100,7 +127,10 @@ describe('processors over HTTP', () => {
   it('answers 403 to member keys on create and update, but lets them read', async () => {
     const { body } = await create(validBody());
     expect((await create(validBody(), memberToken)).status).toBe(403);
-    const update = await call(harness, 'POST', `${api}/processors/update`, { token: memberToken, body: { processorId: body.id, updatedData: { name: 'Member' } } });
+    const update = await call(harness, 'POST', `${api}/processors/update`, {
+      token: memberToken,
+      body: { processorId: body.id, updatedData: { name: 'Member' } },
+    });
     expect(update.status).toBe(403);
     expect((await call(harness, 'GET', `${api}/processors/${body.id}`, { token: memberToken })).status).toBe(200);
   });
@@ -109,7 +139,10 @@ describe('processors over HTTP', () => {
     const { body } = await create(validBody());
     for (const token of [t.other.token, t.liveToken]) {
       expect((await call(harness, 'GET', `${api}/processors/${body.id}`, { token })).status).toBe(404);
-      const update = await call(harness, 'POST', `${api}/processors/update`, { token, body: { processorId: body.id, updatedData: { name: 'Hijack' } } });
+      const update = await call(harness, 'POST', `${api}/processors/update`, {
+        token,
+        body: { processorId: body.id, updatedData: { name: 'Hijack' } },
+      });
       expect(update.status).toBe(404);
       const list = await ok(harness, 'GET', '/processors', token);
       expect(list.map((p: { id: string }) => p.id)).not.toContain(body.id);

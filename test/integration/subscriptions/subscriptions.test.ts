@@ -1,6 +1,15 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
-import { createCard, createCustomer, createRecurringPrice, createStore, decliningCard, eventually, goodCard, testVaultEnv } from './subscriptionsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  decliningCard,
+  eventually,
+  goodCard,
+  testVaultEnv,
+} from './subscriptionsFixtures';
 
 describe('subscriptions public API', () => {
   let harness: Harness;
@@ -25,24 +34,47 @@ describe('subscriptions public API', () => {
   });
 
   const create = (body: Record<string, unknown>, token = merchant.token) =>
-    call(harness, 'POST', '/api/public/v1/subscriptions', { token, body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id, ...body } });
+    call(harness, 'POST', '/api/public/v1/subscriptions', {
+      token,
+      body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id, ...body },
+    });
   const get = (id: string) => call(harness, 'GET', `/api/public/v1/subscriptions/${id}`, { token: merchant.token });
 
   it('creates an active subscription that charges its first period and records the order', async () => {
     const created = await create({ quantity: 2 });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: 'active', optionId: monthly.price.id, price: 3000, quantity: 2, currency: 'USD', interval: 'month', paidOrdersCount: 0 });
-    const paid = await eventually(() => get(created.body.id), (answer) => answer.body.paidOrdersCount === 1);
+    expect(created.body).toMatchObject({
+      status: 'active',
+      optionId: monthly.price.id,
+      price: 3000,
+      quantity: 2,
+      currency: 'USD',
+      interval: 'month',
+      paidOrdersCount: 0,
+    });
+    const paid = await eventually(
+      () => get(created.body.id),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
     const started = Date.parse(paid.body.startedAt);
-    expect(new Date(Date.parse(paid.body.nextBillingAt)).getUTCMonth()).toBe((new Date(started).getUTCMonth() + 1) % 12);
+    expect(new Date(Date.parse(paid.body.nextBillingAt)).getUTCMonth()).toBe(
+      (new Date(started).getUTCMonth() + 1) % 12,
+    );
     const orders = await harness.db.order.findMany({ where: { source: `subscription:${created.body.id}` } });
     expect(orders).toHaveLength(1);
     expect(orders[0]).toMatchObject({ status: 'paid', totalAmount: 3000, currency: 'USD', customerId });
     // The line is what was sold: 2 × 1500, not 1 × 3000.
     const [line] = await harness.db.orderItem.findMany({ where: { orderId: orders[0]!.id } });
     expect(line).toMatchObject({ quantity: 2, unitAmount: 1500, totalAmount: 3000, priceId: monthly.price.id });
-    const events = await harness.db.event.findMany({ where: { accountId: merchant.accountId, properties: { path: ['subscriptionId'], equals: created.body.id } }, orderBy: { createdAt: 'asc' } });
-    expect(events.map((event) => event.eventType)).toEqual(['s_subscription_created', 's_subscription_renewed', 's_order_paid']);
+    const events = await harness.db.event.findMany({
+      where: { accountId: merchant.accountId, properties: { path: ['subscriptionId'], equals: created.body.id } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(events.map((event) => event.eventType)).toEqual([
+      's_subscription_created',
+      's_subscription_renewed',
+      's_order_paid',
+    ]);
   });
 
   it('starts a trial without charging, and refuses bad input with 4xx and nothing written', async () => {
@@ -61,47 +93,81 @@ describe('subscriptions public API', () => {
 
     // Test-mode data is invisible to a live key.
     const live = await createMerchant(harness.db, { mode: 'live' });
-    const refused = await call(harness, 'POST', '/api/public/v1/subscriptions', { token: live.token, body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id } });
+    const refused = await call(harness, 'POST', '/api/public/v1/subscriptions', {
+      token: live.token,
+      body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id },
+    });
     expect(refused.status).toBe(404);
   });
 
   it('pauses, resumes, skips the next date and cancels through the workflow; refuses invalid moves with 409', async () => {
     const created = await create({ trialDays: 30 });
     const id = created.body.id as string;
-    const skipped = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/skip-next`, { token: merchant.token, body: {} });
+    const skipped = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/skip-next`, {
+      token: merchant.token,
+      body: {},
+    });
     expect(skipped.status).toBe(200);
     expect(skipped.body.skippedDates).toEqual([created.body.nextBillingAt]);
     expect(Date.parse(skipped.body.nextBillingAt)).toBeGreaterThan(Date.parse(created.body.nextBillingAt));
 
     const until = new Date(Date.now() + 60 * 86_400_000).toISOString();
-    const paused = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, { token: merchant.token, body: { until } });
+    const paused = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, {
+      token: merchant.token,
+      body: { until },
+    });
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ status: 'paused', pausedUntil: until });
-    const pausedAgain = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, { token: merchant.token, body: { until } });
+    const pausedAgain = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, {
+      token: merchant.token,
+      body: { until },
+    });
     expect(pausedAgain.status).toBe(409);
     expect(pausedAgain.body.code).toBe('INVALID_SUBSCRIPTION_TRANSITION');
 
-    const resumed = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, { token: merchant.token, body: {} });
+    const resumed = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, {
+      token: merchant.token,
+      body: {},
+    });
     expect(resumed.body).toMatchObject({ status: 'active', pausedUntil: null });
 
-    const atEnd = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, { token: merchant.token, body: { atPeriodEnd: true } });
+    const atEnd = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, {
+      token: merchant.token,
+      body: { atPeriodEnd: true },
+    });
     expect(atEnd.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
-    const now = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, { token: merchant.token, body: { cancelReasonId: 'too_expensive' } });
+    const now = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, {
+      token: merchant.token,
+      body: { cancelReasonId: 'too_expensive' },
+    });
     expect(now.body).toMatchObject({ status: 'canceled', cancelReasonId: 'too_expensive', nextBillingAt: null });
-    expect((await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, { token: merchant.token, body: {} })).status).toBe(409);
+    expect(
+      (await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, { token: merchant.token, body: {} }))
+        .status,
+    ).toBe(409);
   });
 
   it('lists with simple pagination and hides other accounts and modes', async () => {
-    const page1 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { page: 1, per_page: 2, sort: 'createdAt', sort_order: 'asc' } });
+    const page1 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
+      token: merchant.token,
+      body: { page: 1, per_page: 2, sort: 'createdAt', sort_order: 'asc' },
+    });
     expect(page1.status).toBe(200);
     expect(page1.body.data).toHaveLength(2);
     expect(page1.body.total).toBeGreaterThanOrEqual(3);
-    const page2 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { page: 2, per_page: 2, sort: 'createdAt', sort_order: 'asc' } });
+    const page2 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
+      token: merchant.token,
+      body: { page: 2, per_page: 2, sort: 'createdAt', sort_order: 'asc' },
+    });
     expect(page2.body.data[0].id).not.toBe(page1.body.data[1].id);
     expect(Date.parse(page2.body.data[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(page1.body.data[1].createdAt));
     expect(page1.body).toMatchObject({ page: 1, per_page: 2, total_pages: Math.ceil(page1.body.total / 2) });
 
-    const list = (body: Record<string, unknown>) => call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { per_page: 100, ...body } });
+    const list = (body: Record<string, unknown>) =>
+      call(harness, 'POST', '/api/public/v1/subscriptions/list', {
+        token: merchant.token,
+        body: { per_page: 100, ...body },
+      });
     const newestFirst = await list({ sort: 'createdAt', sort_order: 'desc' });
     const created = newestFirst.body.data.map((row: { createdAt: string }) => Date.parse(row.createdAt));
     expect(created).toEqual([...created].sort((a, b) => b - a));
@@ -113,39 +179,82 @@ describe('subscriptions public API', () => {
       expect(prices).toEqual([...prices].sort((a, b) => (sort_order === 'asc' ? a - b : b - a)));
     }
     const pastTheEnd = await list({ page: 50, per_page: 2 });
-    expect(pastTheEnd.body).toMatchObject({ data: [], page: 50, total: page1.body.total, total_pages: Math.ceil(page1.body.total / 2) });
+    expect(pastTheEnd.body).toMatchObject({
+      data: [],
+      page: 50,
+      total: page1.body.total,
+      total_pages: Math.ceil(page1.body.total / 2),
+    });
 
-    const canceled = await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { filters: { status: ['canceled'] } } });
+    const canceled = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
+      token: merchant.token,
+      body: { filters: { status: ['canceled'] } },
+    });
     expect(canceled.body.data.every((row: { status: string }) => row.status === 'canceled')).toBe(true);
-    expect((await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: merchant.token, body: { sort: 'secret' } })).status).toBe(400);
+    expect(
+      (
+        await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
+          token: merchant.token,
+          body: { sort: 'secret' },
+        })
+      ).status,
+    ).toBe(400);
 
     const other = await createMerchant(harness.db);
-    const hidden = await call(harness, 'GET', `/api/public/v1/subscriptions/${page1.body.data[0].id}`, { token: other.token });
+    const hidden = await call(harness, 'GET', `/api/public/v1/subscriptions/${page1.body.data[0].id}`, {
+      token: other.token,
+    });
     expect(hidden.status).toBe(404);
-    expect((await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: other.token, body: {} })).body.total).toBe(0);
+    expect(
+      (await call(harness, 'POST', '/api/public/v1/subscriptions/list', { token: other.token, body: {} })).body.total,
+    ).toBe(0);
   });
 
   it('keeps membership dates: trialEndsAt on a trial, graceEndsAt = first failure + 14 days, renewsAt null and canceledAt on cancel', async () => {
     const clubPrice = await createRecurringPrice(harness.db, merchant, storeId, 'Dates club', 2000);
-    const program = await call(harness, 'POST', '/api/public/v1/membership-programs', { token: merchant.token, body: { storeId, name: 'Dates club', optionId: clubPrice.price.id, creditsPerRenewal: 3 } });
-    const trial = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: program.body.id, customerId, paymentMethodId: cardId, trialDays: 7 } });
+    const program = await call(harness, 'POST', '/api/public/v1/membership-programs', {
+      token: merchant.token,
+      body: { storeId, name: 'Dates club', optionId: clubPrice.price.id, creditsPerRenewal: 3 },
+    });
+    const trial = await call(harness, 'POST', '/api/public/v1/memberships', {
+      token: merchant.token,
+      body: { programId: program.body.id, customerId, paymentMethodId: cardId, trialDays: 7 },
+    });
     expect(trial.status).toBe(201);
     expect(trial.body).toMatchObject({ status: 'trialing', graceEndsAt: null, canceledAt: null, creditsBalance: 0 });
     expect(Date.parse(trial.body.trialEndsAt) - Date.parse(trial.body.startedAt)).toBe(7 * 86_400_000);
     expect(trial.body.renewsAt).toBe(trial.body.trialEndsAt);
 
-    const canceled = await call(harness, 'POST', `/api/public/v1/subscriptions/${trial.body.subscriptionId}/cancel`, { token: merchant.token, body: {} });
+    const canceled = await call(harness, 'POST', `/api/public/v1/subscriptions/${trial.body.subscriptionId}/cancel`, {
+      token: merchant.token,
+      body: {},
+    });
     expect(canceled.body.status).toBe('canceled');
-    const afterCancel = await call(harness, 'GET', `/api/public/v1/memberships/${trial.body.id}`, { token: merchant.token });
-    expect(afterCancel.body).toMatchObject({ status: 'canceled', renewsAt: null, canceledAt: canceled.body.canceledAt, trialEndsAt: trial.body.trialEndsAt });
+    const afterCancel = await call(harness, 'GET', `/api/public/v1/memberships/${trial.body.id}`, {
+      token: merchant.token,
+    });
+    expect(afterCancel.body).toMatchObject({
+      status: 'canceled',
+      renewsAt: null,
+      canceledAt: canceled.body.canceledAt,
+      trialEndsAt: trial.body.trialEndsAt,
+    });
     expect(afterCancel.body.canceledAt).not.toBeNull();
 
     const declining = await createCard(harness.db, harness.config, merchant, customerId, decliningCard);
-    const failing = await call(harness, 'POST', '/api/public/v1/memberships', { token: merchant.token, body: { programId: program.body.id, customerId, paymentMethodId: declining.id } });
-    const pastDue = await eventually(() => call(harness, 'GET', `/api/public/v1/memberships/${failing.body.id}`, { token: merchant.token }), (answer) => answer.body.status === 'past_due');
+    const failing = await call(harness, 'POST', '/api/public/v1/memberships', {
+      token: merchant.token,
+      body: { programId: program.body.id, customerId, paymentMethodId: declining.id },
+    });
+    const pastDue = await eventually(
+      () => call(harness, 'GET', `/api/public/v1/memberships/${failing.body.id}`, { token: merchant.token }),
+      (answer) => answer.body.status === 'past_due',
+    );
     const subscription = await get(failing.body.subscriptionId);
     expect(subscription.body.lastPaymentFailedAt).not.toBeNull();
-    expect(Date.parse(pastDue.body.graceEndsAt)).toBe(Date.parse(subscription.body.lastPaymentFailedAt) + 14 * 86_400_000);
+    expect(Date.parse(pastDue.body.graceEndsAt)).toBe(
+      Date.parse(subscription.body.lastPaymentFailedAt) + 14 * 86_400_000,
+    );
     expect(pastDue.body.creditsBalance).toBe(0);
   });
 

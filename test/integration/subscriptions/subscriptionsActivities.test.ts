@@ -11,7 +11,11 @@ const hour = 3600_000;
 const day = 24 * hour;
 
 /** What the workflow passes with a paid renewal (workflows/subscriptions/charge.ts). */
-const renewal = { transition: 'renewal_paid', periodStart: '2026-01-01T00:00:00.000Z', nextBillingAt: '2026-02-01T00:00:00.000Z' };
+const renewal = {
+  transition: 'renewal_paid',
+  periodStart: '2026-01-01T00:00:00.000Z',
+  nextBillingAt: '2026-02-01T00:00:00.000Z',
+};
 
 describe('subscription activities against Postgres', () => {
   let db: Db;
@@ -22,7 +26,12 @@ describe('subscription activities against Postgres', () => {
   beforeAll(async () => {
     db = createPrismaClient(process.env.TEST_DATABASE_URL!, 5);
     merchant = await createMerchant(db);
-    activities = createSubscriptionActivities({ db, config, logger: createLogger('silent'), sandboxUrl: 'http://127.0.0.1:1' });
+    activities = createSubscriptionActivities({
+      db,
+      config,
+      logger: createLogger('silent'),
+      sandboxUrl: 'http://127.0.0.1:1',
+    });
   });
   afterAll(async () => {
     await db?.$disconnect();
@@ -35,7 +44,15 @@ describe('subscription activities against Postgres', () => {
     return row.id;
   }
   const reserve = (paymentMethodId: string, atMs: number, hardDeclined = false) =>
-    activities.reserveCardReattempt({ chargeKey: `sub_x:${newId('request')}`, accountId: merchant.accountId, mode: 'test', subscriptionId: 'sub_x', paymentMethodId, atMs, hardDeclined });
+    activities.reserveCardReattempt({
+      chargeKey: `sub_x:${newId('request')}`,
+      accountId: merchant.accountId,
+      mode: 'test',
+      subscriptionId: 'sub_x',
+      paymentMethodId,
+      atMs,
+      hardDeclined,
+    });
 
   it('counts Mastercard reattempts per card: the 11th in 24 hours is refused, a day later it is allowed again', async () => {
     const cardId = await card('mastercard');
@@ -72,20 +89,66 @@ describe('subscription activities against Postgres', () => {
     });
     await db.subscription.create({
       data: {
-        id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, status: 'active',
-        productId: product.id, variantId: variant.id, optionId: price.id, currency: 'USD', price: 2500, interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs), startedAt: new Date(state.startedAtMs), paymentMethodId: 'pi_x',
+        id: state.subscriptionId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        status: 'active',
+        productId: product.id,
+        variantId: variant.id,
+        optionId: price.id,
+        currency: 'USD',
+        price: 2500,
+        interval: 'month',
+        billingAnchorAt: new Date(state.anchorAtMs),
+        startedAt: new Date(state.startedAtMs),
+        paymentMethodId: 'pi_x',
       },
     });
-    const program = await db.membershipProgram.create({ data: { id: newId('membershipProgram'), accountId: merchant.accountId, mode: 'test', storeId: store.id, name: 'Club', optionId: price.id, creditsPerRenewal: 4 } });
+    const program = await db.membershipProgram.create({
+      data: {
+        id: newId('membershipProgram'),
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        name: 'Club',
+        optionId: price.id,
+        creditsPerRenewal: 4,
+      },
+    });
     const membership = await db.membership.create({
-      data: { id: newId('membership'), accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, programId: program.id, subscriptionId: state.subscriptionId, status: 'active', billing: 'monthly', startedAt: new Date(), paymentMethodId: 'pi_x' },
+      data: {
+        id: newId('membership'),
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        programId: program.id,
+        subscriptionId: state.subscriptionId,
+        status: 'active',
+        billing: 'monthly',
+        startedAt: new Date(),
+        paymentMethodId: 'pi_x',
+      },
     });
 
     const paid = { ...state, cycle: 1, paidOrdersCount: 1 };
-    const input = { state: paid, chargeKey: `${state.subscriptionId}:c0:a0`, paymentId: null, amount: 2500, reason: 'first_charge' as const, eventType: 's_subscription_renewed', properties: renewal };
+    const input = {
+      state: paid,
+      chargeKey: `${state.subscriptionId}:c0:a0`,
+      paymentId: null,
+      amount: 2500,
+      reason: 'first_charge' as const,
+      eventType: 's_subscription_renewed',
+      properties: renewal,
+    };
     // Ten deliveries of one charge at once (activity retries racing): one order, every answer names it.
-    const deliveries = await Promise.all(Array.from({ length: 10 }, () => activities.recordSubscriptionCharge(input).catch(() => activities.recordSubscriptionCharge(input))));
+    const deliveries = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        activities.recordSubscriptionCharge(input).catch(() => activities.recordSubscriptionCharge(input)),
+      ),
+    );
     const first = deliveries[0]!;
     expect(new Set(deliveries.map((answer) => answer.orderId))).toEqual(new Set([first.orderId]));
     expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(1);
@@ -97,7 +160,11 @@ describe('subscription activities against Postgres', () => {
 
     // Another charge is another order, even when it carries the same counters (racing switches did):
     // it never answers with an order it did not write.
-    const other = await activities.recordSubscriptionCharge({ ...input, chargeKey: `${state.subscriptionId}:switch:x`, reason: 'switch' });
+    const other = await activities.recordSubscriptionCharge({
+      ...input,
+      chargeKey: `${state.subscriptionId}:switch:x`,
+      reason: 'switch',
+    });
     expect(other.orderId).not.toBe(first.orderId);
     expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(2);
   });
@@ -108,29 +175,75 @@ describe('subscription activities against Postgres', () => {
     const silver = await createRecurringPrice(db, merchant, store.id, 'Silver', 1000);
     const customer = await createCustomer(db, merchant, `two-programs-${Date.now()}@example.com`);
     const program = (name: string, optionId: string, creditsPerRenewal: number) =>
-      db.membershipProgram.create({ data: { id: newId('membershipProgram'), accountId: merchant.accountId, mode: 'test', storeId: store.id, name, optionId, creditsPerRenewal } });
+      db.membershipProgram.create({
+        data: {
+          id: newId('membershipProgram'),
+          accountId: merchant.accountId,
+          mode: 'test',
+          storeId: store.id,
+          name,
+          optionId,
+          creditsPerRenewal,
+        },
+      });
     const goldProgram = await program('Gold', gold.price.id, 7);
     const silverProgram = await program('Silver', silver.price.id, 2);
     await expect(program('Gold again', gold.price.id, 50)).rejects.toMatchObject({ code: 'P2002' });
 
     const state = subscriptionState({
-      accountId: merchant.accountId, storeId: store.id, customerId: customer.id, productId: gold.product.id, variantId: gold.variant.id,
-      optionId: gold.price.id, price: 3000, startedAtMs: Date.now(), anchorAtMs: Date.now(),
+      accountId: merchant.accountId,
+      storeId: store.id,
+      customerId: customer.id,
+      productId: gold.product.id,
+      variantId: gold.variant.id,
+      optionId: gold.price.id,
+      price: 3000,
+      startedAtMs: Date.now(),
+      anchorAtMs: Date.now(),
     });
     await db.subscription.create({
       data: {
-        id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, status: 'active',
-        productId: gold.product.id, variantId: gold.variant.id, optionId: gold.price.id, currency: 'USD', price: 3000, interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs), startedAt: new Date(state.startedAtMs), paymentMethodId: 'pi_x',
+        id: state.subscriptionId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        status: 'active',
+        productId: gold.product.id,
+        variantId: gold.variant.id,
+        optionId: gold.price.id,
+        currency: 'USD',
+        price: 3000,
+        interval: 'month',
+        billingAnchorAt: new Date(state.anchorAtMs),
+        startedAt: new Date(state.startedAtMs),
+        paymentMethodId: 'pi_x',
       },
     });
     const membership = await db.membership.create({
-      data: { id: newId('membership'), accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, programId: goldProgram.id, subscriptionId: state.subscriptionId, status: 'active', billing: 'monthly', startedAt: new Date(), paymentMethodId: 'pi_x' },
+      data: {
+        id: newId('membership'),
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        programId: goldProgram.id,
+        subscriptionId: state.subscriptionId,
+        status: 'active',
+        billing: 'monthly',
+        startedAt: new Date(),
+        paymentMethodId: 'pi_x',
+      },
     });
     const charge = (paidOrdersCount: number, overrides: Partial<typeof state> = {}) =>
       activities.recordSubscriptionCharge({
-        state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides }, chargeKey: `${state.subscriptionId}:c${paidOrdersCount}:a0`, paymentId: null, amount: overrides.price ?? 3000,
-        reason: paidOrdersCount === 1 ? 'first_charge' : 'renewal', eventType: 's_subscription_renewed', properties: renewal,
+        state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides },
+        chargeKey: `${state.subscriptionId}:c${paidOrdersCount}:a0`,
+        paymentId: null,
+        amount: overrides.price ?? 3000,
+        reason: paidOrdersCount === 1 ? 'first_charge' : 'renewal',
+        eventType: 's_subscription_renewed',
+        properties: renewal,
       });
     const member = () => db.membership.findUniqueOrThrow({ where: { id: membership.id } });
 
@@ -140,7 +253,12 @@ describe('subscription activities against Postgres', () => {
     await charge(2);
     expect(await member()).toMatchObject({ programId: goldProgram.id, creditsBalance: 14 });
     // A switch to the silver price moves the member to the silver program and adds its credits.
-    await charge(3, { optionId: silver.price.id, productId: silver.product.id, variantId: silver.variant.id, price: 1000 });
+    await charge(3, {
+      optionId: silver.price.id,
+      productId: silver.product.id,
+      variantId: silver.variant.id,
+      price: 1000,
+    });
     expect(await member()).toMatchObject({ programId: silverProgram.id, creditsBalance: 16 });
   });
 });

@@ -16,7 +16,12 @@ describe('subscription activities retried after commit', () => {
   beforeAll(async () => {
     db = createPrismaClient(process.env.TEST_DATABASE_URL!, 12);
     merchant = await createMerchant(db);
-    activities = createSubscriptionActivities({ db, config, logger: createLogger('silent'), sandboxUrl: 'http://127.0.0.1:1' });
+    activities = createSubscriptionActivities({
+      db,
+      config,
+      logger: createLogger('silent'),
+      sandboxUrl: 'http://127.0.0.1:1',
+    });
   });
   afterAll(async () => {
     await db?.$disconnect();
@@ -27,18 +32,48 @@ describe('subscription activities retried after commit', () => {
     const { price, product, variant } = await createRecurringPrice(db, merchant, store.id, 'Box', 1500);
     const customer = await createCustomer(db, merchant, `retry-${Date.now()}@example.com`);
     const state = subscriptionState({
-      accountId: merchant.accountId, storeId: store.id, customerId: customer.id, productId: product.id, variantId: variant.id,
-      optionId: price.id, price: 1500, startedAtMs: Date.now(), anchorAtMs: Date.now(),
+      accountId: merchant.accountId,
+      storeId: store.id,
+      customerId: customer.id,
+      productId: product.id,
+      variantId: variant.id,
+      optionId: price.id,
+      price: 1500,
+      startedAtMs: Date.now(),
+      anchorAtMs: Date.now(),
     });
     await db.subscription.create({
       data: {
-        id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, status: 'active',
-        productId: product.id, variantId: variant.id, optionId: price.id, currency: 'USD', price: 1500, interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs), startedAt: new Date(state.startedAtMs), paymentMethodId: 'pi_x',
+        id: state.subscriptionId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        status: 'active',
+        productId: product.id,
+        variantId: variant.id,
+        optionId: price.id,
+        currency: 'USD',
+        price: 1500,
+        interval: 'month',
+        billingAnchorAt: new Date(state.anchorAtMs),
+        startedAt: new Date(state.startedAtMs),
+        paymentMethodId: 'pi_x',
       },
     });
-    const events = () => db.event.count({ where: { eventType: 's_subscription_paused', properties: { path: ['subscriptionId'], equals: state.subscriptionId } } });
-    const paused = { state: { ...state, status: 'paused' as const }, stateKey: 'write-1', eventType: 's_subscription_paused', properties: { pausedUntil: '2030-01-01T00:00:00.000Z' } };
+    const events = () =>
+      db.event.count({
+        where: {
+          eventType: 's_subscription_paused',
+          properties: { path: ['subscriptionId'], equals: state.subscriptionId },
+        },
+      });
+    const paused = {
+      state: { ...state, status: 'paused' as const },
+      stateKey: 'write-1',
+      eventType: 's_subscription_paused',
+      properties: { pausedUntil: '2030-01-01T00:00:00.000Z' },
+    };
 
     await Promise.all(Array.from({ length: 10 }, () => activities.saveSubscriptionState(paused)));
     await activities.saveSubscriptionState(paused);
@@ -54,8 +89,13 @@ describe('subscription activities retried after commit', () => {
     const card = await createCard(db, config, merchant, customer.id, '4242424242424242');
     const reserve = () =>
       activities.reserveCardReattempt({
-        chargeKey: 'sub_retry:c3:a2', accountId: merchant.accountId, mode: 'test', subscriptionId: 'sub_retry',
-        paymentMethodId: card.id, atMs: Date.parse('2027-06-01T00:00:00.000Z'), hardDeclined: false,
+        chargeKey: 'sub_retry:c3:a2',
+        accountId: merchant.accountId,
+        mode: 'test',
+        subscriptionId: 'sub_retry',
+        paymentMethodId: card.id,
+        atMs: Date.parse('2027-06-01T00:00:00.000Z'),
+        hardDeclined: false,
       });
     const answers = await Promise.all(Array.from({ length: 10 }, reserve));
     expect(answers).toEqual(Array.from({ length: 10 }, () => ({ allowed: true })));

@@ -1,6 +1,14 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
-import { createCard, createCustomer, createRecurringPrice, createStore, eventually, goodCard, testVaultEnv } from './subscriptionsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  eventually,
+  goodCard,
+  testVaultEnv,
+} from './subscriptionsFixtures';
 
 /**
  * Subscription changes through the public API under a burst of identical requests. "Identical"
@@ -29,14 +37,24 @@ describe('subscription changes under a burst of identical requests', () => {
   });
 
   const all = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: burst }, make));
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => call(harness, 'POST', `/api/public/v1${path}`, { token: merchant.token, body, headers });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    call(harness, 'POST', `/api/public/v1${path}`, { token: merchant.token, body, headers });
   async function paidSubscription() {
     const created = await post('/subscriptions', { storeId, customerId, priceId, paymentMethodId: cardId });
     expect(created.status).toBe(201);
-    return eventually(() => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }), (row) => row.paidOrdersCount === 1);
+    return eventually(
+      () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
+      (row) => row.paidOrdersCount === 1,
+    );
   }
   const eventsOf = (subscriptionId: string, eventType: string) =>
-    harness.db.event.findMany({ where: { accountId: merchant.accountId, eventType, properties: { path: ['subscriptionId'], equals: subscriptionId } } });
+    harness.db.event.findMany({
+      where: {
+        accountId: merchant.accountId,
+        eventType,
+        properties: { path: ['subscriptionId'], equals: subscriptionId },
+      },
+    });
 
   it(`${burst} skips naming the same date skip it once; the rest are 409 DATE_ALREADY_SKIPPED`, async () => {
     const subscription = await paidSubscription();
@@ -45,23 +63,35 @@ describe('subscription changes under a burst of identical requests', () => {
 
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     const refused = answers.filter((answer) => answer.status !== 200);
-    expect(refused.map((answer) => [answer.status, answer.body.code])).toEqual(Array(burst - 1).fill([409, 'DATE_ALREADY_SKIPPED']));
+    expect(refused.map((answer) => [answer.status, answer.body.code])).toEqual(
+      Array(burst - 1).fill([409, 'DATE_ALREADY_SKIPPED']),
+    );
     const after = await harness.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
     expect(after.skippedDates.map((skipped) => skipped.toISOString())).toEqual([date]);
     expect(after.nextBillingAt!.getTime()).toBeGreaterThan(subscription.nextBillingAt!.getTime());
-    expect((await eventsOf(subscription.id, 's_subscription_updated')).filter((event) => (event.properties as { change?: string }).change === 'date_skipped')).toHaveLength(1);
+    expect(
+      (await eventsOf(subscription.id, 's_subscription_updated')).filter(
+        (event) => (event.properties as { change?: string }).change === 'date_skipped',
+      ),
+    ).toHaveLength(1);
 
     // A date that is not the next one is a bad request, not a skip of something else.
-    const notNext = await post(`/subscriptions/${subscription.id}/skip-next`, { date: new Date(after.nextBillingAt!.getTime() + 86_400_000).toISOString() });
+    const notNext = await post(`/subscriptions/${subscription.id}/skip-next`, {
+      date: new Date(after.nextBillingAt!.getTime() + 86_400_000).toISOString(),
+    });
     expect(notNext.status).toBe(400);
   });
 
   it(`${burst} skips with one Idempotency-Key skip one date and answer alike`, async () => {
     const subscription = await paidSubscription();
-    const answers = await all(() => post(`/subscriptions/${subscription.id}/skip-next`, {}, { 'idempotency-key': `skip-${subscription.id}` }));
+    const answers = await all(() =>
+      post(`/subscriptions/${subscription.id}/skip-next`, {}, { 'idempotency-key': `skip-${subscription.id}` }),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(burst).fill(200));
     for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
-    expect((await harness.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).skippedDates).toHaveLength(1);
+    expect(
+      (await harness.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } })).skippedDates,
+    ).toHaveLength(1);
   });
 
   it(`${burst} cancels at period end record and announce one cancellation; ${burst} cancels now end it once`, async () => {

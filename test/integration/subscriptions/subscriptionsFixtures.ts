@@ -10,7 +10,12 @@ import { call, type Harness } from '../../helpers/harness';
  * Catalogue rows for subscription tests, written straight to the database (commerce owns their
  * API). The store charges through a sandbox processor in a default payment flow, as a merchant's would.
  */
-export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Club', options: { threeDs?: boolean } = {}) {
+export async function createStore(
+  db: Db,
+  merchant: Merchant,
+  name = 'Coffee Club',
+  options: { threeDs?: boolean } = {},
+) {
   // The sandbox acquirer's ledger is filtered by this id.
   const acquirerMerchantId = `m_${newId('processor')}`;
   const processor = await db.processor.create({
@@ -20,7 +25,10 @@ export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Clu
       mode: merchant.mode,
       name: 'Sandbox',
       type: 'sandbox',
-      encryptedCredentials: sealProcessorCredentials({ merchantId: acquirerMerchantId }, { ...testVaultEnv, DATA_DIR: '/nonexistent' }),
+      encryptedCredentials: sealProcessorCredentials(
+        { merchantId: acquirerMerchantId },
+        { ...testVaultEnv, DATA_DIR: '/nonexistent' },
+      ),
       supportedCurrencies: ['USD'],
       baseCurrency: 'USD',
       enable3DS: options.threeDs ?? false,
@@ -38,13 +46,30 @@ export async function createStore(db: Db, merchant: Merchant, name = 'Coffee Clu
     },
   });
   const store = await db.store.create({
-    data: { id: newId('store'), accountId: merchant.accountId, mode: merchant.mode, name, baseCurrency: 'USD', presentmentCurrencies: ['USD'], defaultPaymentFlowId: flow.id },
+    data: {
+      id: newId('store'),
+      accountId: merchant.accountId,
+      mode: merchant.mode,
+      name,
+      baseCurrency: 'USD',
+      presentmentCurrencies: ['USD'],
+      defaultPaymentFlowId: flow.id,
+    },
   });
   return { ...store, processorId: processor.id, acquirerMerchantId };
 }
 
-export async function createRecurringPrice(db: Db, merchant: Merchant, storeId: string, name: string, unitAmount: number, type: 'recurring' | 'one_time' = 'recurring') {
-  const product = await db.product.create({ data: { id: newId('product'), accountId: merchant.accountId, mode: merchant.mode, storeId, name } });
+export async function createRecurringPrice(
+  db: Db,
+  merchant: Merchant,
+  storeId: string,
+  name: string,
+  unitAmount: number,
+  type: 'recurring' | 'one_time' = 'recurring',
+) {
+  const product = await db.product.create({
+    data: { id: newId('product'), accountId: merchant.accountId, mode: merchant.mode, storeId, name },
+  });
   const variant = await db.variant.create({ data: { id: newId('variant'), productId: product.id, name: 'default' } });
   const price = await db.price.create({
     data: {
@@ -62,7 +87,9 @@ export async function createRecurringPrice(db: Db, merchant: Merchant, storeId: 
 }
 
 export async function createCustomer(db: Db, merchant: Merchant, email: string, storeId: string | null = null) {
-  return db.customer.create({ data: { id: newId('customer'), accountId: merchant.accountId, mode: merchant.mode, storeId, email } });
+  return db.customer.create({
+    data: { id: newId('customer'), accountId: merchant.accountId, mode: merchant.mode, storeId, email },
+  });
 }
 
 export async function createCard(db: Db, config: Config, merchant: Merchant, customerId: string, pan: string) {
@@ -90,11 +117,16 @@ export const goodCard = '4242424242424242';
 export const decliningCard = '4000000000000002';
 
 /** Polls until `check` passes (the workflow runs asynchronously), or fails with the last answer. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!check(value)) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     value = await read();
   }
@@ -105,10 +137,14 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
 export async function portalLogin(harness: Harness, storeId: string, email: string): Promise<string> {
   const login = await call(harness, 'POST', '/api/v1/cms/session/login', { body: { storeId, email } });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${JSON.stringify(login.body)}`);
-  const mailbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(email)}`).then((r) => r.json() as Promise<{ data: { meta: Record<string, string> }[] }>);
+  const mailbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(email)}`).then(
+    (r) => r.json() as Promise<{ data: { meta: Record<string, string> }[] }>,
+  );
   const message = mailbox.data.find((m) => m.meta.loginId === login.body.loginId);
   if (!message) throw new Error('no login code in the outbox');
-  const confirm = await call(harness, 'POST', '/api/v1/cms/session/confirm', { body: { loginId: login.body.loginId, code: message.meta.code } });
+  const confirm = await call(harness, 'POST', '/api/v1/cms/session/confirm', {
+    body: { loginId: login.body.loginId, code: message.meta.code },
+  });
   if (confirm.status !== 200) throw new Error(`confirm answered ${confirm.status}: ${JSON.stringify(confirm.body)}`);
   return confirm.body.token as string;
 }

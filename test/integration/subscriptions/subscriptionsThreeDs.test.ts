@@ -5,7 +5,14 @@ import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { threeDsCards } from '../threeds/threedsHelpers';
-import { createCard, createCustomer, createRecurringPrice, createStore, eventually, testVaultEnv } from './subscriptionsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  eventually,
+  testVaultEnv,
+} from './subscriptionsFixtures';
 
 const day = 24 * 3600 * 1000;
 
@@ -21,7 +28,9 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
   });
 
   async function ledger(acquirerMerchantId: string) {
-    const answer = await fetch(`${harness.sandboxUrl}/acquirer/ledger?${new URLSearchParams({ merchantId: acquirerMerchantId, operation: 'authorize' }).toString()}`);
+    const answer = await fetch(
+      `${harness.sandboxUrl}/acquirer/ledger?${new URLSearchParams({ merchantId: acquirerMerchantId, operation: 'authorize' }).toString()}`,
+    );
     return ((await answer.json()) as { entries: { threeDs: string | null; amount: number }[] }).entries;
   }
 
@@ -36,17 +45,40 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     const now = Date.now();
     const anchor = billingDateAt(now - 40 * day, 'month', 1, 0);
     const state = subscriptionState({
-      accountId: merchant.accountId, storeId: store.id, customerId: customer.id, productId: plan.product.id, variantId: plan.variant.id,
-      optionId: plan.price.id, price: 2500, paymentMethodId: card.id, startedAtMs: anchor, anchorAtMs: anchor, cycle: 1, paidOrdersCount: 1,
+      accountId: merchant.accountId,
+      storeId: store.id,
+      customerId: customer.id,
+      productId: plan.product.id,
+      variantId: plan.variant.id,
+      optionId: plan.price.id,
+      price: 2500,
+      paymentMethodId: card.id,
+      startedAtMs: anchor,
+      anchorAtMs: anchor,
+      cycle: 1,
+      paidOrdersCount: 1,
     });
     await harness.db.subscription.create({
-      data: { id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, startedAt: new Date(anchor), ...subscriptionRowFromState(state) },
+      data: {
+        id: state.subscriptionId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        startedAt: new Date(anchor),
+        ...subscriptionRowFromState(state),
+      },
     });
     await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
 
-    const renewed = await eventually(() => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }), (row) => row.paidOrdersCount === 2 || row.status === 'past_due');
+    const renewed = await eventually(
+      () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
+      (row) => row.paidOrdersCount === 2 || row.status === 'past_due',
+    );
     expect(renewed).toMatchObject({ status: 'active', paidOrdersCount: 2, lastPaymentFailedAt: null });
-    const order = await harness.db.order.findFirstOrThrow({ where: { source: `subscription:${state.subscriptionId}` } });
+    const order = await harness.db.order.findFirstOrThrow({
+      where: { source: `subscription:${state.subscriptionId}` },
+    });
     const payment = await harness.db.payment.findUniqueOrThrow({ where: { id: order.paymentId! } });
     expect(payment).toMatchObject({ status: 'succeeded', initiatedBy: 'merchant', amount: 2500 });
     // The renewal ran as a child of the subscription's workflow.
@@ -86,16 +118,39 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     const card = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.frictionless);
     const now = Date.now();
     const state = subscriptionState({
-      accountId: merchant.accountId, storeId: store.id, customerId: customer.id, productId: plan.product.id, variantId: plan.variant.id,
-      optionId: plan.price.id, price: 1200, paymentMethodId: card.id, startedAtMs: now, anchorAtMs: now,
+      accountId: merchant.accountId,
+      storeId: store.id,
+      customerId: customer.id,
+      productId: plan.product.id,
+      variantId: plan.variant.id,
+      optionId: plan.price.id,
+      price: 1200,
+      paymentMethodId: card.id,
+      startedAtMs: now,
+      anchorAtMs: now,
     });
     await harness.db.subscription.create({
-      data: { id: state.subscriptionId, accountId: merchant.accountId, mode: 'test', storeId: store.id, customerId: customer.id, startedAt: new Date(now), ...subscriptionRowFromState(state) },
+      data: {
+        id: state.subscriptionId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId: store.id,
+        customerId: customer.id,
+        startedAt: new Date(now),
+        ...subscriptionRowFromState(state),
+      },
     });
     await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
-    await eventually(() => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }), (row) => row.paidOrdersCount === 1);
-    const order = await harness.db.order.findFirstOrThrow({ where: { source: `subscription:${state.subscriptionId}` } });
-    expect((await harness.db.payment.findUniqueOrThrow({ where: { id: order.paymentId! } })).threedsSessionId).toBeNull();
+    await eventually(
+      () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
+      (row) => row.paidOrdersCount === 1,
+    );
+    const order = await harness.db.order.findFirstOrThrow({
+      where: { source: `subscription:${state.subscriptionId}` },
+    });
+    expect(
+      (await harness.db.payment.findUniqueOrThrow({ where: { id: order.paymentId! } })).threedsSessionId,
+    ).toBeNull();
     const [authorized] = await ledger(store.acquirerMerchantId);
     expect(authorized!.threeDs).toBeNull();
     await harness.temporal.workflow.getHandle(state.subscriptionId).terminate('test over');

@@ -12,7 +12,12 @@ export const threeDsCards = {
  * complete or fail, and follows the ACS redirect to the engine's return endpoint (engineUrl maps
  * a PUBLIC_BASE_URL the test machine cannot resolve onto the harness). Returns that answer.
  */
-export async function completeChallenge(harness: Harness, challengeUrl: string, outcome: 'complete' | 'fail', engineUrl?: string) {
+export async function completeChallenge(
+  harness: Harness,
+  challengeUrl: string,
+  outcome: 'complete' | 'fail',
+  engineUrl?: string,
+) {
   const page = await fetch(challengeUrl);
   const html = await page.text();
   if (!html.includes('name="outcome"')) throw new Error('not a challenge page');
@@ -28,6 +33,10 @@ export async function completeChallenge(harness: Harness, challengeUrl: string, 
   // Not followed: a session with a merchant returnUrl answers 303 there (a page the test cannot reach).
   const response = await fetch(reachable, { redirect: 'manual' });
   const text = await response.text();
-  const answer = { status: response.status, body: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as any) : text, location: response.headers.get('location') };
+  const answer = {
+    status: response.status,
+    body: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as any) : text,
+    location: response.headers.get('location'),
+  };
   return { returnUrl: location, answer, html };
 }

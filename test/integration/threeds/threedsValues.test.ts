@@ -9,7 +9,12 @@ type Case = [name: string, body: Record<string, unknown>, status: 200 | 400, exp
 
 /** Every field rule of part 4 with the boundaries of part 8 (the issue's acceptance list). */
 const cases: Case[] = [
-  ['minimal valid body: defaults Y, 2.2.0, customer', valid, 200, { transStatus: 'Y', messageVersion: '2.2.0', type: 'customer', status: 'authenticated' }],
+  [
+    'minimal valid body: defaults Y, 2.2.0, customer',
+    valid,
+    200,
+    { transStatus: 'Y', messageVersion: '2.2.0', type: 'customer', status: 'authenticated' },
+  ],
   ['eci "5" (one digit)', { ...valid, eci: '5' }, 400],
   ['eci "05"', { ...valid, eci: '05' }, 200, { eci: '05' }],
   ['eci "005" (three digits)', { ...valid, eci: '005' }, 400],
@@ -20,7 +25,12 @@ const cases: Case[] = [
   ['authenticationValue of 129 characters', { ...valid, authenticationValue: 'A'.repeat(129) }, 400],
   ['authenticationValue empty', { ...valid, authenticationValue: '' }, 400],
   ['authenticationValue missing', { eci: '05', dsTransID: uuid }, 400],
-  ['transStatus A: usable', { ...valid, transStatus: 'A', eci: '06' }, 200, { status: 'authenticated', transStatus: 'A' }],
+  [
+    'transStatus A: usable',
+    { ...valid, transStatus: 'A', eci: '06' },
+    200,
+    { status: 'authenticated', transStatus: 'A' },
+  ],
   ['transStatus N: stored as failed', { ...valid, transStatus: 'N' }, 200, { status: 'failed', transStatus: 'N' }],
   ['transStatus U: stored as failed', { ...valid, transStatus: 'U' }, 200, { status: 'failed' }],
   ['transStatus R: stored as failed', { ...valid, transStatus: 'R' }, 200, { status: 'failed' }],
@@ -32,8 +42,18 @@ const cases: Case[] = [
   ['dsTransID empty', { ...valid, dsTransID: '' }, 400],
   ['2.x Y with no dsTransID', { eci: '05', authenticationValue: 'x' }, 400],
   ['2.x A with no dsTransID', { eci: '06', authenticationValue: 'x', transStatus: 'A' }, 400],
-  ['2.x N with no dsTransID: allowed, stored as failed', { eci: '07', authenticationValue: 'x', transStatus: 'N' }, 200, { status: 'failed' }],
-  ['1.0.2 Y with no dsTransID: allowed', { eci: '05', authenticationValue: 'x', messageVersion: '1.0.2' }, 200, { status: 'authenticated', messageVersion: '1.0.2' }],
+  [
+    '2.x N with no dsTransID: allowed, stored as failed',
+    { eci: '07', authenticationValue: 'x', transStatus: 'N' },
+    200,
+    { status: 'failed' },
+  ],
+  [
+    '1.0.2 Y with no dsTransID: allowed',
+    { eci: '05', authenticationValue: 'x', messageVersion: '1.0.2' },
+    200,
+    { status: 'authenticated', messageVersion: '1.0.2' },
+  ],
   ['acsTransID of 36 characters', { ...valid, acsTransID: 'a'.repeat(36) }, 200],
   ['acsTransID of 37 characters', { ...valid, acsTransID: 'a'.repeat(37) }, 400],
   ['acsTransID empty', { ...valid, acsTransID: '' }, 400],
@@ -79,31 +99,65 @@ describe('POST /threeds/create-from-values', () => {
     expect(answer.body.id).toMatch(/^3ds_[0-9A-Za-z]{20}$/);
     if (expected) expect(answer.body).toMatchObject(expected);
     const row = await harness.db.threeDsSession.findUniqueOrThrow({ where: { id: answer.body.id } });
-    expect(row).toMatchObject({ accountId: merchant.accountId, mode: 'test', source: 'values', eci: body.eci, authenticationValue: body.authenticationValue });
+    expect(row).toMatchObject({
+      accountId: merchant.accountId,
+      mode: 'test',
+      source: 'values',
+      eci: body.eci,
+      authenticationValue: body.authenticationValue,
+    });
   });
 
   it('names the missing dsTransID in the 400', async () => {
-    const answer = await call(harness, 'POST', path, { token: merchant.token, body: { eci: '05', authenticationValue: 'x', messageVersion: '2.1.0' } });
+    const answer = await call(harness, 'POST', path, {
+      token: merchant.token,
+      body: { eci: '05', authenticationValue: 'x', messageVersion: '2.1.0' },
+    });
     expect(answer.status).toBe(400);
-    expect(answer.body.issues).toEqual([expect.objectContaining({ path: 'dsTransID', message: expect.stringContaining('dsTransID is required') })]);
+    expect(answer.body.issues).toEqual([
+      expect.objectContaining({ path: 'dsTransID', message: expect.stringContaining('dsTransID is required') }),
+    ]);
   });
 
   it('stores the values unchanged and records created + succeeded events in the same write', async () => {
     const body = { ...valid, acsTransID: uuid.toUpperCase(), threeDSServerTransID: ' spaced id ', cardBrand: 'Visa' };
     const answer = await call(harness, 'POST', path, { token: merchant.token, body });
     const row = await harness.db.threeDsSession.findUniqueOrThrow({ where: { id: answer.body.id } });
-    expect([row.eci, row.authenticationValue, row.dsTransID, row.acsTransID, row.threeDSServerTransID, row.cardBrand]).toEqual([
-      body.eci, body.authenticationValue, body.dsTransID, body.acsTransID, body.threeDSServerTransID, body.cardBrand,
+    expect([
+      row.eci,
+      row.authenticationValue,
+      row.dsTransID,
+      row.acsTransID,
+      row.threeDSServerTransID,
+      row.cardBrand,
+    ]).toEqual([
+      body.eci,
+      body.authenticationValue,
+      body.dsTransID,
+      body.acsTransID,
+      body.threeDSServerTransID,
+      body.cardBrand,
     ]);
-    const events = await harness.db.event.findMany({ where: { accountId: merchant.accountId, properties: { path: ['threedsSessionId'], equals: row.id } }, orderBy: { createdAt: 'asc' } });
-    expect(events.map((event) => event.eventType).sort()).toEqual(['s_threeds_session_created', 's_threeds_session_succeeded']);
+    const events = await harness.db.event.findMany({
+      where: { accountId: merchant.accountId, properties: { path: ['threedsSessionId'], equals: row.id } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(events.map((event) => event.eventType).sort()).toEqual([
+      's_threeds_session_created',
+      's_threeds_session_succeeded',
+    ]);
   });
 
   it('records a failed event for N, and the session reads back as failed', async () => {
     const answer = await call(harness, 'POST', path, { token: merchant.token, body: { ...valid, transStatus: 'R' } });
     const read = await call(harness, 'GET', `/api/public/v1/threeds/${answer.body.id}`, { token: merchant.token });
     expect(read.body).toMatchObject({ id: answer.body.id, status: 'failed', transStatus: 'R' });
-    const failed = await harness.db.event.count({ where: { eventType: 's_threeds_session_failed', properties: { path: ['threedsSessionId'], equals: answer.body.id } } });
+    const failed = await harness.db.event.count({
+      where: {
+        eventType: 's_threeds_session_failed',
+        properties: { path: ['threedsSessionId'], equals: answer.body.id },
+      },
+    });
     expect(failed).toBe(1);
   });
 
@@ -112,6 +166,8 @@ describe('POST /threeds/create-from-values', () => {
     expect((await call(harness, 'POST', path, { token: memberToken, body: valid })).status).toBe(403);
     const created = await call(harness, 'POST', path, { token: merchant.token, body: valid });
     const other = await createMerchant(harness.db);
-    expect((await call(harness, 'GET', `/api/public/v1/threeds/${created.body.id}`, { token: other.token })).status).toBe(404);
+    expect(
+      (await call(harness, 'GET', `/api/public/v1/threeds/${created.body.id}`, { token: other.token })).status,
+    ).toBe(404);
   });
 });

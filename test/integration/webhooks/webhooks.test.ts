@@ -17,7 +17,16 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     harness = await startHarness();
     merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
-    await harness.db.store.create({ data: { id: storeId, accountId: merchant.accountId, mode: 'test', name: 'Test Shop', baseCurrency: 'USD', presentmentCurrencies: ['USD'] } });
+    await harness.db.store.create({
+      data: {
+        id: storeId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        name: 'Test Shop',
+        baseCurrency: 'USD',
+        presentmentCurrencies: ['USD'],
+      },
+    });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -26,13 +35,19 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
   });
 
   async function createEndpoint(eventTypes: string[], url = receiver.url) {
-    const answer = await call(harness, 'POST', '/api/public/v1/webhooks', { token: merchant.token, body: { storeId, url, eventTypes, description: 'orders' } });
+    const answer = await call(harness, 'POST', '/api/public/v1/webhooks', {
+      token: merchant.token,
+      body: { storeId, url, eventTypes, description: 'orders' },
+    });
     expect(answer.status).toBe(201);
     return answer.body as { id: string; secret: string; url: string; enabled: boolean; eventTypes: string[] };
   }
 
   async function trigger(eventType: string) {
-    const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', { token: merchant.token, body: { storeId, eventType } });
+    const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', {
+      token: merchant.token,
+      body: { storeId, eventType },
+    });
     expect(answer.status).toBe(202);
     return answer.body as { eventId: string; workflowIds: string[] };
   }
@@ -49,11 +64,17 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
 
     for (const eventTypes of [['order/exploded'], [], ['s_order_paid']]) {
-      const bad = await call(harness, 'POST', '/api/public/v1/webhooks', { token: merchant.token, body: { storeId, url: receiver.url, eventTypes } });
+      const bad = await call(harness, 'POST', '/api/public/v1/webhooks', {
+        token: merchant.token,
+        body: { storeId, url: receiver.url, eventTypes },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('VALIDATION_ERROR');
     }
-    const otherStore = await call(harness, 'POST', '/api/public/v1/webhooks', { token: merchant.token, body: { storeId: 'store_nope', url: receiver.url, eventTypes: ['order/paid'] } });
+    const otherStore = await call(harness, 'POST', '/api/public/v1/webhooks', {
+      token: merchant.token,
+      body: { storeId: 'store_nope', url: receiver.url, eventTypes: ['order/paid'] },
+    });
     expect(otherStore.status).toBe(404);
   });
 
@@ -61,13 +82,24 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     const created = await createEndpoint(['order/paid']);
     const member = await addCrmKey(harness.db, merchant, { role: 'org:member' });
     const attempts = [
-      await call(harness, 'POST', '/api/public/v1/webhooks', { token: member, body: { storeId, url: receiver.url, eventTypes: ['order/paid'] } }),
-      await call(harness, 'PATCH', `/api/public/v1/webhooks/${created.id}`, { token: member, body: { enabled: false } }),
+      await call(harness, 'POST', '/api/public/v1/webhooks', {
+        token: member,
+        body: { storeId, url: receiver.url, eventTypes: ['order/paid'] },
+      }),
+      await call(harness, 'PATCH', `/api/public/v1/webhooks/${created.id}`, {
+        token: member,
+        body: { enabled: false },
+      }),
       await call(harness, 'POST', `/api/public/v1/webhooks/${created.id}/rotate-secret`, { token: member, body: {} }),
-      await call(harness, 'POST', `/api/public/v1/webhooks/${created.id}/redeliver`, { token: member, body: { eventId: 'evt_x' } }),
+      await call(harness, 'POST', `/api/public/v1/webhooks/${created.id}/redeliver`, {
+        token: member,
+        body: { eventId: 'evt_x' },
+      }),
       await call(harness, 'DELETE', `/api/public/v1/webhooks/${created.id}`, { token: member }),
     ];
-    expect(attempts.map((answer) => [answer.status, answer.body.code])).toEqual(attempts.map(() => [403, 'ROLE_REQUIRED']));
+    expect(attempts.map((answer) => [answer.status, answer.body.code])).toEqual(
+      attempts.map(() => [403, 'ROLE_REQUIRED']),
+    );
     expect((await call(harness, 'GET', `/api/public/v1/webhooks/${created.id}`, { token: member })).status).toBe(200);
   });
 
@@ -87,27 +119,50 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
 
     expect(verifyWebhookSignature(request.body, header, endpoint.secret, { toleranceSeconds: 300 }).valid).toBe(true);
     const payload = JSON.parse(request.body);
-    expect(payload).toMatchObject({ id: eventId, type: 'payment/succeeded', data: { id: eventId, eventType: 's_payment_succeeded', storeId, store: { id: storeId, name: 'Test Shop' } } });
+    expect(payload).toMatchObject({
+      id: eventId,
+      type: 'payment/succeeded',
+      data: { id: eventId, eventType: 's_payment_succeeded', storeId, store: { id: storeId, name: 'Test Shop' } },
+    });
 
     const tampered = request.body.replace('"amount":1999', '"amount":1');
     expect(tampered).not.toBe(request.body);
-    expect(verifyWebhookSignature(tampered, header, endpoint.secret)).toEqual({ valid: false, reason: 'no_matching_signature' });
+    expect(verifyWebhookSignature(tampered, header, endpoint.secret)).toEqual({
+      valid: false,
+      reason: 'no_matching_signature',
+    });
     const signedAt = Number(/t=(\d+)/.exec(header)![1]);
-    expect(verifyWebhookSignature(request.body, header, endpoint.secret, { toleranceSeconds: 300, now: signedAt + 301 })).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
+    expect(
+      verifyWebhookSignature(request.body, header, endpoint.secret, { toleranceSeconds: 300, now: signedAt + 301 }),
+    ).toEqual({ valid: false, reason: 'timestamp_out_of_tolerance' });
 
     // The attempt is recorded and listable per endpoint and per event.
     const perEndpoint = await until(async () => {
-      const answer = await call(harness, 'GET', `/api/public/v1/webhooks/${endpoint.id}/attempts`, { token: merchant.token });
+      const answer = await call(harness, 'GET', `/api/public/v1/webhooks/${endpoint.id}/attempts`, {
+        token: merchant.token,
+      });
       return answer.body.length ? answer.body : undefined;
     });
-    expect(perEndpoint[0]).toMatchObject({ eventId, endpointId: endpoint.id, attempt: 1, outcome: 'succeeded', responseStatus: 200, responseSnippet: 'thanks' });
-    const perEvent = await call(harness, 'GET', `/api/public/v1/events/${eventId}/webhook-attempts`, { token: merchant.token });
+    expect(perEndpoint[0]).toMatchObject({
+      eventId,
+      endpointId: endpoint.id,
+      attempt: 1,
+      outcome: 'succeeded',
+      responseStatus: 200,
+      responseSnippet: 'thanks',
+    });
+    const perEvent = await call(harness, 'GET', `/api/public/v1/events/${eventId}/webhook-attempts`, {
+      token: merchant.token,
+    });
     expect(perEvent.body.map((attempt: { endpointId: string }) => attempt.endpointId)).toEqual([endpoint.id]);
   });
 
   it('signs with both secrets during a rotation overlap', async () => {
     const endpoint = await createEndpoint(['order/refunded']);
-    const rotated = await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, { token: merchant.token, body: { overlapSeconds: 3600 } });
+    const rotated = await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, {
+      token: merchant.token,
+      body: { overlapSeconds: 3600 },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(endpoint.secret);
@@ -119,12 +174,17 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     expect(verifyWebhookSignature(request.body, header, rotated.body.secret).valid).toBe(true);
 
     // Ending the overlap at once: only the new secret signs.
-    await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, { token: merchant.token, body: { overlapSeconds: 0 } });
+    await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, {
+      token: merchant.token,
+      body: { overlapSeconds: 0 },
+    });
     const latest = (await harness.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secret;
     const second = await trigger('order/refunded');
     const next = await until(() => receiver.received.find((r) => r.headers['x-webhook-event-id'] === second.eventId));
     expect(verifyWebhookSignature(next.body, next.headers['x-webhook-signature'] as string, latest).valid).toBe(true);
-    expect(verifyWebhookSignature(next.body, next.headers['x-webhook-signature'] as string, rotated.body.secret).valid).toBe(false);
+    expect(
+      verifyWebhookSignature(next.body, next.headers['x-webhook-signature'] as string, rotated.body.secret).valid,
+    ).toBe(false);
   });
 
   it('delivers only to subscribed, enabled endpoints; updates, redelivers and deletes', async () => {
@@ -135,28 +195,65 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     await until(() => receiver.received.find((r) => r.headers['x-webhook-event-id'] === eventId));
     expect(await harness.db.webhookDeliveryAttempt.count({ where: { endpointId: unsubscribed.id } })).toBe(0);
 
-    const redelivered = await call(harness, 'POST', `/api/public/v1/webhooks/${subscribed.id}/redeliver`, { token: merchant.token, body: { eventId } });
+    const redelivered = await call(harness, 'POST', `/api/public/v1/webhooks/${subscribed.id}/redeliver`, {
+      token: merchant.token,
+      body: { eventId },
+    });
     expect(redelivered.status).toBe(202);
-    await until(() => (receiver.received.filter((r) => r.headers['x-webhook-event-id'] === eventId).length === 2 ? true : undefined));
+    await until(() =>
+      receiver.received.filter((r) => r.headers['x-webhook-event-id'] === eventId).length === 2 ? true : undefined,
+    );
 
-    const disabled = await call(harness, 'PATCH', `/api/public/v1/webhooks/${subscribed.id}`, { token: merchant.token, body: { enabled: false, eventTypes: ['subscription/created', 'subscription/renewed'] } });
-    expect(disabled.body).toMatchObject({ enabled: false, eventTypes: ['subscription/created', 'subscription/renewed'] });
+    const disabled = await call(harness, 'PATCH', `/api/public/v1/webhooks/${subscribed.id}`, {
+      token: merchant.token,
+      body: { enabled: false, eventTypes: ['subscription/created', 'subscription/renewed'] },
+    });
+    expect(disabled.body).toMatchObject({
+      enabled: false,
+      eventTypes: ['subscription/created', 'subscription/renewed'],
+    });
     const none = await trigger('subscription/created');
     expect(none.workflowIds).toEqual([]);
-    expect((await call(harness, 'POST', `/api/public/v1/webhooks/${subscribed.id}/redeliver`, { token: merchant.token, body: { eventId } })).status).toBe(409);
+    expect(
+      (
+        await call(harness, 'POST', `/api/public/v1/webhooks/${subscribed.id}/redeliver`, {
+          token: merchant.token,
+          body: { eventId },
+        })
+      ).status,
+    ).toBe(409);
 
-    const badUrl = await call(harness, 'PATCH', `/api/public/v1/webhooks/${subscribed.id}`, { token: merchant.token, body: { url: 'http://169.254.169.254/latest' } });
+    const badUrl = await call(harness, 'PATCH', `/api/public/v1/webhooks/${subscribed.id}`, {
+      token: merchant.token,
+      body: { url: 'http://169.254.169.254/latest' },
+    });
     expect(badUrl.status).toBe(400);
-    expect((await call(harness, 'DELETE', `/api/public/v1/webhooks/${unsubscribed.id}`, { token: merchant.token })).status).toBe(200);
-    expect((await call(harness, 'GET', `/api/public/v1/webhooks/${unsubscribed.id}`, { token: merchant.token })).status).toBe(404);
+    expect(
+      (await call(harness, 'DELETE', `/api/public/v1/webhooks/${unsubscribed.id}`, { token: merchant.token })).status,
+    ).toBe(200);
+    expect(
+      (await call(harness, 'GET', `/api/public/v1/webhooks/${unsubscribed.id}`, { token: merchant.token })).status,
+    ).toBe(404);
   });
 
   it('re-dispatching an event never duplicates its delivery; the outbox sweep delivers an event whose dispatch was lost', async () => {
     const endpoint = await createEndpoint(['checkout_session/paid']);
     // Committed but never dispatched, as if the process died right after the commit.
-    const { id: eventId } = await recordEvent(harness.db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_checkout_session_paid', properties: { checkoutSessionId: 'ch_x', orderId: 'ord_x', paymentId: 'pay_x' } });
+    const { id: eventId } = await recordEvent(harness.db, {
+      accountId: merchant.accountId,
+      mode: 'test',
+      storeId,
+      eventType: 's_checkout_session_paid',
+      properties: { checkoutSessionId: 'ch_x', orderId: 'ord_x', paymentId: 'pay_x' },
+    });
     await harness.db.event.update({ where: { id: eventId }, data: { createdAt: new Date(Date.now() - 60_000) } });
-    const activities = createActivities({ db: harness.db, logger: harness.logger, config: harness.config, sandboxUrl: harness.sandboxUrl, temporal: harness.temporal });
+    const activities = createActivities({
+      db: harness.db,
+      logger: harness.logger,
+      config: harness.config,
+      sandboxUrl: harness.sandboxUrl,
+      temporal: harness.temporal,
+    });
     expect(await activities.dispatchUndispatchedEvents({ accountId: merchant.accountId })).toBe(1);
     await until(() => receiver.received.find((r) => r.headers['x-webhook-event-id'] === eventId));
     expect(await activities.dispatchEvents([eventId, eventId])).toEqual({ started: 0 });
@@ -169,7 +266,10 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
 
   it('answers 404 to the test trigger in live mode', async () => {
     const liveToken = await addCrmKey(harness.db, merchant, { mode: 'live' });
-    const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', { token: liveToken, body: { storeId, eventType: 'order/paid' } });
+    const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', {
+      token: liveToken,
+      body: { storeId, eventType: 'order/paid' },
+    });
     expect(answer.status).toBe(404);
   });
 });
@@ -183,7 +283,16 @@ describe('webhook URL rules (SSRF)', () => {
     harness = await startHarness();
     live = await createMerchant(harness.db, { mode: 'live' });
     liveStoreId = newId('store');
-    await harness.db.store.create({ data: { id: liveStoreId, accountId: live.accountId, mode: 'live', name: 'Live Shop', baseCurrency: 'USD', presentmentCurrencies: ['USD'] } });
+    await harness.db.store.create({
+      data: {
+        id: liveStoreId,
+        accountId: live.accountId,
+        mode: 'live',
+        name: 'Live Shop',
+        baseCurrency: 'USD',
+        presentmentCurrencies: ['USD'],
+      },
+    });
   });
   afterAll(async () => {
     await harness?.stop();
@@ -192,15 +301,30 @@ describe('webhook URL rules (SSRF)', () => {
   // The message is part of each row: a DNS failure ("does not resolve") must not pass for a refusal.
   // Host names resolving to private addresses are unit rows (test/unit/ssrfGuard.test.ts, injected DNS).
   it.each([
-    ['loopback in live mode', 'https://127.0.0.1/hook', /^url host 127\.0\.0\.1: loopback addresses are only allowed in test mode$/],
-    ['cloud metadata', 'https://169.254.169.254/latest/meta-data', /^url host 169\.254\.169\.254: private, link-local, metadata or reserved addresses are not allowed$/],
+    [
+      'loopback in live mode',
+      'https://127.0.0.1/hook',
+      /^url host 127\.0\.0\.1: loopback addresses are only allowed in test mode$/,
+    ],
+    [
+      'cloud metadata',
+      'https://169.254.169.254/latest/meta-data',
+      /^url host 169\.254\.169\.254: private, link-local, metadata or reserved addresses are not allowed$/,
+    ],
     ['private 10.x', 'https://10.0.0.8/hook', /^url host 10\.0\.0\.8: private, link-local/],
     ['IPv6 loopback', 'https://[::1]/hook', /^url host ::1: loopback addresses/],
     ['IPv4-mapped IPv6 loopback', 'https://[::ffff:127.0.0.1]/hook', /^url host ::ffff:7f00:1: loopback addresses/],
-    ['a hostname resolving to loopback', 'https://localhost/hook', /^url host localhost resolves to (127\.0\.0\.1|::1): loopback addresses are only allowed in test mode$/],
+    [
+      'a hostname resolving to loopback',
+      'https://localhost/hook',
+      /^url host localhost resolves to (127\.0\.0\.1|::1): loopback addresses are only allowed in test mode$/,
+    ],
     ['plain http in live mode', 'http://example.com/hook', /^url must use https$/],
   ])('refuses %s with 400', async (_label, url, message) => {
-    const answer = await call(harness, 'POST', '/api/public/v1/webhooks', { token: live.token, body: { storeId: liveStoreId, url, eventTypes: ['order/paid'] } });
+    const answer = await call(harness, 'POST', '/api/public/v1/webhooks', {
+      token: live.token,
+      body: { storeId: liveStoreId, url, eventTypes: ['order/paid'] },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('INVALID_WEBHOOK_URL');
     expect(answer.body.message).toMatch(message);

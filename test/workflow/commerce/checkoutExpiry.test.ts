@@ -28,7 +28,10 @@ describe('checkout expiry sweeper (time skipping)', () => {
       },
     };
     await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(checkoutExpiryWorkflow, { workflowId: `checkout-expiry-${Date.now()}`, taskQueue });
+      const handle = await env.client.workflow.start(checkoutExpiryWorkflow, {
+        workflowId: `checkout-expiry-${Date.now()}`,
+        taskQueue,
+      });
       await env.sleep('10 minutes');
       if (recordDir) await recordHistory(handle, 'checkoutExpiryWorkflow', recordDir);
       await handle.terminate('test over');

@@ -60,7 +60,12 @@ export function cascadeFlow(processorIds: string[], overrides: Partial<RoutingFl
     pickProcessorStrategy: 'ordered',
     fallbackMode: true,
     maxFallbackRetries: processorIds.length - 1,
-    processorConfigs: processorIds.map((processorId, i) => ({ processorId, weight: i === 0 ? 100 : 0, disabled: false, nonStickable: false })),
+    processorConfigs: processorIds.map((processorId, i) => ({
+      processorId,
+      weight: i === 0 ? 100 : 0,
+      disabled: false,
+      nonStickable: false,
+    })),
     fallbackProcessorConfigs: processorIds.slice(1).map((processorId, orderIndex) => ({ processorId, orderIndex })),
     ...overrides,
   };
@@ -95,7 +100,11 @@ export function mockPaymentActivities(options: {
 
   const activities = {
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
-      if (options.rejected) return { kind: 'rejected', error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' } };
+      if (options.rejected)
+        return {
+          kind: 'rejected',
+          error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' },
+        };
       // What the real activity answers for a validated payment of 0 (a free checkout session).
       if (input.amount === 0) return { kind: 'free' };
       const ids = options.flow.processorConfigs.map((c) => c.processorId);
@@ -103,20 +112,24 @@ export function mockPaymentActivities(options: {
         kind: 'ready',
         context: {
           flow: options.flow,
-          processors: [...new Set([...ids, ...options.flow.fallbackProcessorConfigs.map((c) => c.processorId)])].map((id) => ({
-            id,
-            type: 'sandbox',
-            enabled: options.processors?.[id]?.enabled ?? true,
-            enable3DS: options.processorsEnable3DS ?? false,
-            supportedCurrencies: ['USD', 'EUR'],
-            capabilities: options.processors?.[id]?.capabilities ?? allCapabilities,
-          })),
+          processors: [...new Set([...ids, ...options.flow.fallbackProcessorConfigs.map((c) => c.processorId)])].map(
+            (id) => ({
+              id,
+              type: 'sandbox',
+              enabled: options.processors?.[id]?.enabled ?? true,
+              enable3DS: options.processorsEnable3DS ?? false,
+              supportedCurrencies: ['USD', 'EUR'],
+              capabilities: options.processors?.[id]?.capabilities ?? allCapabilities,
+            }),
+          ),
           stickyProcessorId: options.stickyProcessorId ?? null,
         },
       };
     },
     async checkBlockRules() {
-      return options.blocked ? { blocked: true as const, ruleId: 'br_test', ruleName: 'block test' } : { blocked: false as const };
+      return options.blocked
+        ? { blocked: true as const, ruleId: 'br_test', ruleName: 'block test' }
+        : { blocked: false as const };
     },
     async markRequiresAction() {},
     /** The 3DS step's planner (workflows/paymentThreeDs.ts): these payments carry no 3DS. */
@@ -131,27 +144,68 @@ export function mockPaymentActivities(options: {
       const configured = options.answers[input.processorId] ?? 'approve';
       const answer = typeof configured === 'function' ? configured(call) : configured;
       const key = `${input.paymentId}:${input.attemptNumber}`;
-      const base = { attemptNumber: input.attemptNumber, processorId: input.processorId, processorReference: null, captured: false, dispute: null };
+      const base = {
+        attemptNumber: input.attemptNumber,
+        processorId: input.processorId,
+        processorReference: null,
+        captured: false,
+        dispute: null,
+      };
       // No answer at all, not even a stored one: what the activity reports after a timeout.
       if (answer === 'silent' || answer === 'charge_silently') {
-        if (answer === 'charge_silently') ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
-        throw ApplicationFailure.retryable('processor did not answer', 'ProcessorTechnicalError', { code: 'timeout', mayHaveCharged: true });
+        if (answer === 'charge_silently')
+          ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
+        throw ApplicationFailure.retryable('processor did not answer', 'ProcessorTechnicalError', {
+          code: 'timeout',
+          mayHaveCharged: true,
+        });
       }
       // The acquirer's idempotency: a key it has seen answers the stored result, never charges again.
-      if (ledger.has(key)) return record({ ...base, outcome: 'approved', errorCode: null, category: null, message: null, processorReference: `ref_${key}`, captured: input.capture });
+      if (ledger.has(key))
+        return record({
+          ...base,
+          outcome: 'approved',
+          errorCode: null,
+          category: null,
+          message: null,
+          processorReference: `ref_${key}`,
+          captured: input.capture,
+        });
       switch (answer) {
         case 'technical':
-          throw ApplicationFailure.retryable('processor unavailable', 'ProcessorTechnicalError', { code: 'processor_unavailable' });
+          throw ApplicationFailure.retryable('processor unavailable', 'ProcessorTechnicalError', {
+            code: 'processor_unavailable',
+          });
         case 'charge_then_timeout':
           ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
           throw ApplicationFailure.retryable('processor timed out', 'ProcessorTechnicalError', { code: 'timeout' });
         case 'hard':
-          return record({ ...base, outcome: 'declined', errorCode: 'card_declined', category: 'hard_decline', message: 'Card declined' });
+          return record({
+            ...base,
+            outcome: 'declined',
+            errorCode: 'card_declined',
+            category: 'hard_decline',
+            message: 'Card declined',
+          });
         case 'soft':
-          return record({ ...base, outcome: 'declined', errorCode: 'do_not_honor', category: 'soft_decline', message: 'Do not honor' });
+          return record({
+            ...base,
+            outcome: 'declined',
+            errorCode: 'do_not_honor',
+            category: 'soft_decline',
+            message: 'Do not honor',
+          });
         case 'approve':
           ledger.set(key, { idempotencyKey: key, processorId: input.processorId, amount: input.amount });
-          return record({ ...base, outcome: 'approved', errorCode: null, category: null, message: null, processorReference: `ref_${key}`, captured: input.capture });
+          return record({
+            ...base,
+            outcome: 'approved',
+            errorCode: null,
+            category: null,
+            message: null,
+            processorReference: `ref_${key}`,
+            captured: input.capture,
+          });
       }
     },
     async reverseAttempt(input: ReverseAttemptInput): Promise<ReverseAttemptResult> {
@@ -160,7 +214,9 @@ export function mockPaymentActivities(options: {
       const key = `${input.paymentId}:${input.attemptNumber}`;
       switch (options.reversals?.[input.processorId] ?? 'confirm') {
         case 'unreachable':
-          throw ApplicationFailure.retryable('processor unavailable', 'ProcessorTechnicalError', { code: 'processor_unavailable' });
+          throw ApplicationFailure.retryable('processor unavailable', 'ProcessorTechnicalError', {
+            code: 'processor_unavailable',
+          });
         case 'refuse':
           return { outcome: 'refused', code: 'currency_mismatch', message: 'The authorization is in another currency' };
         case 'confirm': {

@@ -31,7 +31,11 @@ describe('subscription workflow (time skipping)', () => {
     expect(await nowMs()).toBeLessThan(anchor);
     const state = subscriptionState({ startedAtMs: await nowMs(), anchorAtMs: anchor });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await sleepUntil(Date.parse('2027-12-31T12:00:00.000Z'));
       const after = await handle.query(subscriptionStateQuery);
       expect(after.paidOrdersCount).toBe(12);
@@ -54,19 +58,32 @@ describe('subscription workflow (time skipping)', () => {
       '2027-12-31T10:00:00.000Z',
     ]);
     // Each charge ran at its billing date (not before), and each order moved the date on by one period.
-    mocks.charges.forEach((charge, i) => expect(charge.atMs).toBeGreaterThanOrEqual(Date.parse(mocks.orders[i]!.properties.periodStart as string)));
+    mocks.charges.forEach((charge, i) =>
+      expect(charge.atMs).toBeGreaterThanOrEqual(Date.parse(mocks.orders[i]!.properties.periodStart as string)),
+    );
     expect(mocks.orders[11]!.properties.nextBillingAt).toBe('2028-01-31T10:00:00.000Z');
     expect(new Set(mocks.charges.map((charge) => charge.input.chargeKey)).size).toBe(12);
-    expect(mocks.charges.every((charge) => charge.input.initiatedBy === 'merchant' && charge.input.amount === 1000)).toBe(true);
+    expect(
+      mocks.charges.every((charge) => charge.input.initiatedBy === 'merchant' && charge.input.amount === 1000),
+    ).toBe(true);
   });
 
   it('ends a trial into the first charge', async () => {
     const mocks = mockSubscriptionActivities(env);
     const start = await nowMs();
     const trialEnd = start + 14 * day;
-    const state = subscriptionState({ status: 'trialing', startedAtMs: start, anchorAtMs: trialEnd, trialEndsAtMs: trialEnd });
+    const state = subscriptionState({
+      status: 'trialing',
+      startedAtMs: start,
+      anchorAtMs: trialEnd,
+      trialEndsAtMs: trialEnd,
+    });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(13 * day);
       expect((await handle.query(subscriptionStateQuery)).status).toBe('trialing');
       expect(mocks.charges).toHaveLength(0);
@@ -79,9 +96,17 @@ describe('subscription workflow (time skipping)', () => {
     expect(mocks.charges).toHaveLength(1);
     expect(mocks.charges[0]!.input.reason).toBe('trial_conversion');
     expect(mocks.charges[0]!.atMs).toBeGreaterThanOrEqual(trialEnd);
-    expect(mocks.orders[0]!.properties).toMatchObject({ transition: 'trial_converted', periodStart: iso(trialEnd), nextBillingAt: iso(billingDateAt(trialEnd, 'month', 1, 1)) });
+    expect(mocks.orders[0]!.properties).toMatchObject({
+      transition: 'trial_converted',
+      periodStart: iso(trialEnd),
+      nextBillingAt: iso(billingDateAt(trialEnd, 'month', 1, 1)),
+    });
     expect(mocks.events).toHaveLength(1);
-    expect(mocks.events[0]).toMatchObject({ eventType: 's_subscription_renewed', state: { status: 'active', trialEndsAtMs: trialEnd }, properties: { transition: 'trial_converted' } });
+    expect(mocks.events[0]).toMatchObject({
+      eventType: 's_subscription_renewed',
+      state: { status: 'active', trialEndsAtMs: trialEnd },
+      properties: { transition: 'trial_converted' },
+    });
   });
 
   it('goes past_due on a failed renewal, then back to active when a dunning retry succeeds', async () => {
@@ -90,7 +115,11 @@ describe('subscription workflow (time skipping)', () => {
     const anchor = start + day;
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: anchor, paidOrdersCount: 0 });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await sleepUntil(anchor + 3600_000);
       const failed = await handle.query(subscriptionStateQuery);
       expect(failed.status).toBe('past_due');
@@ -106,7 +135,10 @@ describe('subscription workflow (time skipping)', () => {
     // Measured against the schedule, not the first charge's activity clock (read a few ms after it fired).
     expect(mocks.charges[1]!.atMs).toBeGreaterThanOrEqual(anchor + day);
     expect(mocks.reattempts).toHaveLength(1);
-    expect(mocks.events.map((event) => event.eventType)).toEqual(['s_subscription_payment_failed', 's_subscription_renewed']);
+    expect(mocks.events.map((event) => event.eventType)).toEqual([
+      's_subscription_payment_failed',
+      's_subscription_renewed',
+    ]);
     // The recovered payment pays the period that failed: the next date stays on the anchor schedule.
     expect(mocks.orders[0]!.properties).toMatchObject({ transition: 'dunning_recovered', periodStart: iso(anchor) });
   });
@@ -117,7 +149,11 @@ describe('subscription workflow (time skipping)', () => {
     const anchor = start + day;
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: anchor });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       const final = await handle.result();
       expect(final.status).toBe('canceled');
       expect(final.cancelReasonId).toBe('dunning_exhausted');
@@ -133,14 +169,22 @@ describe('subscription workflow (time skipping)', () => {
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + day });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(2 * day);
       expect(mocks.charges).toHaveLength(1);
-      const paused = await handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: (await nowMs()) + 200 * day, atMs: await nowMs() }] });
+      const paused = await handle.executeUpdate(pauseSubscriptionUpdate, {
+        args: [{ untilMs: (await nowMs()) + 200 * day, atMs: await nowMs() }],
+      });
       expect(paused.status).toBe('paused');
       // The validator refuses moves the transition table does not allow.
       await expect(
-        handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: (await nowMs()) + day, atMs: await nowMs() }] }),
+        handle.executeUpdate(pauseSubscriptionUpdate, {
+          args: [{ untilMs: (await nowMs()) + day, atMs: await nowMs() }],
+        }),
       ).rejects.toThrow(WorkflowUpdateFailedError);
       await env.sleep(70 * day);
       expect(mocks.charges).toHaveLength(1);
@@ -153,20 +197,51 @@ describe('subscription workflow (time skipping)', () => {
       await handle.terminate('test over');
     });
     // The charge after the resume is on an anchor date after the resume, not at the resume.
-    expect(mocks.charges[1]!.atMs).toBeGreaterThan(mocks.events.find((event) => event.eventType === 's_subscription_resumed')!.atMs);
-    expect(mocks.events.map((event) => event.eventType)).toEqual(['s_subscription_renewed', 's_subscription_paused', 's_subscription_resumed', 's_subscription_renewed']);
-    expect(new Date(Date.parse(mocks.orders[1]!.properties.periodStart as string)).getUTCDate()).toBe(new Date(start + day).getUTCDate());
+    expect(mocks.charges[1]!.atMs).toBeGreaterThan(
+      mocks.events.find((event) => event.eventType === 's_subscription_resumed')!.atMs,
+    );
+    expect(mocks.events.map((event) => event.eventType)).toEqual([
+      's_subscription_renewed',
+      's_subscription_paused',
+      's_subscription_resumed',
+      's_subscription_renewed',
+    ]);
+    expect(new Date(Date.parse(mocks.orders[1]!.properties.periodStart as string)).getUTCDate()).toBe(
+      new Date(start + day).getUTCDate(),
+    );
   });
 
   it('switches mid-period with proration, and a declined switch leaves the old option', async () => {
-    const mocks = mockSubscriptionActivities(env, (charge) => (charge.reason === 'switch' && charge.amount > 5000 ? 'declined' : 'paid'));
+    const mocks = mockSubscriptionActivities(env, (charge) =>
+      charge.reason === 'switch' && charge.amount > 5000 ? 'declined' : 'paid',
+    );
     const start = await nowMs();
-    const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000, interval: 'day', intervalCount: 30 });
+    const state = subscriptionState({
+      startedAtMs: start,
+      anchorAtMs: start + 3600_000,
+      interval: 'day',
+      intervalCount: 30,
+    });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(15 * day + 3600_000);
       const declined = await handle.executeUpdate(switchOptionUpdate, {
-        args: [{ optionId: 'price_huge', productId: 'prod_huge', variantId: 'var_huge', price: 9000, currency: 'USD', interval: 'month', intervalCount: 1, atMs: await nowMs() }],
+        args: [
+          {
+            optionId: 'price_huge',
+            productId: 'prod_huge',
+            variantId: 'var_huge',
+            price: 9000,
+            currency: 'USD',
+            interval: 'month',
+            intervalCount: 1,
+            atMs: await nowMs(),
+          },
+        ],
       });
       expect(declined.status).toBe('declined');
       expect(declined.orderId).toBeNull();
@@ -175,7 +250,18 @@ describe('subscription workflow (time skipping)', () => {
 
       const switchAt = await nowMs();
       const answer = await handle.executeUpdate(switchOptionUpdate, {
-        args: [{ optionId: 'price_pro', productId: 'prod_pro', variantId: 'var_pro', price: 3000, currency: 'USD', interval: 'month', intervalCount: 1, atMs: switchAt }],
+        args: [
+          {
+            optionId: 'price_pro',
+            productId: 'prod_pro',
+            variantId: 'var_pro',
+            price: 3000,
+            currency: 'USD',
+            interval: 'month',
+            intervalCount: 1,
+            atMs: switchAt,
+          },
+        ],
       });
       expect(answer.status).toBe('paid');
       expect(answer.orderId).toBe('ord_2');
@@ -185,11 +271,29 @@ describe('subscription workflow (time skipping)', () => {
       expect(credit).toBeGreaterThanOrEqual(499);
       expect(credit).toBeLessThanOrEqual(500);
       expect(answer.amountCharged).toBe(3000 - credit);
-      expect(answer.state).toMatchObject({ optionId: 'price_pro', price: 3000, interval: 'month', anchorAtMs: switchAt, cycle: 1, paidOrdersCount: 2 });
+      expect(answer.state).toMatchObject({
+        optionId: 'price_pro',
+        price: 3000,
+        interval: 'month',
+        anchorAtMs: switchAt,
+        cycle: 1,
+        paidOrdersCount: 2,
+      });
 
       await expect(
         handle.executeUpdate(switchOptionUpdate, {
-          args: [{ optionId: 'price_eur', productId: 'p', variantId: 'v', price: 100, currency: 'EUR', interval: 'month', intervalCount: 1, atMs: switchAt }],
+          args: [
+            {
+              optionId: 'price_eur',
+              productId: 'p',
+              variantId: 'v',
+              price: 100,
+              currency: 'EUR',
+              interval: 'month',
+              intervalCount: 1,
+              atMs: switchAt,
+            },
+          ],
         }),
       ).rejects.toThrow(WorkflowUpdateFailedError);
       await handle.terminate('test over');
@@ -205,16 +309,30 @@ describe('subscription workflow (time skipping)', () => {
     expect(switched[0]).toMatchObject({
       eventType: 's_subscription_updated',
       state: { optionId: 'price_pro', price: 3000 },
-      properties: { fromOptionId: 'price_basic', toOptionId: 'price_pro', amountCharged: switchCharges[1]!.input.amount, credit: 3000 - switchCharges[1]!.input.amount },
+      properties: {
+        fromOptionId: 'price_basic',
+        toOptionId: 'price_pro',
+        amountCharged: switchCharges[1]!.input.amount,
+        credit: 3000 - switchCharges[1]!.input.amount,
+      },
     });
   });
 
   it('continues as new every N charges and keeps its state', async () => {
     const mocks = mockSubscriptionActivities(env);
     const anchor = (await nowMs()) + day;
-    const state = subscriptionState({ startedAtMs: await nowMs(), anchorAtMs: anchor, skippedDatesMs: [1], cancelReasonId: 'kept' });
+    const state = subscriptionState({
+      startedAtMs: await nowMs(),
+      anchorAtMs: anchor,
+      skippedDatesMs: [1],
+      cancelReasonId: 'kept',
+    });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state, chargesPerRun: 2 }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state, chargesPerRun: 2 }],
+      });
       const firstRunId = handle.firstExecutionRunId;
       await sleepUntil(billingDateAt(anchor, 'month', 1, 4) + day);
       const after = await handle.query(subscriptionStateQuery);
@@ -230,6 +348,8 @@ describe('subscription workflow (time skipping)', () => {
       expect(latest.runId).not.toBe(firstRunId);
       await handle.terminate('test over');
     });
-    expect(mocks.orders.map((order) => order.properties.periodStart)).toEqual([0, 1, 2, 3, 4].map((n) => iso(billingDateAt(anchor, 'month', 1, n))));
+    expect(mocks.orders.map((order) => order.properties.periodStart)).toEqual(
+      [0, 1, 2, 3, 4].map((n) => iso(billingDateAt(anchor, 'month', 1, n))),
+    );
   });
 });

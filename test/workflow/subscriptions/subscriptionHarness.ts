@@ -1,5 +1,10 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult, SubscriptionState } from '../../../src/domain/billingState';
+import type {
+  RenewalPaymentPlan,
+  SubscriptionChargeInput,
+  SubscriptionChargeResult,
+  SubscriptionState,
+} from '../../../src/domain/billingState';
 import type { RetryDecision } from '../../../src/domain/billingRetry';
 import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
 
@@ -58,7 +63,12 @@ export interface SubscriptionMockOptions {
 }
 
 /** What the mocked processor answers for a scripted outcome (a renewal has nobody to challenge: a soft decline). */
-const processorAnswers: Record<ChargeOutcome, MockAnswer> = { paid: 'approve', declined: 'soft', hard_decline: 'hard', requires_action: 'soft' };
+const processorAnswers: Record<ChargeOutcome, MockAnswer> = {
+  paid: 'approve',
+  declined: 'soft',
+  hard_decline: 'hard',
+  requires_action: 'soft',
+};
 
 function scriptedResult(outcome: ChargeOutcome, paymentId: string): SubscriptionChargeResult {
   return {
@@ -83,8 +93,16 @@ export function mockSubscriptionActivities(
   options: SubscriptionMockOptions = {},
 ) {
   const charges: RecordedCharge[] = [];
-  const orders: { orderId: string; amount: number; reason: string; atMs: number; state: SubscriptionState; properties: Record<string, unknown> }[] = [];
-  const events: { eventType: string; atMs: number; state: SubscriptionState; properties: Record<string, unknown> }[] = [];
+  const orders: {
+    orderId: string;
+    amount: number;
+    reason: string;
+    atMs: number;
+    state: SubscriptionState;
+    properties: Record<string, unknown>;
+  }[] = [];
+  const events: { eventType: string; atMs: number; state: SubscriptionState; properties: Record<string, unknown> }[] =
+    [];
   const reattempts: number[] = [];
   const awaited: string[] = [];
   const renewalOutcomes: ChargeOutcome[] = [];
@@ -108,7 +126,17 @@ export function mockSubscriptionActivities(
       renewalOutcomes.push(await script(input, paymentId));
       return {
         kind: 'start',
-        payment: paymentInput({ paymentId, accountId: input.accountId, storeId: input.storeId, customerId: input.customerId, amount: input.amount, currency: input.currency, initiatedBy: input.initiatedBy, paymentInstrumentId: input.paymentMethodId, source: null }),
+        payment: paymentInput({
+          paymentId,
+          accountId: input.accountId,
+          storeId: input.storeId,
+          customerId: input.customerId,
+          amount: input.amount,
+          currency: input.currency,
+          initiatedBy: input.initiatedBy,
+          paymentInstrumentId: input.paymentMethodId,
+          source: null,
+        }),
         cardBrand: 'visa',
       };
     },
@@ -116,20 +144,50 @@ export function mockSubscriptionActivities(
       const paymentId = `pay_${charges.length}`;
       return scriptedResult(await script(input, paymentId), paymentId);
     },
-    async awaitSubscriptionPayment(input: { paymentId: string; cardBrand: string | null }): Promise<SubscriptionChargeResult> {
+    async awaitSubscriptionPayment(input: {
+      paymentId: string;
+      cardBrand: string | null;
+    }): Promise<SubscriptionChargeResult> {
       awaited.push(input.paymentId);
       const ended = options.challengeResult ? await options.challengeResult(input.paymentId) : 'paid';
-      return { ...scriptedResult(ended, input.paymentId), paymentId: input.paymentId, declineCode: ended === 'declined' ? 'threeds_authentication_failed' : null };
+      return {
+        ...scriptedResult(ended, input.paymentId),
+        paymentId: input.paymentId,
+        declineCode: ended === 'declined' ? 'threeds_authentication_failed' : null,
+      };
     },
-    async recordSubscriptionCharge(input: { state: SubscriptionState; amount: number; reason: string; eventType: string; properties: Record<string, unknown> }) {
+    async recordSubscriptionCharge(input: {
+      state: SubscriptionState;
+      amount: number;
+      reason: string;
+      eventType: string;
+      properties: Record<string, unknown>;
+    }) {
       const orderId = `ord_${orders.length + 1}`;
       const atMs = await clock();
-      orders.push({ orderId, amount: input.amount, reason: input.reason, atMs, state: input.state, properties: input.properties });
+      orders.push({
+        orderId,
+        amount: input.amount,
+        reason: input.reason,
+        atMs,
+        state: input.state,
+        properties: input.properties,
+      });
       events.push({ eventType: input.eventType, atMs, state: input.state, properties: input.properties });
       return { orderId };
     },
-    async saveSubscriptionState(input: { state: SubscriptionState; eventType: string | null; properties: Record<string, unknown> }) {
-      if (input.eventType) events.push({ eventType: input.eventType, atMs: await clock(), state: input.state, properties: input.properties });
+    async saveSubscriptionState(input: {
+      state: SubscriptionState;
+      eventType: string | null;
+      properties: Record<string, unknown>;
+    }) {
+      if (input.eventType)
+        events.push({
+          eventType: input.eventType,
+          atMs: await clock(),
+          state: input.state,
+          properties: input.properties,
+        });
     },
     async reserveCardReattempt(input: { atMs: number }): Promise<RetryDecision> {
       reattempts.push(input.atMs);

@@ -28,15 +28,28 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(2 * day);
-      const scheduled = await handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: true, reasonId: 'moving', atMs: await nowMs() }] });
+      const scheduled = await handle.executeUpdate(cancelSubscriptionUpdate, {
+        args: [{ atPeriodEnd: true, reasonId: 'moving', atMs: await nowMs() }],
+      });
       expect(scheduled).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
       const final = await handle.result();
-      expect(final).toMatchObject({ status: 'canceled', cancelReasonId: 'moving', canceledAtMs: billingDateAt(state.anchorAtMs, 'month', 1, 1) });
+      expect(final).toMatchObject({
+        status: 'canceled',
+        cancelReasonId: 'moving',
+        canceledAtMs: billingDateAt(state.anchorAtMs, 'month', 1, 1),
+      });
     });
     expect(mocks.charges).toHaveLength(1);
-    expect(mocks.events.at(-1)).toMatchObject({ eventType: 's_subscription_cancelled', properties: { atPeriodEnd: true } });
+    expect(mocks.events.at(-1)).toMatchObject({
+      eventType: 's_subscription_cancelled',
+      properties: { atPeriodEnd: true },
+    });
   });
 
   it('cancels now: the workflow ends at once with its event and no further charge', async () => {
@@ -44,16 +57,33 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(2 * day);
       const cancelAt = await nowMs();
-      const canceled = await handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, reasonId: 'too_expensive', atMs: cancelAt }] });
-      expect(canceled).toMatchObject({ status: 'canceled', canceledAtMs: cancelAt, cancelReasonId: 'too_expensive', cancelAtPeriodEnd: false });
+      const canceled = await handle.executeUpdate(cancelSubscriptionUpdate, {
+        args: [{ atPeriodEnd: false, reasonId: 'too_expensive', atMs: cancelAt }],
+      });
+      expect(canceled).toMatchObject({
+        status: 'canceled',
+        canceledAtMs: cancelAt,
+        cancelReasonId: 'too_expensive',
+        cancelAtPeriodEnd: false,
+      });
       expect(await handle.result()).toMatchObject({ status: 'canceled' });
     });
     expect(mocks.charges).toHaveLength(1);
-    expect(mocks.events.map((event) => event.eventType)).toEqual(['s_subscription_renewed', 's_subscription_cancelled']);
-    expect(mocks.events[1]).toMatchObject({ state: { status: 'canceled' }, properties: { atPeriodEnd: false, reason: 'too_expensive' } });
+    expect(mocks.events.map((event) => event.eventType)).toEqual([
+      's_subscription_renewed',
+      's_subscription_cancelled',
+    ]);
+    expect(mocks.events[1]).toMatchObject({
+      state: { status: 'canceled' },
+      properties: { atPeriodEnd: false, reason: 'too_expensive' },
+    });
   });
 
   it('skips the next date (no charge that period) and bills the one after', async () => {
@@ -62,14 +92,24 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
     const anchor = start + day;
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: anchor });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       const skipped = await handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: start }] });
       expect(skipped.skippedDatesMs).toEqual([anchor]);
       await env.sleep(billingDateAt(anchor, 'month', 1, 1) - start + day);
       await handle.terminate('test over');
     });
-    expect(mocks.orders.map((order) => order.properties.periodStart)).toEqual([iso(billingDateAt(anchor, 'month', 1, 1))]);
-    expect(mocks.events[0]).toMatchObject({ eventType: 's_subscription_updated', state: { skippedDatesMs: [anchor], cycle: 1 }, properties: { change: 'date_skipped', skippedDate: iso(anchor) } });
+    expect(mocks.orders.map((order) => order.properties.periodStart)).toEqual([
+      iso(billingDateAt(anchor, 'month', 1, 1)),
+    ]);
+    expect(mocks.events[0]).toMatchObject({
+      eventType: 's_subscription_updated',
+      state: { skippedDatesMs: [anchor], cycle: 1 },
+      properties: { change: 'date_skipped', skippedDate: iso(anchor) },
+    });
   });
 
   it('resumes by itself when pausedUntil passes', async () => {
@@ -77,7 +117,11 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 10 * day });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: start + 20 * day, atMs: start }] });
       await env.sleep(21 * day);
       const after = await handle.query(subscriptionStateQuery);
@@ -94,12 +138,18 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
   });
 
   it('charges the new card after a payment-method signal, and dunning stops retrying a hard-declined card', async () => {
-    const mocks = mockSubscriptionActivities(env, (charge) => (charge.paymentMethodId === 'pi_expired' ? 'hard_decline' : 'paid'));
+    const mocks = mockSubscriptionActivities(env, (charge) =>
+      charge.paymentMethodId === 'pi_expired' ? 'hard_decline' : 'paid',
+    );
     const start = await nowMs();
     const anchor = start + day;
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: anchor, paymentMethodId: 'pi_expired' });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(day + 3600_000);
       expect((await handle.query(subscriptionStateQuery)).status).toBe('past_due');
       // Retry 1 (day +1) is not even attempted on the hard-declined card.

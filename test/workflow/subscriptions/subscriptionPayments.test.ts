@@ -40,7 +40,16 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
     await env?.teardown();
   });
   const nowMs = async () => Number(await env.currentTimeMs());
-  const switchTo = (atMs: number): SwitchRequest => ({ optionId: 'price_pro', productId: 'prod_pro', variantId: 'var_pro', price: 3000, currency: 'USD', interval: 'month', intervalCount: 1, atMs });
+  const switchTo = (atMs: number): SwitchRequest => ({
+    optionId: 'price_pro',
+    productId: 'prod_pro',
+    variantId: 'var_pro',
+    price: 3000,
+    currency: 'USD',
+    interval: 'month',
+    intervalCount: 1,
+    atMs,
+  });
 
   it('charges a renewal as a child payment workflow and follows an already-started payment instead of charging again', async () => {
     const mocks = mockSubscriptionActivities(env);
@@ -49,13 +58,21 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
     const firstPaymentId = paymentIdOf('c0:a0');
     await withWorker(env, mocks.activities, async (taskQueue) => {
       // The first renewal's payment already ran (e.g. started by an older run's charge activity).
-      await env.client.workflow.execute(paymentWorkflow, { workflowId: firstPaymentId, taskQueue, args: [paymentInput({ paymentId: firstPaymentId, amount: 1000, initiatedBy: 'merchant' })] });
+      await env.client.workflow.execute(paymentWorkflow, {
+        workflowId: firstPaymentId,
+        taskQueue,
+        args: [paymentInput({ paymentId: firstPaymentId, amount: 1000, initiatedBy: 'merchant' })],
+      });
       expect(mocks.payments.authorizeCalls).toHaveLength(1);
 
       // Read after the payment ran: waiting on a result lets the test server skip time.
       const start = await nowMs();
       const state = subscriptionState({ subscriptionId, startedAtMs: start, anchorAtMs: start + day });
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(day + 3600_000);
       expect((await handle.query(subscriptionStateQuery)).paidOrdersCount).toBe(1);
       // Not started twice: the workflow followed the existing payment to its end.
@@ -74,11 +91,17 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
   });
 
   it('does not charge a dunning retry the card budget refuses, records it as failed, and expires when the schedule ends', async () => {
-    const mocks = mockSubscriptionActivities(env, () => 'declined', { reattempt: () => ({ allowed: false, reason: 'network_cap', windowMs: 30 * day, max: 15 }) });
+    const mocks = mockSubscriptionActivities(env, () => 'declined', {
+      reattempt: () => ({ allowed: false, reason: 'network_cap', windowMs: 30 * day, max: 15 }),
+    });
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + day });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       const final = await handle.result();
       expect(final).toMatchObject({ status: 'canceled', cancelReasonId: 'dunning_exhausted', dunning: null });
     });
@@ -88,34 +111,63 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
     expect(mocks.reattempts).toHaveLength(4);
     const failed = mocks.events.filter((event) => event.eventType === 's_subscription_payment_failed');
     expect(failed).toHaveLength(4);
-    for (const event of failed.slice(1)) expect(event.properties).toMatchObject({ declineCode: 'reattempt_refused_network_cap', refused: true });
-    expect(mocks.events.at(-1)).toMatchObject({ eventType: 's_subscription_expired', properties: { reason: 'dunning_exhausted', declineCode: 'reattempt_refused_network_cap' } });
+    for (const event of failed.slice(1))
+      expect(event.properties).toMatchObject({ declineCode: 'reattempt_refused_network_cap', refused: true });
+    expect(mocks.events.at(-1)).toMatchObject({
+      eventType: 's_subscription_expired',
+      properties: { reason: 'dunning_exhausted', declineCode: 'reattempt_refused_network_cap' },
+    });
     expect(mocks.orders).toHaveLength(0);
   });
 
   it('a switch waiting for its 3DS challenge answers requires_action, refuses other changes as busy, then switches when paid', async () => {
     const gate = challengeGate();
-    const mocks = mockSubscriptionActivities(env, (charge) => (charge.reason === 'switch' ? 'requires_action' : 'paid'), { challengeResult: () => gate.ended });
+    const mocks = mockSubscriptionActivities(
+      env,
+      (charge) => (charge.reason === 'switch' ? 'requires_action' : 'paid'),
+      { challengeResult: () => gate.ended },
+    );
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(2 * day);
       const answer = await handle.executeUpdate(switchOptionUpdate, { args: [switchTo(await nowMs())] });
-      expect(answer).toMatchObject({ status: 'requires_action', orderId: null, amountCharged: 0, redirectUrl: 'https://acs.example/challenge' });
+      expect(answer).toMatchObject({
+        status: 'requires_action',
+        orderId: null,
+        amountCharged: 0,
+        redirectUrl: 'https://acs.example/challenge',
+      });
       expect(answer.state).toMatchObject({ optionId: 'price_basic', price: 1000 });
       const pendingPaymentId = answer.paymentId!;
       await eventually(() => mocks.awaited.includes(pendingPaymentId));
 
       for (const [update, type] of [
-        [handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, atMs: start }] }), 'SubscriptionBusyError'],
-        [handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: start + 100 * day, atMs: start }] }), 'SubscriptionBusyError'],
+        [
+          handle.executeUpdate(cancelSubscriptionUpdate, { args: [{ atPeriodEnd: false, atMs: start }] }),
+          'SubscriptionBusyError',
+        ],
+        [
+          handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs: start + 100 * day, atMs: start }] }),
+          'SubscriptionBusyError',
+        ],
         [handle.executeUpdate(skipNextDateUpdate, { args: [{ atMs: start }] }), 'SubscriptionBusyError'],
-        [handle.executeUpdate(switchOptionUpdate, { args: [{ ...switchTo(start), optionId: 'price_max' }] }), 'SubscriptionBusyError'],
+        [
+          handle.executeUpdate(switchOptionUpdate, { args: [{ ...switchTo(start), optionId: 'price_max' }] }),
+          'SubscriptionBusyError',
+        ],
         // The option the waiting switch moves to: the same switch again.
         [handle.executeUpdate(switchOptionUpdate, { args: [switchTo(start)] }), 'SubscriptionSameOptionError'],
       ] as const) {
-        const refused = await update.then(() => null, (error: unknown) => error);
+        const refused = await update.then(
+          () => null,
+          (error: unknown) => error,
+        );
         expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
         expect((refused as WorkflowUpdateFailedError).cause).toMatchObject({ type });
       }
@@ -123,21 +175,38 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
 
       gate.settle('paid');
       await eventually(async () => (await handle.query(subscriptionStateQuery)).optionId === 'price_pro');
-      expect(await handle.query(subscriptionStateQuery)).toMatchObject({ optionId: 'price_pro', price: 3000, pendingSwitch: null, paidOrdersCount: 2, status: 'active' });
+      expect(await handle.query(subscriptionStateQuery)).toMatchObject({
+        optionId: 'price_pro',
+        price: 3000,
+        pendingSwitch: null,
+        paidOrdersCount: 2,
+        status: 'active',
+      });
       await handle.terminate('test over');
     });
     const switched = mocks.events.at(-1)!;
-    expect(switched).toMatchObject({ eventType: 's_subscription_updated', properties: { change: 'switched', fromOptionId: 'price_basic', toOptionId: 'price_pro' } });
+    expect(switched).toMatchObject({
+      eventType: 's_subscription_updated',
+      properties: { change: 'switched', fromOptionId: 'price_basic', toOptionId: 'price_pro' },
+    });
     expect(mocks.orders.at(-1)).toMatchObject({ reason: 'switch', amount: switched.properties.amountCharged });
   });
 
   it('a challenged switch whose payment is declined is abandoned and leaves the subscription unchanged', async () => {
     const gate = challengeGate();
-    const mocks = mockSubscriptionActivities(env, (charge) => (charge.reason === 'switch' ? 'requires_action' : 'paid'), { challengeResult: () => gate.ended });
+    const mocks = mockSubscriptionActivities(
+      env,
+      (charge) => (charge.reason === 'switch' ? 'requires_action' : 'paid'),
+      { challengeResult: () => gate.ended },
+    );
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
     await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
       await env.sleep(2 * day);
       const before = await handle.query(subscriptionStateQuery);
       const answer = await handle.executeUpdate(switchOptionUpdate, { args: [switchTo(await nowMs())] });
@@ -151,7 +220,10 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
       // No longer busy: a change goes through again. Accepted, then seen in the state: waiting on an
       // update's result can hang on the time-skipping test server when the update ends quickly.
       await untilQuiescent(handle);
-      await handle.startUpdate(skipNextDateUpdate, { args: [{ atMs: await nowMs() }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      await handle.startUpdate(skipNextDateUpdate, {
+        args: [{ atMs: await nowMs() }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
       await eventually(async () => (await handle.query(subscriptionStateQuery)).skippedDatesMs.length === 1);
       await handle.terminate('test over');
     });

@@ -2,7 +2,12 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../../src/domain/billingState';
 import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
-import { paymentMethodChangedSignal, subscriptionStateQuery, switchOptionUpdate, type SwitchRequest } from '../../../workflows/subscriptions/messages';
+import {
+  paymentMethodChangedSignal,
+  subscriptionStateQuery,
+  switchOptionUpdate,
+  type SwitchRequest,
+} from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
 
@@ -27,14 +32,19 @@ async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 2
 async function outcomeOf(result: Promise<unknown>): Promise<string> {
   return result.then(
     () => 'completed',
-    (error: unknown) => (error instanceof WorkflowUpdateFailedError ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed') : 'other'),
+    (error: unknown) =>
+      error instanceof WorkflowUpdateFailedError
+        ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
+        : 'other',
   );
 }
 
 /** How many updates of this name the workflow accepted (a validator's refusal never reaches the history). */
 async function acceptedUpdates(handle: WorkflowHandle, name: string): Promise<number> {
   const history = await handle.fetchHistory();
-  return (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name).length;
+  return (history.events ?? []).filter(
+    (event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name,
+  ).length;
 }
 
 /** True once the workflow started a timer (the billing loop's sleep) after its last completed update. */
@@ -55,7 +65,16 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     await env?.teardown();
   });
   const nowMs = async () => Number(await env.currentTimeMs());
-  const switchTo = (optionId: string, atMs: number): SwitchRequest => ({ optionId, productId: 'prod_pro', variantId: 'var_pro', price: 3000, currency: 'USD', interval: 'month', intervalCount: 1, atMs });
+  const switchTo = (optionId: string, atMs: number): SwitchRequest => ({
+    optionId,
+    productId: 'prod_pro',
+    variantId: 'var_pro',
+    price: 3000,
+    currency: 'USD',
+    interval: 'month',
+    intervalCount: 1,
+    atMs,
+  });
 
   /** Mocks whose switch charge is held until the test opens `held`. */
   function heldSwitchCharge() {
@@ -78,16 +97,33 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     const { mocks, held, switchCharges, activities } = heldSwitchCharge();
     const start = await nowMs();
     // A paid period that ends in 10 days: the first charge happened already.
-    const state = subscriptionState({ startedAtMs: start - 20 * day, anchorAtMs: start - 20 * day, cycle: 1, paidOrdersCount: 1 });
+    const state = subscriptionState({
+      startedAtMs: start - 20 * day,
+      anchorAtMs: start - 20 * day,
+      cycle: 1,
+      paidOrdersCount: 1,
+    });
     await withWorker(env, activities, async (taskQueue) => {
       try {
-        const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+        const handle = await env.client.workflow.start(subscriptionWorkflow, {
+          workflowId: state.subscriptionId,
+          taskQueue,
+          args: [{ state }],
+        });
         const atMs = await nowMs();
         const sent = await Promise.all(
-          Array.from({ length: 10 }, () => handle.startUpdate(switchOptionUpdate, { args: [switchTo('price_pro', atMs)], waitForStage: WorkflowUpdateStage.ACCEPTED })),
+          Array.from({ length: 10 }, () =>
+            handle.startUpdate(switchOptionUpdate, {
+              args: [switchTo('price_pro', atMs)],
+              waitForStage: WorkflowUpdateStage.ACCEPTED,
+            }),
+          ),
         );
         // Sent while the first is still charging: another option is busy, not queued either.
-        const other = await handle.startUpdate(switchOptionUpdate, { args: [switchTo('price_max', atMs)], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        const other = await handle.startUpdate(switchOptionUpdate, {
+          args: [switchTo('price_max', atMs)],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
         expect(await outcomeOf(other.result())).toBe('SubscriptionBusyError');
         await eventually(() => switchCharges.length === 1);
         held.open();
@@ -98,7 +134,9 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
         expect(await acceptedUpdates(handle, 'switchOption')).toBe(1);
 
         // Once it has switched, the same option again is SAME_OPTION; nothing is charged for it.
-        expect(await outcomeOf(handle.executeUpdate(switchOptionUpdate, { args: [switchTo('price_pro', await nowMs())] }))).toBe('SubscriptionSameOptionError');
+        expect(
+          await outcomeOf(handle.executeUpdate(switchOptionUpdate, { args: [switchTo('price_pro', await nowMs())] })),
+        ).toBe('SubscriptionSameOptionError');
         expect(await handle.query(subscriptionStateQuery)).toMatchObject({ optionId: 'price_pro', paidOrdersCount: 2 });
         await handle.terminate('test over');
       } finally {
@@ -127,9 +165,16 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start });
     await withWorker(env, activities, async (taskQueue) => {
       try {
-        const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+        const handle = await env.client.workflow.start(subscriptionWorkflow, {
+          workflowId: state.subscriptionId,
+          taskQueue,
+          args: [{ state }],
+        });
         await eventually(() => renewalStarted);
-        const refused = await handle.startUpdate(switchOptionUpdate, { args: [switchTo('price_pro', await nowMs())], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        const refused = await handle.startUpdate(switchOptionUpdate, {
+          args: [switchTo('price_pro', await nowMs())],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
         expect(await outcomeOf(refused.result())).toBe('SubscriptionBusyError');
         held.open();
         await eventually(async () => (await handle.query(subscriptionStateQuery)).paidOrdersCount === 1);
@@ -149,8 +194,18 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
         // The paid (weekly) period ends 5 s from now (read once the worker runs; time skipping is locked meanwhile).
         const start = await nowMs();
         const periodEnd = start + 5_000;
-        const state = subscriptionState({ interval: 'week', startedAtMs: periodEnd - 7 * day, anchorAtMs: periodEnd - 7 * day, cycle: 1, paidOrdersCount: 1 });
-        const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+        const state = subscriptionState({
+          interval: 'week',
+          startedAtMs: periodEnd - 7 * day,
+          anchorAtMs: periodEnd - 7 * day,
+          cycle: 1,
+          paidOrdersCount: 1,
+        });
+        const handle = await env.client.workflow.start(subscriptionWorkflow, {
+          workflowId: state.subscriptionId,
+          taskQueue,
+          args: [{ state }],
+        });
         const switched = handle.executeUpdate(switchOptionUpdate, { args: [switchTo('price_pro', start)] });
         await eventually(() => switchCharges.length === 1);
         // The old billing date passes (and the billing loop wakes for it) while the switch's charge is out.
@@ -159,7 +214,12 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
         expect(await switched).toMatchObject({ status: 'paid' });
         // Whatever the billing loop does once the switch ends, it has done it when it sleeps again.
         await eventually(() => sleepsAgainAfterUpdate(handle));
-        expect(await handle.query(subscriptionStateQuery)).toMatchObject({ optionId: 'price_pro', paidOrdersCount: 2, cycle: 1, anchorAtMs: start });
+        expect(await handle.query(subscriptionStateQuery)).toMatchObject({
+          optionId: 'price_pro',
+          paidOrdersCount: 2,
+          cycle: 1,
+          anchorAtMs: start,
+        });
         await handle.terminate('test over');
       } finally {
         held.open();
@@ -200,13 +260,26 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
       try {
         const start = await nowMs();
         const periodEnd = start + 5_000;
-        const state = subscriptionState({ interval: 'week', startedAtMs: periodEnd - 7 * day, anchorAtMs: periodEnd - 7 * day, cycle: 1, paidOrdersCount: 1 });
-        const handle = await env.client.workflow.start(subscriptionWorkflow, { workflowId: state.subscriptionId, taskQueue, args: [{ state }] });
+        const state = subscriptionState({
+          interval: 'week',
+          startedAtMs: periodEnd - 7 * day,
+          anchorAtMs: periodEnd - 7 * day,
+          cycle: 1,
+          paidOrdersCount: 1,
+        });
+        const handle = await env.client.workflow.start(subscriptionWorkflow, {
+          workflowId: state.subscriptionId,
+          taskQueue,
+          args: [{ state }],
+        });
         await handle.signal(paymentMethodChangedSignal, { paymentMethodId: 'pi_card2' });
         await eventually(() => cardChangeSaving);
         // The billing date passes while the card change holds the lock: the billing loop queues behind it.
         await eventually(async () => (await nowMs()) > periodEnd + 1_500);
-        const switched = await handle.startUpdate(switchOptionUpdate, { args: [switchTo('price_pro', await nowMs())], waitForStage: WorkflowUpdateStage.ACCEPTED });
+        const switched = await handle.startUpdate(switchOptionUpdate, {
+          args: [switchTo('price_pro', await nowMs())],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
         held.open();
         const answer = await switched.result();
         expect(answer.status).toBe('paid');

@@ -2,7 +2,10 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ThreeDsValues } from '../../../src/processors/types';
 import type { StartAuthenticationInput, ThreeDsChallenge, ThreeDsFinal } from '../../../src/threeds/workflowTypes';
 import { awaitOutcomeUpdate, paymentWorkflow } from '../../../workflows/payments/workflow';
-import { threeDsAuthenticationWorkflow, threeDsChallengeReturnedUpdate } from '../../../workflows/threeds/authentication';
+import {
+  threeDsAuthenticationWorkflow,
+  threeDsChallengeReturnedUpdate,
+} from '../../../workflows/threeds/authentication';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
 
@@ -40,7 +43,9 @@ function mockThreeDs(first: 'challenge' | 'frictionless', afterReturn: 'Y' | 'N'
     },
     async startThreeDsAuthentication(input: StartAuthenticationInput): Promise<ThreeDsFinal | ThreeDsChallenge> {
       calls.start++;
-      return first === 'challenge' ? { kind: 'challenge', sessionId: input.sessionId, challengeUrl } : final(input.sessionId, 'Y');
+      return first === 'challenge'
+        ? { kind: 'challenge', sessionId: input.sessionId, challengeUrl }
+        : final(input.sessionId, 'Y');
     },
     async checkThreeDsChallenge(input: { sessionId: string }) {
       calls.check++;
@@ -63,8 +68,16 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     await env?.teardown();
   });
 
-  function setUp(first: 'challenge' | 'frictionless', answers: Record<string, MockAnswer>, afterReturn: 'Y' | 'N' = 'Y') {
-    const payment = mockPaymentActivities({ flow: { ...cascadeFlow(Object.keys(answers)), threeDsEnabled: true }, answers, processorsEnable3DS: true });
+  function setUp(
+    first: 'challenge' | 'frictionless',
+    answers: Record<string, MockAnswer>,
+    afterReturn: 'Y' | 'N' = 'Y',
+  ) {
+    const payment = mockPaymentActivities({
+      flow: { ...cascadeFlow(Object.keys(answers)), threeDsEnabled: true },
+      answers,
+      processorsEnable3DS: true,
+    });
     const threeDs = mockThreeDs(first, afterReturn);
     return { payment, threeDs, activities: { ...payment.activities, ...threeDs.activities } };
   }
@@ -73,7 +86,11 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     const { payment, threeDs, activities } = setUp('challenge', { proc_a: 'soft', proc_b: 'approve' });
     const input = paymentInput();
     const { early, returned, outcome } = await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(paymentWorkflow, {
+        workflowId: input.paymentId,
+        taskQueue,
+        args: [input],
+      });
       const early = await handle.executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: 10_000 }] });
       const returned = await handle.executeUpdate(threeDsChallengeReturnedUpdate);
       return { early, returned, outcome: await handle.result() };
@@ -93,7 +110,11 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     const { payment, activities } = setUp('challenge', { proc_a: 'approve' }, 'N');
     const input = paymentInput();
     const outcome = await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(paymentWorkflow, {
+        workflowId: input.paymentId,
+        taskQueue,
+        args: [input],
+      });
       await handle.executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: 10_000 }] });
       await handle.executeUpdate(threeDsChallengeReturnedUpdate);
       return handle.result();
@@ -107,14 +128,30 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     const input = paymentInput();
     const startedAt = Date.now();
     const { early, outcome, waitingAt14, simulated } = await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] });
+      const handle = await env.client.workflow.start(paymentWorkflow, {
+        workflowId: input.paymentId,
+        taskQueue,
+        args: [input],
+      });
       const early = await handle.executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: 10_000 }] });
       const challengedAt = Number(await env.currentTimeMs());
       await env.sleep(14 * minute);
-      const waitingAt14 = { status: (await handle.describe()).status.name, expired: threeDs.calls.expire, finalized: payment.finalized.length };
+      const waitingAt14 = {
+        status: (await handle.describe()).status.name,
+        expired: threeDs.calls.expire,
+        finalized: payment.finalized.length,
+      };
       const outcome = await handle.result();
       const { startTime, closeTime } = await handle.describe();
-      return { early, outcome, waitingAt14, simulated: { challengeToCloseMs: closeTime!.getTime() - challengedAt, runMs: closeTime!.getTime() - startTime.getTime() } };
+      return {
+        early,
+        outcome,
+        waitingAt14,
+        simulated: {
+          challengeToCloseMs: closeTime!.getTime() - challengedAt,
+          runMs: closeTime!.getTime() - startTime.getTime(),
+        },
+      };
     });
     expect(Date.now() - startedAt).toBeLessThan(15_000);
     expect(early).toMatchObject({ status: 'requires_action' });
@@ -126,7 +163,9 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
     expect(outcome).toMatchObject({ status: 'failed', declineCode: 'threeds_challenge_timeout' });
     expect(threeDs.calls).toMatchObject({ start: 1, check: 0, expire: 1 });
     expect(payment.authorizeCalls).toHaveLength(0);
-    expect(payment.finalized).toEqual([expect.objectContaining({ status: 'failed', declineCode: 'threeds_challenge_timeout' })]);
+    expect(payment.finalized).toEqual([
+      expect.objectContaining({ status: 'failed', declineCode: 'threeds_challenge_timeout' }),
+    ]);
   });
 
   it('frictionless: no requires_action, the values go to the processor', async () => {
@@ -146,7 +185,9 @@ describe('3-D Secure as a durable step (time skipping, mocked activities)', () =
       const handle = await env.client.workflow.start(threeDsAuthenticationWorkflow, {
         workflowId: `3ds_wf${Date.now()}`,
         taskQueue,
-        args: [{ sessionId: '3ds_wftest', workflowId: '3ds_wftest', amount: 100, currency: 'EUR', deviceChannel: 'browser' }],
+        args: [
+          { sessionId: '3ds_wftest', workflowId: '3ds_wftest', amount: 100, currency: 'EUR', deviceChannel: 'browser' },
+        ],
       });
       const final = await handle.result();
       const { startTime, closeTime } = await handle.describe();

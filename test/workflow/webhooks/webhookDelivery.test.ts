@@ -51,11 +51,35 @@ describe('webhook delivery workflow (time skipping, real activities and database
   async function setUp(url: string, failureRecord: { failingSince?: Date; lastFailedAt?: Date } = {}) {
     const merchant = await createMerchant(db, { mode: 'test' });
     const storeId = newId('store');
-    await db.store.create({ data: { id: storeId, accountId: merchant.accountId, mode: 'test', name: 'Shop', baseCurrency: 'USD', presentmentCurrencies: ['USD'] } });
-    const endpoint = await db.webhookEndpoint.create({
-      data: { id: newId('webhookEndpoint'), accountId: merchant.accountId, mode: 'test', storeId, url, eventTypes: ['order/paid'], secret: newWebhookSecret(), ...failureRecord },
+    await db.store.create({
+      data: {
+        id: storeId,
+        accountId: merchant.accountId,
+        mode: 'test',
+        name: 'Shop',
+        baseCurrency: 'USD',
+        presentmentCurrencies: ['USD'],
+      },
     });
-    const event = await recordEvent(db, { accountId: merchant.accountId, mode: 'test', storeId, eventType: 's_order_paid', properties: { orderId: 'ord_x', amount: 1999, currency: 'USD', paymentId: 'pay_x' } });
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        id: newId('webhookEndpoint'),
+        accountId: merchant.accountId,
+        mode: 'test',
+        storeId,
+        url,
+        eventTypes: ['order/paid'],
+        secret: newWebhookSecret(),
+        ...failureRecord,
+      },
+    });
+    const event = await recordEvent(db, {
+      accountId: merchant.accountId,
+      mode: 'test',
+      storeId,
+      eventType: 's_order_paid',
+      properties: { orderId: 'ord_x', amount: 1999, currency: 'USD', paymentId: 'pay_x' },
+    });
     const activities = createActivities({
       db,
       logger: createLogger('silent'),
@@ -72,7 +96,11 @@ describe('webhook delivery workflow (time skipping, real activities and database
     try {
       const realStart = Date.now();
       const outcome = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+        env.client.workflow.execute(webhookDeliveryWorkflow, {
+          workflowId: `whd_${event.id}_${endpoint.id}`,
+          taskQueue,
+          args: [{ eventId: event.id, endpointId: endpoint.id }],
+        }),
       );
       expect(Date.now() - realStart).toBeLessThan(60_000);
       const delivered = receiver.received.filter((request) => request.status === 200);
@@ -89,14 +117,26 @@ describe('webhook delivery workflow (time skipping, real activities and database
       expect(receiver.received.length).toBeLessThan(25);
 
       // Same event id on every attempt, attempt numbers counting up.
-      expect(new Set(receiver.received.map((request) => request.headers['x-webhook-event-id']))).toEqual(new Set([event.id]));
-      expect(receiver.received.map((request) => Number(request.headers['x-webhook-attempt']))).toEqual(receiver.received.map((_, i) => i + 1));
+      expect(new Set(receiver.received.map((request) => request.headers['x-webhook-event-id']))).toEqual(
+        new Set([event.id]),
+      );
+      expect(receiver.received.map((request) => Number(request.headers['x-webhook-attempt']))).toEqual(
+        receiver.received.map((_, i) => i + 1),
+      );
 
-      const attempts = await db.webhookDeliveryAttempt.findMany({ where: { eventId: event.id }, orderBy: { attempt: 'asc' } });
+      const attempts = await db.webhookDeliveryAttempt.findMany({
+        where: { eventId: event.id },
+        orderBy: { attempt: 'asc' },
+      });
       expect(attempts).toHaveLength(receiver.received.length);
       expect(attempts.filter((attempt) => attempt.outcome === 'succeeded')).toHaveLength(1);
       expect(attempts.at(-1)).toMatchObject({ outcome: 'succeeded', responseStatus: 200, responseSnippet: 'ok' });
-      expect(attempts[0]).toMatchObject({ outcome: 'failed', responseStatus: 503, responseSnippet: 'receiver down', error: 'HTTP 503' });
+      expect(attempts[0]).toMatchObject({
+        outcome: 'failed',
+        responseStatus: 503,
+        responseSnippet: 'receiver down',
+        error: 'HTTP 503',
+      });
       const after = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
       expect(after).toMatchObject({ enabled: true, failingSince: null });
     } finally {
@@ -109,7 +149,11 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const { merchant, endpoint, event, activities } = await setUp(receiver.url);
     try {
       const outcome = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+        env.client.workflow.execute(webhookDeliveryWorkflow, {
+          workflowId: `whd_${event.id}_${endpoint.id}`,
+          taskQueue,
+          args: [{ eventId: event.id, endpointId: endpoint.id }],
+        }),
       );
       const lastElapsed = receiver.received.at(-1)!.elapsedMs;
       // Streaks are measured between attempts' scheduled times: the first attempt scheduled 3 days
@@ -122,13 +166,21 @@ describe('webhook delivery workflow (time skipping, real activities and database
       const after = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
       expect(after.enabled).toBe(false);
       expect(after.disabledReason).toMatch(/3 days/);
-      const emitted = await db.event.findMany({ where: { accountId: merchant.accountId, eventType: 's_webhook_endpoint_disabled' } });
+      const emitted = await db.event.findMany({
+        where: { accountId: merchant.accountId, eventType: 's_webhook_endpoint_disabled' },
+      });
       expect(emitted).toHaveLength(1);
-      expect(emitted[0]!.properties).toMatchObject({ endpointId: endpoint.id, reason: 'failing', lastEventId: event.id });
+      expect(emitted[0]!.properties).toMatchObject({
+        endpointId: endpoint.id,
+        reason: 'failing',
+        lastEventId: event.id,
+      });
       expect(emitted[0]!.id).toBe((outcome as { disabledEventId: string }).disabledEventId);
       // The disabled event went through dispatch (no other endpoint is subscribed, so nothing started).
       expect(emitted[0]!.processedAt).not.toBeNull();
-      expect(await db.webhookDeliveryAttempt.count({ where: { eventId: event.id, outcome: 'failed' } })).toBe(receiver.received.length);
+      expect(await db.webhookDeliveryAttempt.count({ where: { eventId: event.id, outcome: 'failed' } })).toBe(
+        receiver.received.length,
+      );
     } finally {
       await receiver.stop();
     }
@@ -139,11 +191,18 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const { endpoint, event, activities } = await setUp(receiver.url);
     try {
       const outcome = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+        env.client.workflow.execute(webhookDeliveryWorkflow, {
+          workflowId: `whd_${event.id}_${endpoint.id}`,
+          taskQueue,
+          args: [{ eventId: event.id, endpointId: endpoint.id }],
+        }),
       );
       expect(receiver.received).toHaveLength(1);
       expect(outcome).toMatchObject({ status: 'failed', endpointDisabled: true });
-      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: false, disabledReason: 'receiver answered 410 Gone' });
+      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+        enabled: false,
+        disabledReason: 'receiver answered 410 Gone',
+      });
     } finally {
       await receiver.stop();
     }
@@ -155,17 +214,27 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const { endpoint, event, activities } = await setUp(receiver.url);
     try {
       const outcome = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+        env.client.workflow.execute(webhookDeliveryWorkflow, {
+          workflowId: `whd_${event.id}_${endpoint.id}`,
+          taskQueue,
+          args: [{ eventId: event.id, endpointId: endpoint.id }],
+        }),
       );
       expect(outcome).toMatchObject({ status: 'delivered', attempt: 2, receiverStatus: 200 });
       expect(receiver.received.map((request) => request.status)).toEqual([404, 200]);
       expect(receiver.received[1]!.elapsedMs - receiver.received[0]!.elapsedMs).toBeGreaterThanOrEqual(55_000);
-      const attempts = await db.webhookDeliveryAttempt.findMany({ where: { eventId: event.id }, orderBy: { attempt: 'asc' } });
+      const attempts = await db.webhookDeliveryAttempt.findMany({
+        where: { eventId: event.id },
+        orderBy: { attempt: 'asc' },
+      });
       expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.responseStatus])).toEqual([
         [1, 'failed', 404],
         [2, 'succeeded', 200],
       ]);
-      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, failingSince: null });
+      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+        enabled: true,
+        failingSince: null,
+      });
     } finally {
       await receiver.stop();
     }
@@ -176,15 +245,28 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const receiver = await startReceiver(env, () => (++requests === 1 ? 500 : 200));
     // A streak opened 5 days ago whose last failure was 4 days ago: nothing failed since.
     const now = Number(await env.currentTimeMs());
-    const { merchant, endpoint, event, activities } = await setUp(receiver.url, { failingSince: new Date(now - 5 * day), lastFailedAt: new Date(now - 4 * day) });
+    const { merchant, endpoint, event, activities } = await setUp(receiver.url, {
+      failingSince: new Date(now - 5 * day),
+      lastFailedAt: new Date(now - 4 * day),
+    });
     try {
       const outcome = await withWorker(env, activities, (taskQueue) =>
-        env.client.workflow.execute(webhookDeliveryWorkflow, { workflowId: `whd_${event.id}_${endpoint.id}`, taskQueue, args: [{ eventId: event.id, endpointId: endpoint.id }] }),
+        env.client.workflow.execute(webhookDeliveryWorkflow, {
+          workflowId: `whd_${event.id}_${endpoint.id}`,
+          taskQueue,
+          args: [{ eventId: event.id, endpointId: endpoint.id }],
+        }),
       );
       expect(outcome).toMatchObject({ status: 'delivered', attempt: 2 });
       expect(receiver.received.map((request) => request.status)).toEqual([500, 200]);
-      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
-      expect(await db.event.count({ where: { accountId: merchant.accountId, eventType: 's_webhook_endpoint_disabled' } })).toBe(0);
+      expect(await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+        enabled: true,
+        disabledReason: null,
+        failingSince: null,
+      });
+      expect(
+        await db.event.count({ where: { accountId: merchant.accountId, eventType: 's_webhook_endpoint_disabled' } }),
+      ).toBe(0);
     } finally {
       await receiver.stop();
     }

@@ -25,7 +25,10 @@ describe('event outbox sweeper (time skipping)', () => {
       },
     };
     await withWorker(env, activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(eventOutboxWorkflow, { workflowId: `outbox-${Date.now()}`, taskQueue });
+      const handle = await env.client.workflow.start(eventOutboxWorkflow, {
+        workflowId: `outbox-${Date.now()}`,
+        taskQueue,
+      });
       await env.sleep('10 minutes');
       if (recordDir) await recordHistory(handle, 'eventOutboxWorkflow', recordDir);
       await handle.terminate('test over');
