@@ -1,5 +1,5 @@
 import { findBlockingRule, type BlockRuleInput } from '../../src/domain/blockRules';
-import { capabilityNames } from '../../src/payments/processorAccess';
+import { capabilityNames, routableCurrencies } from '../../src/payments/processorAccess';
 import { claimCheckoutSession } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
 import { validatePaymentRequest } from '../../src/payments/validatePayment';
@@ -170,7 +170,8 @@ export function createPaymentActivities(deps: ActivityDeps) {
         type: p.type,
         enabled: p.enabled,
         enable3DS: p.enable3DS,
-        supportedCurrencies: p.supportedCurrencies,
+        // What the merchant enabled, narrowed to what the processor type takes: routing skips the rest.
+        supportedCurrencies: routableCurrencies(p.type, p.supportedCurrencies),
         capabilities: capabilityNames(p.type),
       })),
       stickyProcessorId: sticky?.processorId ?? null,

@@ -89,6 +89,15 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
           eventIds,
         });
         if (refund.status !== 'pending') return answer([], payment.status);
+        if (input.result.outcome === 'pending') {
+          // Accepted, not confirmed: the refund stays pending with its amount reserved until the
+          // processor confirms or fails it by webhook.
+          await tx.refund.update({
+            where: { id: refund.id },
+            data: { processorReference: input.result.processorReference },
+          });
+          return { ...answer([], payment.status), pending: true };
+        }
         if (failure) {
           await tx.refund.update({ where: { id: refund.id }, data: { status: 'failed', failureCode: failure.code } });
           await tx.$executeRaw`UPDATE "payments" SET "amount_refunded" = "amount_refunded" - ${refund.amount} WHERE "id" = ${payment.id}`;

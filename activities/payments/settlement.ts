@@ -38,6 +38,7 @@ export async function callProcessor(
     throw error;
   }
   if (result.outcome === 'failed') return { outcome: 'failed', code: result.code, message: result.message };
+  if (result.outcome === 'pending') return { outcome: 'pending', processorReference: result.processorReference };
   return {
     outcome: 'succeeded',
     processorReference: result.processorReference,
@@ -135,6 +136,20 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
         });
         if (payment.status !== 'processing' || metadata.settlement !== input.workflowId)
           return done([], input.result.outcome === 'succeeded', payment.status);
+        if (input.result.outcome === 'pending') {
+          // The claim stays (processing, metadata.settlement) until the processor confirms by webhook,
+          // so no other capture or void can start meanwhile; nothing is recorded as done.
+          const pendingAtProcessor = {
+            operation: input.operation,
+            processorReference: input.result.processorReference,
+            amount: input.call.amount,
+          };
+          await tx.payment.update({
+            where: { id: payment.id },
+            data: { metadata: { ...metadata, pendingAtProcessor } as Prisma.InputJsonObject },
+          });
+          return { ...done([], true, payment.status), pending: true };
+        }
         delete metadata.settlement;
         if (input.result.outcome === 'failed') {
           await tx.payment.update({

@@ -27,6 +27,8 @@ export type FollowUpRefusal = Rejection;
 /** The processor's answer to a capture, void or refund; technical failures whose retries ran out become `failed`. */
 export type ProcessorFollowUp =
   | { outcome: 'succeeded'; processorReference: string; dispute: { amount: number; reason: string | null } | null }
+  /** The processor accepted it and confirms (or fails) it later by webhook: nothing is final yet. */
+  | { outcome: 'pending'; processorReference: string }
   | { outcome: 'failed'; code: string; message: string };
 
 export type FollowUpOutcome =
@@ -35,7 +37,10 @@ export type FollowUpOutcome =
       kind: 'done';
       paymentId: string;
       paymentStatus: string;
+      /** The processor did not refuse; with `pending` it has not confirmed either. */
       succeeded: boolean;
+      /** The processor accepted the operation asynchronously: the payment or refund stays pending until it confirms. */
+      pending?: boolean;
       code: string | null;
       message: string | null;
       refundId?: string;

@@ -1,13 +1,27 @@
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { openProcessorCredentials } from '../processors/credentials';
-import { capabilityNames as namesOf, getProcessorAdapter, isProcessorType } from '../processors/registry';
+import {
+  capabilityNames as namesOf,
+  isProcessorType,
+  processorDefinition,
+  takesCurrency,
+} from '../processors/registry';
 import type { ProcessorAdapter } from '../processors/types';
 
 /** Capability names routing filters by, for a processor type (none for an unknown type). */
 export function capabilityNames(type: string): string[] {
+  return isProcessorType(type) ? namesOf(processorDefinition(type).capabilities) : [];
+}
+
+/**
+ * The currencies routing may send to a processor: those the merchant enabled on it that its type
+ * takes (`capabilities.currencies`). None for an unknown type.
+ */
+export function routableCurrencies(type: string, enabled: readonly string[]): string[] {
   if (!isProcessorType(type)) return [];
-  return namesOf(getProcessorAdapter(type, { sandboxUrl: 'http://unused.invalid', timeoutMs: 1 }).capabilities);
+  const { capabilities } = processorDefinition(type);
+  return enabled.filter((currency) => takesCurrency(capabilities, currency));
 }
 
 export interface ProcessorAccess {
@@ -26,7 +40,7 @@ export async function processorAccess(
   const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
   if (!processor) throw new ProcessorMissingError(processorId);
   return {
-    adapter: getProcessorAdapter(processor.type, {
+    adapter: processorDefinition(processor.type).createAdapter({
       sandboxUrl: deps.sandboxUrl,
       timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
     }),

@@ -20,15 +20,28 @@ export interface JsonRequest {
   timeoutMs: number;
 }
 
-export async function postJson(request: JsonRequest): Promise<JsonAnswer> {
+export function postJson(request: JsonRequest): Promise<JsonAnswer> {
+  return sendJson('POST', request);
+}
+
+/** A read (lookups): no body; its failures are classified like any other call's. */
+export function getJson(request: Omit<JsonRequest, 'body'>): Promise<JsonAnswer> {
+  return sendJson('GET', { ...request, body: undefined });
+}
+
+async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<JsonAnswer> {
   const started = performance.now();
   let response: Response;
   let text: string;
   try {
     response = await fetch(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
-      body: JSON.stringify(request.body),
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        ...request.headers,
+      },
+      ...(method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
       signal: AbortSignal.timeout(request.timeoutMs),
     });
     text = await response.text();

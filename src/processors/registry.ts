@@ -1,23 +1,16 @@
-import { createSandboxAdapter } from './sandbox';
-import type { AdapterDeps } from './sandbox/adapter';
-import { createSandboxHosted3dsAdapter } from './sandbox_hosted3ds';
-import type { ProcessorAdapter, ProcessorCapabilities } from './types';
-
-export interface ProcessorDeps {
-  sandboxUrl: string;
-  timeoutMs: number;
-}
+import { sandboxProcessor } from './sandbox';
+import { sandboxHosted3dsProcessor } from './sandbox_hosted3ds';
+import type { AdapterDeps, ProcessorAdapter, ProcessorCapabilities, ProcessorDefinition } from './types';
 
 /** One line per processor type; the type is also the folder name under src/processors/. */
-const factories: Record<string, (deps: AdapterDeps) => ProcessorAdapter> = {
-  sandbox: createSandboxAdapter,
-  sandbox_hosted3ds: createSandboxHosted3dsAdapter,
-};
+const definitions: readonly ProcessorDefinition[] = [sandboxProcessor, sandboxHosted3dsProcessor];
 
-export const processorTypes: readonly string[] = Object.freeze(Object.keys(factories));
+const byType = new Map(definitions.map((definition) => [definition.type, definition]));
+
+export const processorTypes: readonly string[] = Object.freeze([...byType.keys()]);
 
 export function isProcessorType(type: string): boolean {
-  return Object.hasOwn(factories, type);
+  return byType.has(type);
 }
 
 export class UnknownProcessorTypeError extends Error {
@@ -27,13 +20,17 @@ export class UnknownProcessorTypeError extends Error {
   }
 }
 
-export function getProcessorAdapter(type: string, deps: ProcessorDeps): ProcessorAdapter {
-  const factory = Object.hasOwn(factories, type) ? factories[type] : undefined;
-  if (!factory) throw new UnknownProcessorTypeError(type);
-  return factory(deps);
+export function processorDefinition(type: string): ProcessorDefinition {
+  const definition = byType.get(type);
+  if (!definition) throw new UnknownProcessorTypeError(type);
+  return definition;
 }
 
-/** Capability names routing can require (RoutingProcessor.capabilities), derived from the adapter's data. */
+export function getProcessorAdapter(type: string, deps: AdapterDeps): ProcessorAdapter {
+  return processorDefinition(type).createAdapter(deps);
+}
+
+/** Capability names routing can require (RoutingProcessor.capabilities), derived from the capabilities data. */
 export function capabilityNames(capabilities: ProcessorCapabilities): string[] {
   return [
     ...(capabilities.externalThreeDs ? ['externalThreeDs'] : []),
@@ -41,4 +38,9 @@ export function capabilityNames(capabilities: ProcessorCapabilities): string[] {
     ...(capabilities.partialRefunds ? ['partialRefunds'] : []),
     ...capabilities.captureModes.map((mode) => `capture:${mode}`),
   ];
+}
+
+/** Whether the processor type takes payments in this currency (ISO 4217, any case). */
+export function takesCurrency(capabilities: ProcessorCapabilities, currency: string): boolean {
+  return capabilities.currencies === 'any' || capabilities.currencies.includes(currency.toUpperCase());
 }

@@ -1,20 +1,36 @@
+import type { z } from 'zod';
 import type { DeclineCode } from './declineCodes';
 
 /**
- * The one interface every processor adapter implements (one folder per type under
- * src/processors/). A decline is data (`outcome: 'declined'`); an integration failure (network,
- * timeout, 5xx, unparseable answer) is thrown as a ProcessorTechnicalError.
+ * The processor contract (one folder per type under src/processors/, one registry line each). A
+ * decline is data (`outcome: 'declined'`); an integration failure (network, timeout, 5xx,
+ * unparseable answer) is thrown as a ProcessorTechnicalError.
  */
 export type DeclineCategory = 'hard_decline' | 'soft_decline' | 'technical';
 
+/** Static data of a processor type, read by routing, the 3DS plan and the processors API without building an adapter. */
 export interface ProcessorCapabilities {
-  currencies: string[] | 'any';
+  /** ISO 4217, upper case. Routing skips a processor that does not take the payment's currency. */
+  currencies: readonly string[] | 'any';
+  /** automatic = purchase intent (authorize and capture in one call), manual = auth intent. */
+  captureModes: readonly ('automatic' | 'manual')[];
+  partialCapture: boolean;
+  partialRefunds: boolean;
+  multipleRefunds: boolean;
+  void: boolean;
   /** Accepts externally authenticated 3DS values (bring your own 3DS) and forwards them. */
   externalThreeDs: boolean;
   /** Runs its own hosted 3DS and ignores external values. */
   hostedThreeDs: boolean;
-  captureModes: ('automatic' | 'manual')[];
-  partialRefunds: boolean;
+  networkTokens: boolean;
+  /** Capture, void and refund are answered "received" and confirmed later by webhook. */
+  asyncModifications: boolean;
+}
+
+export interface AdapterDeps {
+  /** Base URL of the sandbox (the sandbox acquirer lives under it); other vendors use their own API hosts. */
+  sandboxUrl: string;
+  timeoutMs: number;
 }
 
 export interface ThreeDsValues {
@@ -36,7 +52,7 @@ export interface CardDetails {
 }
 
 export interface AuthorizeRequest {
-  /** payment id + attempt number: the acquirer dedupes on it, so a retried call never charges twice. */
+  /** payment id + attempt number: the processor dedupes on it, so a retried call never charges twice. */
   idempotencyKey: string;
   paymentId: string;
   amount: number;
@@ -69,6 +85,8 @@ export interface FollowUpRequest {
 
 export type FollowUpResult =
   | { outcome: 'succeeded'; processorReference: string; disputeOpened?: DisputeOpened }
+  /** Accepted; confirmed or failed later by webhook (asynchronous modifications). */
+  | { outcome: 'pending'; processorReference: string }
   | { outcome: 'failed'; code: string; category: DeclineCategory; message: string };
 
 export interface ReversalRequest {
@@ -82,13 +100,27 @@ export interface ReversalRequest {
 }
 
 /**
- * `nothing_to_reverse`: no charge stands under the key, and none ever will (an authorization still
- * in flight or arriving later under that key is refused by the processor).
+ * `nothing_to_reverse`: no charge stands under the key (for the sandbox acquirer also: none ever
+ * will, an authorization in flight or arriving later under that key is refused).
  */
 export type ReversalResult =
   | { outcome: 'reversed'; processorReference: string; amount: number }
   | { outcome: 'nothing_to_reverse' }
   | { outcome: 'failed'; code: string; category: DeclineCategory; message: string };
+
+export interface LookupRequest {
+  /** The key the authorization was sent with. */
+  idempotencyKey: string;
+  /** When known, the processor's reference is asked for directly. */
+  processorReference?: string;
+  credentials: Record<string, string>;
+}
+
+export type LookupStatus = 'authorized' | 'captured' | 'declined' | 'voided' | 'refunded' | 'pending';
+
+export type LookupResult =
+  /** Nothing stands under the key: it never charged. */
+  { outcome: 'not_found' } | { outcome: 'found'; processorReference: string; status: LookupStatus; amount: number };
 
 export interface ProcessorAdapter {
   readonly type: string;
@@ -99,6 +131,24 @@ export interface ProcessorAdapter {
   refund(request: FollowUpRequest): Promise<FollowUpResult>;
   /** Voids or refunds whatever an authorization did, found by the idempotency key it was sent with. */
   reverseByIdempotencyKey(request: ReversalRequest): Promise<ReversalResult>;
+  /** What stands at the processor under an authorization's key (or reference): resolves an unknown outcome. */
+  lookup(request: LookupRequest): Promise<LookupResult>;
+}
+
+/** One per processor type, in src/processors/<type>/index.ts; the registry has one line per definition. */
+export interface ProcessorDefinition {
+  type: string;
+  /** Static data, readable without building an adapter. */
+  capabilities: ProcessorCapabilities;
+  /** Validated on POST /processors and /processors/update. */
+  credentialsSchema: z.ZodType<Record<string, string>>;
+  /**
+   * The vendor's decline/error code → the engine's code in src/processors/declineCodes.ts (its
+   * table gives category hard/soft/technical and outcomeUnknown). Unknown vendor codes map to a
+   * sensible default.
+   */
+  classify(vendorCode: string): DeclineCode;
+  createAdapter(deps: AdapterDeps): ProcessorAdapter;
 }
 
 /** An integration failure: retried by the activity's retry policy, then cascades. Its code is in the table. */

@@ -15,8 +15,8 @@ const root = path.resolve(__dirname, '../..');
 /** Error codes written as literals where they are produced: `code: '…'`, the acquirer's helpers, thrown errors. */
 const codeLiterals = [
   /\bcode: '([a-z0-9_]+)'/g,
-  /\bdecline\('([a-z0-9_]+)'/g,
-  /\bfail\(\d+, '([a-z0-9_]+)'/g,
+  /\bdecline\(\s*'([a-z0-9_]+)'/g,
+  /\bfail\(\s*\d+,\s*'([a-z0-9_]+)'/g,
   /ProcessorTechnicalError\([^;]*?'([a-z0-9_]+)'\)/g,
 ];
 /** The HTTP executor picks its codes in expressions (`a ? 'x' : 'y'`, `return 'x'`). */
@@ -36,12 +36,13 @@ const producers = [
   'src/processors/sandbox/transformers.ts',
   'src/threeds/paymentPlan.ts',
   'src/threeds/serverClient.ts',
-  'activities/paymentsAuthorize.ts',
-  'workflows/payment.ts',
-  'workflows/payment/attempts.ts',
-  'workflows/paymentThreeDs.ts',
-  'workflows/paymentSettlement.ts',
-  'workflows/refund.ts',
+  'src/sandbox/acquirer/lookup.ts',
+  'activities/payments/authorize.ts',
+  'workflows/payments/workflow.ts',
+  'workflows/payments/attempts.ts',
+  'workflows/payments/threeDs.ts',
+  'workflows/payments/settlement.ts',
+  'workflows/payments/refund.ts',
 ];
 
 describe('error code table', () => {

@@ -68,10 +68,17 @@ export const statusOfDomainKind: Record<DomainErrorKind, number> = {
   internal: 500,
 };
 
+/** A domain refusal may name the fields it refuses (`details.issues`, the same shape as a validation error's). */
+function issuesOf(details: DomainError['details']): ErrorBody['issues'] {
+  const parsed = errorBodySchema.shape.issues.safeParse(details?.issues);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** The one place any thrown value becomes an HTTP status and error body. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError) return new ApiError(statusOfDomainKind[error.kind], error.code, error.message);
+  if (error instanceof DomainError)
+    return new ApiError(statusOfDomainKind[error.kind], error.code, error.message, issuesOf(error.details));
   if (error instanceof z.ZodError) return validationError(error, 'request');
   const httpish = (error ?? {}) as HttpishError;
   // body-parser errors carry a `type`; they are the client's fault, never a 500.

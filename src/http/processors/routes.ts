@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { Db, Prisma } from '../../db/prisma';
-import { newId } from '../../domain/ids';
-import { scopeOf, type Scope } from '../../commerce/scope';
-import { sealProcessorCredentials } from '../../processors/credentials';
+import { scopeOf } from '../../commerce/scope';
+import { createProcessorService } from '../../processors/service';
+import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import {
@@ -13,47 +11,29 @@ import {
   processorSchema,
   toPublicProcessor,
   updateProcessorSchema,
-  withBaseCurrency,
 } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['processors'];
 
-/** A processor of the caller's account and mode, or 404. */
-export async function findProcessor(db: Db | Prisma.TransactionClient, scope: Scope, processorId: string) {
-  const processor = await db.processor.findFirst({ where: { id: processorId, ...scope } });
-  if (!processor) throw notFound('Processor');
-  return processor;
-}
-
 export function registerProcessorRoutes({ publicRouter }: Routers, { db, config }: AppDeps): void {
+  const processors = createProcessorService({ db, config });
+
   defineRoute(
     publicRouter,
     basePath,
     {
       method: 'post',
       path: '/processors',
-      summary: 'Creates a processor (credentials are sealed, never returned)',
+      summary: "Creates a processor (credentials are checked against the type's schema, sealed, never returned)",
       tags,
       adminOnly: true,
       body: createProcessorSchema,
       response: processorSchema,
     },
     async ({ body, req }) => {
-      const processor = await db.processor.create({
-        data: {
-          id: newId('processor'),
-          ...scopeOf(req),
-          name: body.name,
-          type: body.type,
-          encryptedCredentials: sealProcessorCredentials(body.credentials, config),
-          supportedCurrencies: withBaseCurrency(body.baseCurrency, body.supportedCurrencies),
-          baseCurrency: body.baseCurrency,
-          enabled: body.enabled ?? true,
-          enable3DS: body.enable3DS ?? false,
-        },
-      });
-      return toPublicProcessor(processor);
+      const data = beforeWork(() => processors.prepareCreate(scopeOf(req), body));
+      return toPublicProcessor(await processors.saveCreate(data));
     },
   );
 
@@ -67,10 +47,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       tags,
       response: z.array(processorSchema),
     },
-    async ({ req }) => {
-      const rows = await db.processor.findMany({ where: scopeOf(req), orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-      return rows.map(toPublicProcessor);
-    },
+    async ({ req }) => (await processors.list(scopeOf(req))).map(toPublicProcessor),
   );
 
   defineRoute(
@@ -86,23 +63,8 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       response: processorSchema,
     },
     async ({ body, req }) => {
-      const existing = await findProcessor(db, scopeOf(req), body.processorId);
-      const data = body.updatedData;
-      const baseCurrency = data.baseCurrency ?? existing.baseCurrency;
-      const supported = data.supportedCurrencies ?? (data.baseCurrency ? existing.supportedCurrencies : undefined);
-      const processor = await db.processor.update({
-        where: { id: existing.id },
-        data: {
-          name: data.name,
-          type: data.type,
-          encryptedCredentials: data.credentials ? sealProcessorCredentials(data.credentials, config) : undefined,
-          supportedCurrencies: supported ? withBaseCurrency(baseCurrency, supported) : undefined,
-          baseCurrency: data.baseCurrency,
-          enabled: data.enabled,
-          enable3DS: data.enable3DS,
-        },
-      });
-      return toPublicProcessor(processor);
+      const update = await beforeWork(() => processors.prepareUpdate(scopeOf(req), body.processorId, body.updatedData));
+      return toPublicProcessor(await processors.saveUpdate(update));
     },
   );
 
@@ -117,6 +79,6 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       params: processorParams,
       response: processorSchema,
     },
-    async ({ params, req }) => toPublicProcessor(await findProcessor(db, scopeOf(req), params.processorId)),
+    async ({ params, req }) => toPublicProcessor(await processors.find(scopeOf(req), params.processorId)),
   );
 }

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { currencySchema, idOf, idParam } from '../../commerce/schemas';
-import { getProcessorAdapter, isProcessorType, processorTypes } from '../../processors/registry';
+import { isProcessorType, processorDefinition, processorTypes } from '../../processors/registry';
 
 const capabilitiesSchema = z.object({
   currencies: z.union([z.array(z.string()), z.literal('any')]),
+  captureModes: z.array(z.enum(['automatic', 'manual'])),
+  partialCapture: z.boolean(),
+  partialRefunds: z.boolean(),
+  multipleRefunds: z.boolean(),
+  void: z.boolean(),
   externalThreeDs: z.boolean(),
   hostedThreeDs: z.boolean(),
-  captureModes: z.array(z.enum(['automatic', 'manual'])),
-  partialRefunds: z.boolean(),
+  networkTokens: z.boolean(),
+  asyncModifications: z.boolean(),
 });
 
 /** Credentials never appear here: only whether there are any. */
@@ -33,11 +38,20 @@ export const processorTypeSchema = z
   .refine(isProcessorType, { message: `type must be a registered processor type: ${processorTypes.join(', ')}` })
   .openapi({ description: `Adapter type: ${processorTypes.join(', ')}` });
 
-/** An object of strings (merchantId, apiKey…); sealed at rest, replaced whole on update. */
+/**
+ * An object of strings; its fields per type are checked by the type's own schema
+ * (src/processors/<type>/), sealed at rest, replaced whole on update.
+ */
 export const credentialsSchema = z
   .record(z.string().min(1).max(100), z.string().max(4096))
   .refine((value) => Object.keys(value).length <= 50, { message: 'at most 50 credential fields' })
-  .openapi({ description: 'Object of strings; write-only (never returned)' });
+  .openapi({
+    description:
+      'Object of strings, write-only (never returned), fields per type (docs/processors.md): ' +
+      'sandbox and sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; ' +
+      'stripe {secretKey, webhookSecret?, endpoint?}. `endpoint` (an http(s) origin replacing the ' +
+      "vendor's scheme, host and port) is refused in live mode.",
+  });
 
 const processorFields = {
   name: z.string().trim().min(1).max(200),
@@ -58,11 +72,6 @@ export const updateProcessorSchema = z
   .strict();
 
 export const processorParams = idParam('processorId', 'proc');
-
-/** The base currency is always one of the supported currencies. */
-export function withBaseCurrency(base: string, supported: string[]): string[] {
-  return [...new Set([base, ...supported])];
-}
 
 export function toPublicProcessor(row: {
   id: string;
@@ -93,7 +102,12 @@ export function toPublicProcessor(row: {
   };
 }
 
-function capabilitiesOf(type: string) {
-  // Capabilities are static data of the adapter; the deps only matter for calls, never made here.
-  return getProcessorAdapter(type, { sandboxUrl: 'http://unused.invalid', timeoutMs: 1 }).capabilities;
+/** Capabilities are static data of the type (src/processors/<type>/index.ts). */
+function capabilitiesOf(type: string): z.input<typeof capabilitiesSchema> {
+  const { capabilities } = processorDefinition(type);
+  return {
+    ...capabilities,
+    currencies: capabilities.currencies === 'any' ? 'any' : [...capabilities.currencies],
+    captureModes: [...capabilities.captureModes],
+  };
 }

@@ -1,7 +1,10 @@
-import { postJson } from '../httpExecutor';
+import { withEndpoint } from '../endpoint';
+import { getJson, postJson } from '../httpExecutor';
 import type {
+  AdapterDeps,
   AuthorizeRequest,
   FollowUpRequest,
+  LookupRequest,
   ProcessorAdapter,
   ProcessorCapabilities,
   ReversalRequest,
@@ -12,13 +15,10 @@ import {
   requestHeaders,
   toAuthorizeResult,
   toFollowUpResult,
+  toLookupResult,
   toReversalResult,
+  type SandboxCredentials,
 } from './transformers';
-
-export interface AdapterDeps {
-  sandboxUrl: string;
-  timeoutMs: number;
-}
 
 export interface SandboxVariant {
   type: string;
@@ -29,12 +29,13 @@ export interface SandboxVariant {
 
 /** Transport to the sandbox acquirer; the variants differ only in capabilities and 3DS forwarding. */
 export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: SandboxVariant): ProcessorAdapter {
-  const base = `${deps.sandboxUrl.replace(/\/+$/, '')}/acquirer/v1`;
+  const base = (credentials: SandboxCredentials) =>
+    `${withEndpoint(deps.sandboxUrl, credentials.endpoint)}/acquirer/v1`;
 
   const followUp = async (request: FollowUpRequest, action: 'capture' | 'void' | 'refunds') => {
     const credentials = parseCredentials(request.credentials);
     const answer = await postJson({
-      url: `${base}/authorizations/${encodeURIComponent(request.processorReference)}/${action}`,
+      url: `${base(credentials)}/authorizations/${encodeURIComponent(request.processorReference)}/${action}`,
       headers: requestHeaders(request.idempotencyKey, credentials),
       body: { merchantId: credentials.merchantId, amount: request.amount, currency: request.currency },
       timeoutMs: deps.timeoutMs,
@@ -48,7 +49,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     async authorize(request: AuthorizeRequest) {
       const credentials = parseCredentials(request.credentials);
       const answer = await postJson({
-        url: `${base}/authorizations`,
+        url: `${base(credentials)}/authorizations`,
         headers: requestHeaders(request.idempotencyKey, credentials),
         body: authorizeBody(request, credentials, variant.forwardThreeDs),
         timeoutMs: deps.timeoutMs,
@@ -61,7 +62,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     async reverseByIdempotencyKey(request: ReversalRequest) {
       const credentials = parseCredentials(request.credentials);
       const answer = await postJson({
-        url: `${base}/reversals`,
+        url: `${base(credentials)}/reversals`,
         headers: requestHeaders(request.idempotencyKey, credentials),
         body: {
           merchantId: credentials.merchantId,
@@ -72,6 +73,20 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
         timeoutMs: deps.timeoutMs,
       });
       return toReversalResult(answer.status, answer.body);
+    },
+    async lookup(request: LookupRequest) {
+      const credentials = parseCredentials(request.credentials);
+      const query = new URLSearchParams({ merchantId: credentials.merchantId });
+      const path = request.processorReference
+        ? `/authorizations/${encodeURIComponent(request.processorReference)}`
+        : '/authorizations';
+      if (!request.processorReference) query.set('idempotencyKey', request.idempotencyKey);
+      const answer = await getJson({
+        url: `${base(credentials)}${path}?${query.toString()}`,
+        headers: credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {},
+        timeoutMs: deps.timeoutMs,
+      });
+      return toLookupResult(answer.status, answer.body);
     },
   };
 }

@@ -1,17 +1,31 @@
-import type { ProcessorAdapter } from '../types';
-import { createSandboxAcquirerAdapter, type AdapterDeps } from './adapter';
+import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
+import { createSandboxAcquirerAdapter } from './adapter';
+import { classifySandboxCode, sandboxCredentialsSchema } from './transformers';
+
+/** What the sandbox acquirer can do; `sandbox_hosted3ds` differs only in how it treats 3DS. */
+export const sandboxAcquirerCapabilities = {
+  currencies: 'any',
+  captureModes: ['automatic', 'manual'],
+  partialCapture: true,
+  partialRefunds: true,
+  multipleRefunds: true,
+  void: true,
+  externalThreeDs: true,
+  hostedThreeDs: false,
+  networkTokens: false,
+  asyncModifications: false,
+} as const satisfies ProcessorCapabilities;
 
 /** `sandbox`: the simulated card acquirer; accepts externally authenticated 3DS values and forwards them. */
-export function createSandboxAdapter(deps: AdapterDeps): ProcessorAdapter {
-  return createSandboxAcquirerAdapter(deps, {
-    type: 'sandbox',
-    forwardThreeDs: true,
-    capabilities: {
-      currencies: 'any',
-      externalThreeDs: true,
-      hostedThreeDs: false,
-      captureModes: ['automatic', 'manual'],
-      partialRefunds: true,
-    },
-  });
-}
+export const sandboxProcessor: ProcessorDefinition = {
+  type: 'sandbox',
+  capabilities: sandboxAcquirerCapabilities,
+  credentialsSchema: sandboxCredentialsSchema,
+  classify: classifySandboxCode,
+  createAdapter: (deps) =>
+    createSandboxAcquirerAdapter(deps, {
+      type: 'sandbox',
+      forwardThreeDs: true,
+      capabilities: sandboxAcquirerCapabilities,
+    }),
+};

@@ -1,29 +1,46 @@
 import { z } from 'zod';
-import { declineCategoryOf } from '../declineCodes';
+import { declineCategoryOf, isKnownDeclineCode, type DeclineCode } from '../declineCodes';
+import { endpointSchema } from '../endpoint';
 import {
   ProcessorTechnicalError,
   type AuthorizeRequest,
   type AuthorizeResult,
   type FollowUpResult,
+  type LookupResult,
   type ReversalResult,
 } from '../types';
 
 /**
- * Pure mapping between the engine's processor interface and the sandbox acquirer's wire format
+ * Pure mapping between the engine's processor contract and the sandbox acquirer's wire format
  * (`src/sandbox/acquirer/`). No I/O here.
  */
-export interface SandboxCredentials {
-  merchantId: string;
-  apiKey?: string;
-  /** How long the acquirer holds its answer for the timeout card (ms); default 10 000. */
-  timeoutDelayMs?: string;
-}
+export const sandboxCredentialsSchema = z
+  .object({
+    merchantId: z.string().trim().min(1).max(200),
+    apiKey: z.string().min(1).max(4096).optional(),
+    /** How long the acquirer holds its answer for the timeout card (ms); default 10 000. */
+    timeoutDelayMs: z
+      .string()
+      .regex(/^\d{1,6}$/, 'timeoutDelayMs must be a whole number of milliseconds')
+      .optional(),
+    endpoint: endpointSchema.optional(),
+  })
+  .strict();
+
+export type SandboxCredentials = z.infer<typeof sandboxCredentialsSchema>;
 
 export function parseCredentials(credentials: Record<string, string>): SandboxCredentials {
-  const merchantId = credentials.merchantId?.trim();
-  if (!merchantId)
-    throw new ProcessorTechnicalError('sandbox processor credentials lack merchantId', 'invalid_credentials');
-  return { merchantId, apiKey: credentials.apiKey, timeoutDelayMs: credentials.timeoutDelayMs };
+  const parsed = sandboxCredentialsSchema.safeParse(credentials);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join('.') || 'credentials';
+    throw new ProcessorTechnicalError(`sandbox processor credentials are invalid (${field})`, 'invalid_credentials');
+  }
+  return parsed.data;
+}
+
+/** The acquirer answers in the engine's own codes; one it has never sent is a decline of the card. */
+export function classifySandboxCode(vendorCode: string): DeclineCode {
+  return isKnownDeclineCode(vendorCode) ? vendorCode : 'card_declined';
 }
 
 export function requestHeaders(idempotencyKey: string, credentials: SandboxCredentials): Record<string, string> {
@@ -101,14 +118,16 @@ export function toAuthorizeResult(status: number, body: unknown): AuthorizeResul
         captured: answer.captured,
         ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}),
       };
-    case 'declined':
+    case 'declined': {
+      const code = classifySandboxCode(answer.code);
       return {
         outcome: 'declined',
-        code: answer.code,
-        category: declineCategoryOf(answer.code),
+        code,
+        category: declineCategoryOf(code),
         message: answer.message ?? answer.code,
         ...(answer.id ? { processorReference: answer.id } : {}),
       };
+    }
     case 'requires_3ds':
       return {
         outcome: 'requires_3ds',
@@ -128,28 +147,46 @@ export function toFollowUpResult(status: number, body: unknown): FollowUpResult 
         ...(answer.disputeOpened ? { disputeOpened: answer.disputeOpened } : {}),
       };
     case 'failed':
-      return {
-        outcome: 'failed',
-        code: answer.code,
-        category: declineCategoryOf(answer.code),
-        message: answer.message ?? answer.code,
-      };
+      return failure(answer.code, answer.message);
   }
+}
+
+function failure(vendorCode: string, message: string | undefined) {
+  const code = classifySandboxCode(vendorCode);
+  return { outcome: 'failed' as const, code, category: declineCategoryOf(code), message: message ?? vendorCode };
 }
 
 export function toReversalResult(status: number, body: unknown): ReversalResult {
   const answer = parseAnswer(status, body, reversalAnswerSchema, 'failed');
-  if (answer.status === 'failed')
-    return {
-      outcome: 'failed',
-      code: answer.code,
-      category: declineCategoryOf(answer.code),
-      message: answer.message ?? answer.code,
-    };
+  if (answer.status === 'failed') return failure(answer.code, answer.message);
   if (!answer.reversed) return { outcome: 'nothing_to_reverse' };
   if (!answer.id)
     throw new ProcessorTechnicalError('sandbox acquirer reversed without naming the transaction', 'invalid_response');
   return { outcome: 'reversed', processorReference: answer.id, amount: answer.amount };
+}
+
+const lookupAnswerSchema = z.discriminatedUnion('found', [
+  z.object({ found: z.literal(false) }),
+  z.object({
+    found: z.literal(true),
+    id: z.string().min(1),
+    status: z.enum(['authorized', 'captured', 'declined', 'voided', 'refunded', 'pending']),
+    amount: z.number().int().nonnegative(),
+  }),
+]);
+
+export function toLookupResult(status: number, body: unknown): LookupResult {
+  if (status === 401 || status === 403)
+    throw new ProcessorTechnicalError('sandbox acquirer rejected the credentials', 'invalid_credentials');
+  if (status === 429) throw new ProcessorTechnicalError('sandbox acquirer rate limited the call', 'rate_limited');
+  if (status < 200 || status >= 300)
+    throw new ProcessorTechnicalError(`sandbox acquirer answered HTTP ${status} to a lookup`, 'invalid_request');
+  const parsed = lookupAnswerSchema.safeParse(body);
+  if (!parsed.success)
+    throw new ProcessorTechnicalError('sandbox acquirer answered a lookup in an unknown shape', 'invalid_response');
+  const answer = parsed.data;
+  if (!answer.found) return { outcome: 'not_found' };
+  return { outcome: 'found', processorReference: answer.id, status: answer.status, amount: answer.amount };
 }
 
 function parseAnswer<T>(status: number, body: unknown, schema: z.ZodType<T>, refusal: 'declined' | 'failed'): T {

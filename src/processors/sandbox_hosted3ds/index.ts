@@ -1,21 +1,24 @@
-import { createSandboxAcquirerAdapter, type AdapterDeps } from '../sandbox/adapter';
-import type { ProcessorAdapter } from '../types';
+import { sandboxAcquirerCapabilities } from '../sandbox';
+import { createSandboxAcquirerAdapter } from '../sandbox/adapter';
+import { classifySandboxCode, sandboxCredentialsSchema } from '../sandbox/transformers';
+import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
+
+const capabilities: ProcessorCapabilities = {
+  ...sandboxAcquirerCapabilities,
+  externalThreeDs: false,
+  hostedThreeDs: true,
+};
 
 /**
  * `sandbox_hosted3ds`: the same simulated acquirer seen as a processor that runs its own hosted
  * 3DS. It ignores external 3DS values (never forwards them), so a bring-your-own-3DS payment must
  * be routed elsewhere; routing reads that from `capabilities`.
  */
-export function createSandboxHosted3dsAdapter(deps: AdapterDeps): ProcessorAdapter {
-  return createSandboxAcquirerAdapter(deps, {
-    type: 'sandbox_hosted3ds',
-    forwardThreeDs: false,
-    capabilities: {
-      currencies: 'any',
-      externalThreeDs: false,
-      hostedThreeDs: true,
-      captureModes: ['automatic', 'manual'],
-      partialRefunds: true,
-    },
-  });
-}
+export const sandboxHosted3dsProcessor: ProcessorDefinition = {
+  type: 'sandbox_hosted3ds',
+  capabilities,
+  credentialsSchema: sandboxCredentialsSchema,
+  classify: classifySandboxCode,
+  createAdapter: (deps) =>
+    createSandboxAcquirerAdapter(deps, { type: 'sandbox_hosted3ds', forwardThreeDs: false, capabilities }),
+};

@@ -35,6 +35,17 @@ export interface FollowUpCall {
 const ok = (body: unknown): StoredAnswer => ({ status: 200, body });
 
 export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promise<StoredAnswer> {
+  // The reference is assigned on receipt, so a lookup can name a call that is still being processed.
+  const id = acquirerId('acq');
+  state.beginAuthorization(call.merchantId, call.idempotencyKey, { id, amount: call.amount, currency: call.currency });
+  try {
+    return await authorizeReceived(state, call, id);
+  } finally {
+    state.endAuthorization(call.merchantId, call.idempotencyKey);
+  }
+}
+
+async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: string): Promise<StoredAnswer> {
   const behaviour: CardBehaviour = testCards[call.card.number] ?? { kind: 'approve' };
   const entry = {
     merchantId: call.merchantId,
@@ -47,7 +58,6 @@ export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promi
     threeDs: call.threeDs === undefined ? null : JSON.stringify(call.threeDs),
   };
   const decline = (code: string, message: string) => {
-    const id = acquirerId('acq');
     state.record({ ...entry, outcome: 'declined', code, transactionId: id, disputeOpened: null });
     return ok({ id, status: 'declined', code, message });
   };
@@ -85,7 +95,7 @@ export async function authorize(state: AcquirerBook, call: AuthorizeCall): Promi
   }
 
   const transaction: Transaction = {
-    id: acquirerId('acq'),
+    id,
     merchantId: call.merchantId,
     idempotencyKey: call.idempotencyKey,
     reference: call.reference,

@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { maxTimeoutDelayMs } from './cards';
+import { lookupById, lookupByKey } from './lookup';
 import { authorize, followUp, reverse } from './operations';
 import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
 
@@ -11,6 +12,8 @@ import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
  *   Idempotency-Key header; the same key (per merchant) returns the same stored answer, even while
  *   the first call is still running, and never adds a second ledger entry; the same key with a
  *   different request answers 409;
+ * - GET /v1/authorizations?merchantId&idempotencyKey, GET /v1/authorizations/:id?merchantId: what stands
+ *   under an authorization's key or id (lookup.ts), a pure read;
  * - GET /ledger?merchantId&reference&idempotencyKey&operation&transactionId: what was processed;
  * - POST /outage {merchantId, enabled}: while on, every call for that merchant answers 503.
  */
@@ -40,6 +43,8 @@ const reversalSchema = z.object({
   amount: z.number().int().nonnegative(),
   currency: z.string().regex(/^[A-Z]{3}$/),
 });
+const lookupQuerySchema = z.object({ merchantId: z.string().min(1), idempotencyKey: z.string().min(1) });
+const lookupByIdQuerySchema = z.object({ merchantId: z.string().min(1) });
 const outageSchema = z.object({ merchantId: z.string().min(1), enabled: z.boolean() });
 const ledgerQuerySchema = z.object({
   merchantId: z.string().optional(),
@@ -51,6 +56,7 @@ const ledgerQuerySchema = z.object({
 
 export function createAcquirerRouter(state = new AcquirerState()): express.Router {
   const router = express.Router();
+  const refused = (req: Request, res: Response, merchantId: string) => refusedBy(state, req, res, merchantId);
 
   router.post('/v1/authorizations', (req, res) =>
     handle(req, res, authorizeSchema, (body, key, book) =>
@@ -72,6 +78,26 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
   router.post('/v1/reversals', (req, res) =>
     handle(req, res, reversalSchema, async (body, key, book) => reverse(book, { ...body, idempotencyKey: key })),
   );
+
+  router.get('/v1/authorizations', (req, res) => {
+    const query = lookupQuerySchema.safeParse(req.query);
+    if (!query.success)
+      return void res
+        .status(400)
+        .json({ status: 'failed', code: 'invalid_request', message: 'merchantId and idempotencyKey are required' });
+    if (refused(req, res, query.data.merchantId)) return;
+    res.json(lookupByKey(state, query.data.merchantId, query.data.idempotencyKey));
+  });
+
+  router.get('/v1/authorizations/:transactionId', (req, res) => {
+    const query = lookupByIdQuerySchema.safeParse(req.query);
+    if (!query.success)
+      return void res
+        .status(400)
+        .json({ status: 'failed', code: 'invalid_request', message: 'merchantId is required' });
+    if (refused(req, res, query.data.merchantId)) return;
+    res.json(lookupById(state, query.data.merchantId, String(req.params.transactionId)));
+  });
 
   router.get('/ledger', (req, res) => {
     const query = ledgerQuerySchema.safeParse(req.query);
@@ -113,14 +139,7 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
       return;
     }
     const merchantId = parsed.data.merchantId;
-    if (state.inOutage(merchantId)) {
-      res.status(503).json({ code: 'processor_unavailable', message: 'The acquirer is in outage for this merchant' });
-      return;
-    }
-    if (req.header('authorization')?.startsWith('Bearer invalid')) {
-      res.status(401).json({ code: 'invalid_credentials', message: 'Unknown API key' });
-      return;
-    }
+    if (refused(req, res, merchantId)) return;
     const fingerprint = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
     const answer = state.answerOnce(merchantId, key, fingerprint, (book) => run(parsed.data, key, book));
     if (!answer) {
@@ -132,6 +151,19 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     const stored = await answer;
     res.status(stored.status).json(stored.body);
   }
+}
+
+/** An outage (503) or a rejected API key (401) answers before anything is read or done. */
+function refusedBy(state: AcquirerState, req: Request, res: Response, merchantId: string): boolean {
+  if (state.inOutage(merchantId)) {
+    res.status(503).json({ code: 'processor_unavailable', message: 'The acquirer is in outage for this merchant' });
+    return true;
+  }
+  if (req.header('authorization')?.startsWith('Bearer invalid')) {
+    res.status(401).json({ code: 'invalid_credentials', message: 'Unknown API key' });
+    return true;
+  }
+  return false;
 }
 
 /** How long the timeout card is held (x-sandbox-delay-ms), so tests can pick something above their engine timeout. */

@@ -45,6 +45,13 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** An authorization received and not answered yet (the held timeout card). */
+export interface InFlightAuthorization {
+  id: string;
+  amount: number;
+  currency: string;
+}
+
 interface IdempotencyRecord {
   fingerprint: string;
   answer: Promise<StoredAnswer>;
@@ -60,6 +67,9 @@ export interface AcquirerBook {
   isReversed(merchantId: string, idempotencyKey: string): boolean;
   addTransaction(transaction: Transaction): void;
   markReversed(merchantId: string, idempotencyKey: string): void;
+  /** An authorization is being processed under this key (a lookup answers it as pending); memory only. */
+  beginAuthorization(merchantId: string, idempotencyKey: string, inFlight: InFlightAuthorization): void;
+  endAuthorization(merchantId: string, idempotencyKey: string): void;
   /** Operations record an entry after every change, so the transaction it names is journaled as it then stands. */
   record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void;
 }
@@ -77,6 +87,8 @@ export class AcquirerState {
   private readonly transactionsByKey = new Map<string, string>();
   /** Authorization keys a reversal named: an authorization under one of them never charges. */
   private readonly reversedKeys = new Set<string>();
+  /** Not journaled: a call held when the process died never completes, so it never charges. */
+  private readonly inFlight = new Map<string, InFlightAuthorization>();
 
   constructor(private readonly journal?: AcquirerJournal) {
     if (journal) this.restore(journal);
@@ -126,6 +138,10 @@ export class AcquirerState {
     return this.reversedKeys.has(scopedKey(merchantId, idempotencyKey));
   }
 
+  inFlightAuthorization(merchantId: string, idempotencyKey: string): InFlightAuthorization | undefined {
+    return this.inFlight.get(scopedKey(merchantId, idempotencyKey));
+  }
+
   private bookFor(changes: JournalRecord[]): AcquirerBook {
     const change = (record: JournalRecord) => {
       this.apply(record);
@@ -138,6 +154,9 @@ export class AcquirerState {
       addTransaction: (transaction) => change({ kind: 'transaction', transaction }),
       markReversed: (merchantId, idempotencyKey) =>
         change({ kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) }),
+      beginAuthorization: (merchantId, idempotencyKey, inFlight) =>
+        this.inFlight.set(scopedKey(merchantId, idempotencyKey), inFlight),
+      endAuthorization: (merchantId, idempotencyKey) => this.inFlight.delete(scopedKey(merchantId, idempotencyKey)),
       record: (entry) => {
         change({
           kind: 'ledger',

@@ -114,6 +114,70 @@ describe('processors over HTTP', () => {
     expect(answer.body.code).toBe('VALIDATION_ERROR');
   });
 
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ['a missing required field', { apiKey: 'k' }, 'credentials.merchantId', 'merchantId'],
+    ['an empty required field', { merchantId: '  ' }, 'credentials.merchantId', 'merchantId'],
+    ['a field the type does not know', { merchantId: 'm', merchant_id: 'm' }, 'credentials', 'merchant_id'],
+    ['a malformed field', { merchantId: 'm', timeoutDelayMs: 'soon' }, 'credentials.timeoutDelayMs', 'timeoutDelayMs'],
+    [
+      'an endpoint with a path',
+      { merchantId: 'm', endpoint: 'http://127.0.0.1:9/v1' },
+      'credentials.endpoint',
+      'origin',
+    ],
+  ])(
+    "checks credentials against the type's schema: %s is 400 naming the field",
+    async (_name, credentials, path, named) => {
+      const answer = await create({ ...validBody(), credentials });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', issues: [expect.objectContaining({ path })] });
+      expect(answer.body.message).toContain(path);
+      expect(answer.body.issues[0].message).toContain(named);
+      // The refusal never echoes what was sent.
+      expect(JSON.stringify(answer.body)).not.toContain('127.0.0.1');
+    },
+  );
+
+  it('takes an endpoint in test mode and refuses it in live mode, naming the field', async () => {
+    const endpoint = 'http://127.0.0.1:4010';
+    const created = await create({ ...validBody(), credentials: { merchantId: 'm_ep', endpoint } });
+    expect(created.status).toBe(200);
+    const row = await harness.db.processor.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+      merchantId: 'm_ep',
+      endpoint,
+    });
+
+    const live = await create({ ...validBody(), credentials: { merchantId: 'm_ep', endpoint } }, t.liveToken);
+    expect(live.status).toBe(400);
+    expect(live.body.issues).toEqual([
+      { path: 'credentials.endpoint', message: 'credentials.endpoint: endpoint is allowed in test mode only' },
+    ]);
+    const liveWithout = await create({ ...validBody(), credentials: { merchantId: 'm_live' } }, t.liveToken);
+    expect(liveWithout.status).toBe(200);
+    const liveUpdate = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.liveToken,
+      body: { processorId: liveWithout.body.id, updatedData: { credentials: { merchantId: 'm_live', endpoint } } },
+    });
+    expect(liveUpdate.status).toBe(400);
+    expect(liveUpdate.body.issues[0].path).toBe('updatedData.credentials.endpoint');
+  });
+
+  it('checks credentials sent in an update and keeps the stored ones when they are refused', async () => {
+    const { body } = await create(validBody());
+    const answer = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.merchant.token,
+      body: { processorId: body.id, updatedData: { credentials: { apiKey: 'only' } } },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.issues[0].path).toBe('updatedData.credentials.merchantId');
+    const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
+    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+      merchantId: 'm_eu_1',
+      apiKey: secret,
+    });
+  });
+
   it('rejects an update to an unregistered type with 400 and leaves the processor as it was', async () => {
     const { body } = await create(validBody());
     const answer = await call(harness, 'POST', `${api}/processors/update`, {

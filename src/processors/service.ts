@@ -1,0 +1,136 @@
+import type { z } from 'zod';
+import type { Config } from '../config';
+import type { Db, Prisma } from '../db/prisma';
+import { newId } from '../domain/ids';
+import { DomainError, notFound } from '../errors';
+import { openProcessorCredentials, sealProcessorCredentials } from './credentials';
+import { processorDefinition } from './registry';
+
+/**
+ * Processors of a merchant account (the `POST /processors` family): validation of the type's
+ * credentials and the database work. Credentials are sealed before they are stored and never
+ * returned. Each write is split in two: `prepare…` validates and loads (a refusal before any
+ * work), `save…` writes.
+ */
+export interface ProcessorScope {
+  accountId: string;
+  mode: 'test' | 'live';
+}
+
+export interface ProcessorFields {
+  name: string;
+  type: string;
+  credentials: Record<string, string>;
+  supportedCurrencies: string[];
+  baseCurrency: string;
+  enabled?: boolean;
+  enable3DS?: boolean;
+}
+
+export type ProcessorRow = Awaited<ReturnType<Db['processor']['findFirstOrThrow']>>;
+
+/** The base currency is always one of the supported currencies. */
+export function withBaseCurrency(base: string, supported: readonly string[]): string[] {
+  return [...new Set([base, ...supported])];
+}
+
+/**
+ * The credentials as the type's zod schema parses them, or a 400 naming each bad field under
+ * `at` (the body path of the credentials). `endpoint` points an adapter at a simulator or a test
+ * host: test mode only.
+ */
+export function checkCredentials(
+  type: string,
+  credentials: Record<string, string>,
+  mode: 'test' | 'live',
+  at: readonly string[],
+): Record<string, string> {
+  const parsed = processorDefinition(type).credentialsSchema.safeParse(credentials);
+  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueAt(at, issue));
+  if (mode === 'live' && credentials.endpoint !== undefined)
+    issues.push(issueAt(at, { path: ['endpoint'], message: 'endpoint is allowed in test mode only' }));
+  if (issues.length > 0 || !parsed.success) {
+    throw new DomainError('invalid', 'VALIDATION_ERROR', `Invalid body: ${issues[0]?.message ?? 'credentials'}`, {
+      issues,
+    });
+  }
+  return parsed.data;
+}
+
+function issueAt(at: readonly string[], issue: Pick<z.core.$ZodIssue, 'path' | 'message'>) {
+  const path = [...at, ...issue.path.map(String)].join('.');
+  return { path, message: `${path}: ${issue.message}` };
+}
+
+export function createProcessorService(deps: { db: Db; config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'> }) {
+  const { db, config } = deps;
+
+  /** A processor of the caller's account and mode, or not_found. */
+  async function find(client: Db | Prisma.TransactionClient, scope: ProcessorScope, processorId: string) {
+    const processor = await client.processor.findFirst({ where: { id: processorId, ...scope } });
+    if (!processor) throw notFound('Processor');
+    return processor;
+  }
+
+  return {
+    find: (scope: ProcessorScope, processorId: string) => find(db, scope, processorId),
+
+    list: (scope: ProcessorScope) =>
+      db.processor.findMany({ where: scope, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+
+    prepareCreate(scope: ProcessorScope, fields: ProcessorFields): Prisma.ProcessorUncheckedCreateInput {
+      const credentials = checkCredentials(fields.type, fields.credentials, scope.mode, ['credentials']);
+      return {
+        id: newId('processor'),
+        ...scope,
+        name: fields.name,
+        type: fields.type,
+        encryptedCredentials: sealProcessorCredentials(credentials, config),
+        supportedCurrencies: withBaseCurrency(fields.baseCurrency, fields.supportedCurrencies),
+        baseCurrency: fields.baseCurrency,
+        enabled: fields.enabled ?? true,
+        enable3DS: fields.enable3DS ?? false,
+      };
+    },
+
+    saveCreate: (data: Prisma.ProcessorUncheckedCreateInput) => db.processor.create({ data }),
+
+    /**
+     * Credentials sent replace the stored ones whole, checked against the (new) type; a type change
+     * without credentials keeps the stored ones only when they fit the new type.
+     */
+    async prepareUpdate(scope: ProcessorScope, processorId: string, data: Partial<ProcessorFields>) {
+      const existing = await find(db, scope, processorId);
+      const type = data.type ?? existing.type;
+      const at = ['updatedData', 'credentials'];
+      let encryptedCredentials: string | undefined;
+      if (data.credentials) {
+        encryptedCredentials = sealProcessorCredentials(
+          checkCredentials(type, data.credentials, scope.mode, at),
+          config,
+        );
+      } else if (type !== existing.type) {
+        checkCredentials(type, openProcessorCredentials(existing.encryptedCredentials, config), scope.mode, at);
+      }
+      const baseCurrency = data.baseCurrency ?? existing.baseCurrency;
+      const supported = data.supportedCurrencies ?? (data.baseCurrency ? existing.supportedCurrencies : undefined);
+      return {
+        id: existing.id,
+        data: {
+          name: data.name,
+          type: data.type,
+          encryptedCredentials,
+          supportedCurrencies: supported ? withBaseCurrency(baseCurrency, supported) : undefined,
+          baseCurrency: data.baseCurrency,
+          enabled: data.enabled,
+          enable3DS: data.enable3DS,
+        } satisfies Prisma.ProcessorUncheckedUpdateInput,
+      };
+    },
+
+    saveUpdate: (update: { id: string; data: Prisma.ProcessorUncheckedUpdateInput }) =>
+      db.processor.update({ where: { id: update.id }, data: update.data }),
+  };
+}
+
+export type ProcessorService = ReturnType<typeof createProcessorService>;

@@ -1,0 +1,70 @@
+import type { AcquirerState, Transaction } from './state';
+
+/**
+ * What stands under an authorization's idempotency key or transaction id, for an engine whose call
+ * never got an answer. A pure read: it changes nothing and writes no ledger entry.
+ */
+export type LookupAnswer =
+  | { found: false }
+  | {
+      found: true;
+      id: string;
+      status: 'authorized' | 'captured' | 'declined' | 'voided' | 'refunded' | 'pending';
+      amount: number;
+      currency: string;
+    };
+
+export function lookupByKey(state: AcquirerState, merchantId: string, idempotencyKey: string): LookupAnswer {
+  const transaction = state.transactionByKey(merchantId, idempotencyKey);
+  if (transaction) return fromTransaction(transaction);
+  // Received and still being processed (the held timeout card): it may yet charge.
+  const inFlight = state.inFlightAuthorization(merchantId, idempotencyKey);
+  if (inFlight) return { found: true, status: 'pending', ...inFlight };
+  return declinedAuthorization(
+    state,
+    (entry) => entry.merchantId === merchantId && entry.idempotencyKey === idempotencyKey,
+  );
+}
+
+export function lookupById(state: AcquirerState, merchantId: string, transactionId: string): LookupAnswer {
+  const transaction = state.transactions.get(transactionId);
+  if (transaction && transaction.merchantId === merchantId) return fromTransaction(transaction);
+  return declinedAuthorization(
+    state,
+    (entry) => entry.merchantId === merchantId && entry.transactionId === transactionId,
+  );
+}
+
+function fromTransaction(transaction: Transaction): LookupAnswer {
+  const base = {
+    found: true as const,
+    id: transaction.id,
+    amount: transaction.authorizedAmount,
+    currency: transaction.currency,
+  };
+  const captured = transaction.capturedAmount > 0;
+  switch (transaction.status) {
+    case 'authorized':
+      return { ...base, status: 'authorized' };
+    case 'captured':
+      return { ...base, status: transaction.refundedAmount >= transaction.capturedAmount ? 'refunded' : 'captured' };
+    case 'voided':
+      return { ...base, status: 'voided' };
+    case 'reversed':
+      return { ...base, status: captured ? 'refunded' : 'voided' };
+  }
+}
+
+/** A declined authorization left a ledger entry only (no transaction); requires_3ds left neither a charge nor an id. */
+function declinedAuthorization(
+  state: AcquirerState,
+  matches: (entry: AcquirerState['ledger'][number]) => boolean,
+): LookupAnswer {
+  for (let index = state.ledger.length - 1; index >= 0; index--) {
+    const entry = state.ledger[index]!;
+    if (entry.operation !== 'authorize' || entry.outcome !== 'declined' || !matches(entry)) continue;
+    if (!entry.transactionId) break;
+    return { found: true, id: entry.transactionId, status: 'declined', amount: entry.amount, currency: entry.currency };
+  }
+  return { found: false };
+}
