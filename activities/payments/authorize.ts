@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { newId } from '../../src/domain/ids';
 import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
-import { ProcessorTechnicalError, type AuthorizeResult } from '../../src/processors/types';
+import { ProcessorTechnicalError, type AuthorizeResult, type LookupStatus } from '../../src/processors/types';
 import { processorAccess } from '../../src/payments/processorAccess';
 import type {
   AttemptRecord,
@@ -103,8 +103,9 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Undoes whatever the processor did under an attempt's idempotency key (saga compensation for
-     * an attempt whose answer never came). Technical failures are thrown (retried); a refusal is data.
+     * Resolves an attempt whose answer never came (saga compensation): first asks the processor
+     * what stands under the attempt's key (`lookup`); only a charge that stands, or a call still
+     * being processed, is undone by the key. Technical failures are thrown (retried); a refusal is data.
      */
     async reverseAttempt(input: ReverseAttemptInput): Promise<ReverseAttemptResult> {
       const access = await processorAccess(
@@ -117,9 +118,21 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         });
       });
       try {
+        const originalIdempotencyKey = attemptIdempotencyKey(input.paymentId, input.attemptNumber);
+        const standing = await access.adapter.lookup({
+          idempotencyKey: originalIdempotencyKey,
+          credentials: access.credentials,
+        });
+        if (standing.outcome === 'not_found' || !mayStillCharge.has(standing.status)) {
+          deps.logger.info(
+            { paymentId: input.paymentId, attemptNumber: input.attemptNumber, lookup: standing },
+            'unknown attempt outcome resolved by lookup: nothing charged, nothing to reverse',
+          );
+          return { outcome: 'nothing_to_reverse' };
+        }
         const result = await access.adapter.reverseByIdempotencyKey({
           idempotencyKey: reversalIdempotencyKey(input.paymentId, input.attemptNumber),
-          originalIdempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
+          originalIdempotencyKey,
           amount: input.amount,
           currency: input.currency,
           credentials: access.credentials,
@@ -134,6 +147,9 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/** Lookup states under which money stands or may still move: those are reversed, the others need nothing. */
+const mayStillCharge: ReadonlySet<LookupStatus> = new Set(['authorized', 'captured', 'pending']);
 
 /** Missing processor, unknown type or unreadable credentials: a retry cannot help, and nothing was sent. */
 class ProcessorConfigurationError extends Error {
