@@ -1,9 +1,15 @@
 import { sandboxProcessor } from './sandbox';
 import { sandboxHosted3dsProcessor } from './sandbox_hosted3ds';
+import { stripeProcessor } from './stripe';
 import type { AdapterDeps, ProcessorAdapter, ProcessorCapabilities, ProcessorDefinition } from './types';
 
 /** One line per processor type; the type is also the folder name under src/processors/. */
-const definitions: readonly ProcessorDefinition[] = [sandboxProcessor, sandboxHosted3dsProcessor];
+// prettier-ignore
+const definitions: readonly ProcessorDefinition[] = [
+  sandboxProcessor,
+  sandboxHosted3dsProcessor,
+  stripeProcessor,
+];
 
 const byType = new Map(definitions.map((definition) => [definition.type, definition]));
 

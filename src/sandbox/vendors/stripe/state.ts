@@ -1,0 +1,71 @@
+import type { StripeObject } from './objects';
+import { defaultHoldMs } from './cards';
+
+/** What the Stripe simulator keeps per secret key (one simulated Stripe account each). */
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  params: unknown;
+}
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  answer: Promise<StoredAnswer>;
+  done: boolean;
+}
+
+export class StripeAccount {
+  readonly intents = new Map<string, StripeObject>();
+  readonly charges = new Map<string, StripeObject>();
+  readonly refunds = new Map<string, StripeObject>();
+  readonly customers = new Map<string, StripeObject>();
+  /** The card number each PaymentIntent was confirmed with (its behaviour decides later answers). */
+  readonly cardOf = new Map<string, string>();
+  readonly requests: LoggedRequest[] = [];
+  outage = false;
+  holdMs = defaultHoldMs;
+  private readonly answers = new Map<string, IdempotencyRecord>();
+
+  /**
+   * Stripe's idempotency layer: the stored answer for a key used with the same request, a 409
+   * while the first request under the key is still running, a 400 when the key was used for
+   * another request (another endpoint or other parameters).
+   */
+  answerOnce(
+    key: string,
+    fingerprint: string,
+    run: () => Promise<StoredAnswer>,
+  ): { answer: Promise<StoredAnswer>; replayed: boolean } | 'in_progress' | 'mismatch' {
+    const existing = this.answers.get(key);
+    if (existing && !existing.done) return 'in_progress';
+    if (existing)
+      return existing.fingerprint === fingerprint ? { answer: existing.answer, replayed: true } : 'mismatch';
+    const record: IdempotencyRecord = { fingerprint, answer: run(), done: false };
+    this.answers.set(key, record);
+    record.answer.then(
+      () => (record.done = true),
+      // A crash inside the simulator is not an answer: the key may be used again.
+      () => this.answers.delete(key),
+    );
+    return { answer: record.answer, replayed: false };
+  }
+}
+
+export class StripeSimulatorState {
+  private readonly accounts = new Map<string, StripeAccount>();
+
+  account(secretKey: string): StripeAccount {
+    let account = this.accounts.get(secretKey);
+    if (!account) {
+      account = new StripeAccount();
+      this.accounts.set(secretKey, account);
+    }
+    return account;
+  }
+}
