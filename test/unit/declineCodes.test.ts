@@ -37,6 +37,8 @@ const producers = [
   'src/threeds/paymentPlan.ts',
   'src/threeds/serverClient.ts',
   'src/sandbox/acquirer/lookup.ts',
+  'src/processors/stripe/adapter.ts',
+  'src/processors/stripe/mappers.ts',
   'activities/payments/authorize.ts',
   'workflows/payments/workflow.ts',
   'workflows/payments/attempts.ts',

@@ -76,16 +76,22 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     },
     async lookup(request: LookupRequest) {
       const credentials = parseCredentials(request.credentials);
-      const query = new URLSearchParams({ merchantId: credentials.merchantId });
-      const path = request.processorReference
-        ? `/authorizations/${encodeURIComponent(request.processorReference)}`
-        : '/authorizations';
-      if (!request.processorReference) query.set('idempotencyKey', request.idempotencyKey);
-      const answer = await getJson({
-        url: `${base(credentials)}${path}?${query.toString()}`,
-        headers: credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {},
-        timeoutMs: deps.timeoutMs,
-      });
+      const authorization: Record<string, string> = credentials.apiKey
+        ? { authorization: `Bearer ${credentials.apiKey}` }
+        : {};
+      const merchant = new URLSearchParams({ merchantId: credentials.merchantId }).toString();
+      const answer = request.processorReference
+        ? await getJson({
+            url: `${base(credentials)}/authorizations/${encodeURIComponent(request.processorReference)}?${merchant}`,
+            headers: authorization,
+            timeoutMs: deps.timeoutMs,
+          })
+        : await postJson({
+            url: `${base(credentials)}/lookups`,
+            headers: authorization,
+            body: { merchantId: credentials.merchantId, idempotencyKey: request.idempotencyKey },
+            timeoutMs: deps.timeoutMs,
+          });
       return toLookupResult(answer.status, answer.body);
     },
   };

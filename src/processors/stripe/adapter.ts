@@ -112,7 +112,12 @@ export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCa
 
     async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
       if (unusableThreeDs(request))
-        return declined('invalid_authentication_data', 'Imported 3DS results need the DS transaction id');
+        return {
+          outcome: 'declined',
+          code: 'invalid_authentication_data',
+          category: declineCategoryOf('invalid_authentication_data'),
+          message: 'Imported 3DS results need the DS transaction id (Stripe: three_d_secure.transaction_id)',
+        };
       const stripe = clientFor(request.credentials);
       try {
         const intent = await stripe.paymentIntents.create(paymentIntentParams(request), {

@@ -2,7 +2,8 @@ import type { AcquirerState, Transaction } from './state';
 
 /**
  * What stands under an authorization's idempotency key or transaction id, for an engine whose call
- * never got an answer. A pure read: it changes nothing and writes no ledger entry.
+ * never got an answer. No ledger entry. A lookup by key that finds nothing closes the key (as a
+ * reversal does), so "not found" stays true: nothing under it can charge any more.
  */
 export type LookupAnswer =
   | { found: false }
@@ -20,10 +21,12 @@ export function lookupByKey(state: AcquirerState, merchantId: string, idempotenc
   // Received and still being processed (the held timeout card): it may yet charge.
   const inFlight = state.inFlightAuthorization(merchantId, idempotencyKey);
   if (inFlight) return { found: true, status: 'pending', ...inFlight };
-  return declinedAuthorization(
+  const declined = declinedAuthorization(
     state,
     (entry) => entry.merchantId === merchantId && entry.idempotencyKey === idempotencyKey,
   );
+  if (!declined.found) state.closeKey(merchantId, idempotencyKey);
+  return declined;
 }
 
 export function lookupById(state: AcquirerState, merchantId: string, transactionId: string): LookupAnswer {

@@ -12,8 +12,8 @@ import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
  *   Idempotency-Key header; the same key (per merchant) returns the same stored answer, even while
  *   the first call is still running, and never adds a second ledger entry; the same key with a
  *   different request answers 409;
- * - GET /v1/authorizations?merchantId&idempotencyKey, GET /v1/authorizations/:id?merchantId: what stands
- *   under an authorization's key or id (lookup.ts), a pure read;
+ * - POST /v1/lookups {merchantId, idempotencyKey}, GET /v1/authorizations/:id?merchantId: what stands
+ *   under an authorization's key or id (lookup.ts); a key nothing stands under is closed;
  * - GET /ledger?merchantId&reference&idempotencyKey&operation&transactionId: what was processed;
  * - POST /outage {merchantId, enabled}: while on, every call for that merchant answers 503.
  */
@@ -79,8 +79,8 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     handle(req, res, reversalSchema, async (body, key, book) => reverse(book, { ...body, idempotencyKey: key })),
   );
 
-  router.get('/v1/authorizations', (req, res) => {
-    const query = lookupQuerySchema.safeParse(req.query);
+  router.post('/v1/lookups', (req, res) => {
+    const query = lookupQuerySchema.safeParse(req.body);
     if (!query.success)
       return void res
         .status(400)

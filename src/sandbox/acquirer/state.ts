@@ -138,6 +138,16 @@ export class AcquirerState {
     return this.reversedKeys.has(scopedKey(merchantId, idempotencyKey));
   }
 
+  /**
+   * Closes a key nothing stands under (a lookup found nothing): an authorization under it that is
+   * still in flight or arrives later declines `authorization_reversed`. Journaled at once.
+   */
+  closeKey(merchantId: string, idempotencyKey: string): void {
+    const record: JournalRecord = { kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) };
+    this.apply(record);
+    this.journal?.append([record]);
+  }
+
   inFlightAuthorization(merchantId: string, idempotencyKey: string): InFlightAuthorization | undefined {
     return this.inFlight.get(scopedKey(merchantId, idempotencyKey));
   }

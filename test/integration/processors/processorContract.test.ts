@@ -1,50 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { getProcessorAdapter, processorTypes } from '../../../src/processors/registry';
-import {
-  ProcessorTechnicalError,
-  type AuthorizeRequest,
-  type ProcessorAdapter,
-  type ThreeDsValues,
-} from '../../../src/processors/types';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
+import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
+import { processorDefinition } from '../../../src/processors/registry';
+import { ProcessorTechnicalError, type AuthorizeRequest, type ThreeDsValues } from '../../../src/processors/types';
+import { processorKits } from './kits';
+import type { KitAccount } from './kits/types';
 
-/** One suite, every registered adapter, over real HTTP against the sandbox acquirer. */
+/**
+ * The processor contract, part 1 (authorization): every registered kit (kits/index.ts), each
+ * adapter against its vendor's simulator over real HTTP. Part 2 (money after authorization,
+ * lookup, reversal) is processorContractMoney.test.ts.
+ */
 const engineTimeoutMs = 400;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(0);
-  // The first request pays for warming up fetch and the server; on a loaded machine that alone
-  // can outlast the 400 ms the first contract test gives a processor call.
-  await fetch(`${sandbox.url}/health`);
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-
-async function ledger(query: Record<string, string>) {
-  const response = await fetch(`${sandbox.url}/acquirer/ledger?${new URLSearchParams(query)}`);
-  return ((await response.json()) as { entries: any[] }).entries;
-}
-
-/** A port nothing listens on: a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function setOutage(merchantId: string, enabled: boolean) {
-  const response = await fetch(`${sandbox.url}/acquirer/outage`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ merchantId, enabled }),
-  });
-  expect(response.status).toBe(200);
-}
+const holdMs = engineTimeoutMs * 2;
 
 const threeDs: ThreeDsValues = {
   eci: '05',
@@ -57,21 +25,27 @@ const threeDs: ThreeDsValues = {
   type: 'customer',
 };
 
-describe.each(processorTypes.map((type) => [type]))('processor adapter contract: %s', (type) => {
-  let adapter: ProcessorAdapter;
-  let merchantId: string;
-  let credentials: Record<string, string>;
-  let counter = 0;
-  beforeAll(() => {
-    adapter = getProcessorAdapter(type, { sandboxUrl: sandbox.url, timeoutMs: engineTimeoutMs });
-  });
-  beforeEach(() => {
-    merchantId = `m_${randomUUID()}`;
-    credentials = { merchantId, apiKey: 'sk_sandbox_ok', timeoutDelayMs: String(engineTimeoutMs * 2) };
+/** A port nothing listens on: a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor contract: %s', (type, kit) => {
+  let account: KitAccount;
+  beforeAll(() => kit.start());
+  afterAll(() => kit.stop());
+  beforeEach(async () => {
+    account = await kit.account({ timeoutMs: engineTimeoutMs, holdMs });
   });
 
   const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest => {
-    const paymentId = `pay_${type}${++counter}`;
+    const paymentId = `pay_${randomUUID().replace(/-/g, '')}`;
     return {
       idempotencyKey: `${paymentId}:1`,
       paymentId,
@@ -80,337 +54,124 @@ describe.each(processorTypes.map((type) => [type]))('processor adapter contract:
       card: { number, expMonth: 12, expYear: 2099 },
       capture: true,
       initiatedBy: 'customer',
-      credentials,
+      credentials: account.credentials,
       ...overrides,
     };
   };
 
-  it('declares its type and capabilities as data', () => {
-    expect(adapter.type).toBe(type);
-    expect(adapter.capabilities.captureModes.length).toBeGreaterThan(0);
-    expect(adapter.capabilities.externalThreeDs && adapter.capabilities.hostedThreeDs).toBe(false);
+  it('declares its type and capabilities as static data, the same the adapter carries', () => {
+    const definition = processorDefinition(type);
+    expect(account.adapter.type).toBe(type);
+    expect(account.adapter.capabilities).toEqual(definition.capabilities);
+    expect(definition.capabilities.captureModes.length).toBeGreaterThan(0);
+    expect(definition.capabilities.externalThreeDs && definition.capabilities.hostedThreeDs).toBe(false);
+    expect(definition.credentialsSchema.safeParse(account.credentials).success).toBe(true);
+    expect(definition.credentialsSchema.safeParse({}).success).toBe(false);
   });
 
-  it.each(['4242424242424242', '5555555555554444'])('approves %s with one ledger entry', async (number) => {
-    const call = request(number);
-    const result = await adapter.authorize(call);
-    expect(result).toMatchObject({ outcome: 'approved', captured: true });
-    const entries = await ledger({ merchantId, reference: call.paymentId });
-    expect(entries).toEqual([
-      expect.objectContaining({
-        operation: 'authorize',
-        outcome: 'approved',
-        amount: 1999,
-        currency: 'EUR',
-        idempotencyKey: call.idempotencyKey,
-        cardLast4: number.slice(-4),
-      }),
-    ]);
+  it('approves a purchase (captured) and an auth (held) with a reference each', async () => {
+    const purchase = request(kit.cards.approve);
+    expect(await account.adapter.authorize(purchase)).toEqual(
+      expect.objectContaining({ outcome: 'approved', captured: true, processorReference: expect.any(String) }),
+    );
+    const auth = request(kit.cards.approveOther, { capture: false, amount: 700 });
+    expect(await account.adapter.authorize(auth)).toMatchObject({ outcome: 'approved', captured: false });
+    expect(await account.netCharged(purchase.paymentId)).toBe(1999);
+    expect(await account.netCharged(auth.paymentId)).toBe(700);
   });
 
-  it.each([
-    ['4000000000000002', 'card_declined', 'hard_decline'],
-    ['4000000000009995', 'insufficient_funds', 'hard_decline'],
-    ['4000000000009987', 'lost_card', 'hard_decline'],
-    ['4000000000000101', 'do_not_honor', 'soft_decline'],
-    ['4000000000000119', 'processing_error', 'technical'],
-    ['4242424242424241', 'incorrect_number', 'hard_decline'],
-  ])('answers %s with a decline as data: %s (%s)', async (number, code, category) => {
-    const result = await adapter.authorize(request(number));
-    expect(result).toMatchObject({ outcome: 'declined', code, category });
-  });
-
-  it('declines an expired card', async () => {
-    expect(
-      await adapter.authorize(
-        request('4242424242424242', { card: { number: '4242424242424242', expMonth: 1, expYear: 2020 } }),
-      ),
-    ).toMatchObject({ outcome: 'declined', code: 'expired_card', category: 'hard_decline' });
-  });
-
-  it('makes a retry that arrives while the first call is held wait for that same answer', async () => {
-    const call = request('4000000000000077');
-    const slowAdapter = getProcessorAdapter(type, { sandboxUrl: sandbox.url, timeoutMs: engineTimeoutMs * 4 });
-    const [first, second] = await Promise.all([slowAdapter.authorize(call), slowAdapter.authorize(call)]);
-    expect(second).toEqual(first);
-    expect(await ledger({ merchantId, operation: 'authorize' })).toHaveLength(1);
-  });
-
-  it('replays the same idempotency key with the same answer and no second ledger entry', async () => {
-    const call = request('4242424242424242');
-    const first = await adapter.authorize(call);
-    const again = await adapter.authorize(call);
-    expect(again).toEqual(first);
-    expect(await ledger({ merchantId, idempotencyKey: call.idempotencyKey })).toHaveLength(1);
-  });
-
-  it('throws a technical error when the same key comes with another request', async () => {
-    const call = request('4242424242424242');
-    await adapter.authorize(call);
-    await expect(adapter.authorize({ ...call, amount: 5 })).rejects.toMatchObject({
+  it('replays the same idempotency key with the same answer and one charge; another request under it is refused', async () => {
+    const call = request(kit.cards.approve);
+    const first = await account.adapter.authorize(call);
+    expect(await account.adapter.authorize(call)).toEqual(first);
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
+    await expect(account.adapter.authorize({ ...call, amount: 5 })).rejects.toMatchObject({
       name: 'ProcessorTechnicalError',
       code: 'idempotency_conflict',
     });
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
   });
 
-  it('throws ProcessorTechnicalError during an outage and works again after it', async () => {
-    await setOutage(merchantId, true);
-    const call = request('4242424242424242');
-    await expect(adapter.authorize(call)).rejects.toBeInstanceOf(ProcessorTechnicalError);
-    await expect(adapter.authorize(call)).rejects.toMatchObject({ code: 'processor_unavailable' });
-    expect(await ledger({ merchantId })).toHaveLength(0);
-    await setOutage(merchantId, false);
-    expect(await adapter.authorize(call)).toMatchObject({ outcome: 'approved' });
+  it.each(kit.cards.declines)('answers %s with a decline as data: %s (%s)', async (number, code, category) => {
+    const call = request(number);
+    const result = await account.adapter.authorize(call);
+    expect(result).toMatchObject({ outcome: 'declined', code, category });
+    expect(await account.netCharged(call.paymentId)).toBe(0);
   });
 
-  it('throws on bad credentials and on an unreachable acquirer', async () => {
-    await expect(adapter.authorize(request('4242424242424242', { credentials: {} }))).rejects.toMatchObject({
-      code: 'invalid_credentials',
-    });
-    await expect(
-      adapter.authorize(request('4242424242424242', { credentials: { merchantId, apiKey: 'invalid_key' } })),
-    ).rejects.toMatchObject({ code: 'invalid_credentials' });
-    // Port 1 is refused by fetch itself without a connection code: treated as "may have been sent".
-    const blocked = getProcessorAdapter(type, { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
-    await expect(blocked.authorize(request('4242424242424242'))).rejects.toMatchObject({
-      name: 'ProcessorTechnicalError',
-      code: 'network_error',
-    });
-    const refused = getProcessorAdapter(type, {
-      sandboxUrl: `http://127.0.0.1:${await closedPort()}`,
-      timeoutMs: engineTimeoutMs,
-    });
-    await expect(refused.authorize(request('4242424242424242'))).rejects.toMatchObject({
-      name: 'ProcessorTechnicalError',
-      code: 'processor_unreachable',
-    });
-  });
-
-  const reversal = (call: AuthorizeRequest, key = `${call.idempotencyKey}:reversal`) => ({
-    idempotencyKey: key,
-    originalIdempotencyKey: call.idempotencyKey,
-    amount: call.amount,
-    currency: call.currency,
-    credentials,
-  });
-  const netCharged = (entries: any[]) =>
-    entries
-      .filter((e) => e.operation === 'authorize' && e.outcome === 'approved')
-      .reduce((sum, e) => sum + e.amount, 0) -
-    entries
-      .filter((e) => e.operation === 'reversal' && e.outcome === 'succeeded')
-      .reduce((sum, e) => sum + e.amount, 0);
-
-  it('reverses an approved purchase by its idempotency key; a replayed reversal applies once', async () => {
-    const call = request('4242424242424242');
-    const approved = await adapter.authorize(call);
-    if (approved.outcome !== 'approved') throw new Error('expected approval');
-    const reversed = await adapter.reverseByIdempotencyKey(reversal(call));
-    expect(reversed).toEqual({ outcome: 'reversed', processorReference: approved.processorReference, amount: 1999 });
-    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual(reversed);
-    const entries = await ledger({ merchantId });
-    expect(entries.map((e) => [e.operation, e.outcome, e.amount])).toEqual([
-      ['authorize', 'approved', 1999],
-      ['reversal', 'succeeded', 1999],
-    ]);
-    expect(netCharged(entries)).toBe(0);
-    // Reversing again under a new key finds nothing left to undo; a refund is refused.
-    expect(await adapter.reverseByIdempotencyKey(reversal(call, 'again'))).toMatchObject({
-      outcome: 'reversed',
-      amount: 0,
-    });
-    const follow = {
-      idempotencyKey: 'r1',
-      processorReference: approved.processorReference,
-      amount: 1,
-      currency: 'EUR',
-      credentials,
-    };
-    expect(await adapter.refund(follow)).toMatchObject({
-      outcome: 'failed',
-      code: 'already_reversed',
-      category: 'hard_decline',
-    });
-  });
-
-  it('voids an uncaptured authorization when reversing it', async () => {
-    const call = request('5555555555554444', { capture: false, amount: 700 });
-    await adapter.authorize(call);
-    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toMatchObject({ outcome: 'reversed', amount: 700 });
-    expect(netCharged(await ledger({ merchantId }))).toBe(0);
-  });
-
-  it('a reversal for a key the processor never saw stands: the authorization arriving later never charges', async () => {
-    const call = request('4242424242424242');
-    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
-    expect(await adapter.authorize(call)).toMatchObject({
-      outcome: 'declined',
-      code: 'authorization_reversed',
-      category: 'technical',
-    });
-    expect(netCharged(await ledger({ merchantId }))).toBe(0);
-  });
-
-  it('a reversal while the timeout card is held answers at once, and the held authorization never charges', async () => {
-    const call = request('4000000000000077');
-    await expect(adapter.authorize(call)).rejects.toMatchObject({ code: 'timeout' });
-    expect(await adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
-    await new Promise((resolve) => setTimeout(resolve, engineTimeoutMs * 1.5));
-    const entries = await ledger({ merchantId });
-    expect(entries.map((e) => [e.operation, e.outcome, e.code])).toEqual([
-      ['reversal', 'succeeded', 'nothing_to_reverse'],
-      ['authorize', 'declined', 'authorization_reversed'],
-    ]);
-    expect(netCharged(entries)).toBe(0);
-  });
-
-  it('a reversal during an outage throws technically (the engine cannot count it as done)', async () => {
-    const call = request('4242424242424242');
-    await adapter.authorize(call);
-    await setOutage(merchantId, true);
-    await expect(adapter.reverseByIdempotencyKey(reversal(call))).rejects.toMatchObject({
-      name: 'ProcessorTechnicalError',
-      code: 'processor_unavailable',
-    });
-    await setOutage(merchantId, false);
-    expect(netCharged(await ledger({ merchantId }))).toBe(1999);
-  });
-
-  it('times out on the timeout card, then the retry with the same key gets the one approval', async () => {
-    const call = request('4000000000000077');
-    await expect(adapter.authorize(call)).rejects.toMatchObject({ name: 'ProcessorTechnicalError', code: 'timeout' });
-    expect(await ledger({ merchantId })).toHaveLength(0);
-    // The acquirer holds the answer for 2 × the engine's timeout, then really approves.
-    await new Promise((resolve) => setTimeout(resolve, engineTimeoutMs * 1.5));
-    expect(await ledger({ merchantId })).toEqual([expect.objectContaining({ outcome: 'approved' })]);
-    const retried = await adapter.authorize(call);
-    expect(retried).toMatchObject({ outcome: 'approved', captured: true });
-    const entries = await ledger({ merchantId, reference: call.paymentId });
-    expect(entries).toEqual([
-      expect.objectContaining({ operation: 'authorize', outcome: 'approved', idempotencyKey: call.idempotencyKey }),
-    ]);
-  });
-
-  it('authorizes, captures partially, refunds in parts and never above the capture', async () => {
-    const auth = await adapter.authorize(request('4242424242424242', { capture: false, amount: 5000 }));
-    if (auth.outcome !== 'approved') throw new Error(`expected approval, got ${auth.outcome}`);
-    expect(auth.captured).toBe(false);
-    const ref = auth.processorReference;
-    const follow = (key: string, amount: number) => ({
-      idempotencyKey: key,
-      processorReference: ref,
-      amount,
-      currency: 'EUR',
-      credentials,
-    });
-    expect(await adapter.capture(follow(`${ref}:cap`, 4000))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.capture(follow(`${ref}:cap2`, 4000))).toMatchObject({
-      outcome: 'failed',
-      code: 'already_captured',
-      category: 'hard_decline',
-    });
-    expect(await adapter.void(follow(`${ref}:void`, 0))).toMatchObject({ outcome: 'failed', code: 'already_captured' });
-    expect(await adapter.refund(follow(`${ref}:r1`, 2500))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.refund(follow(`${ref}:r1`, 2500))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.refund(follow(`${ref}:r2`, 1501))).toMatchObject({
-      outcome: 'failed',
-      code: 'refund_exceeds_capture',
-      category: 'hard_decline',
-    });
-    expect(await adapter.refund(follow(`${ref}:r3`, 1500))).toMatchObject({ outcome: 'succeeded' });
-    expect(await adapter.refund(follow(`${ref}:r4`, 0))).toMatchObject({ outcome: 'failed', code: 'invalid_amount' });
-    expect(await adapter.refund({ ...follow(`${ref}:r5`, 1), currency: 'USD' })).toMatchObject({
-      outcome: 'failed',
-      code: 'currency_mismatch',
-      category: 'hard_decline',
-    });
-    const refunds = (await ledger({ merchantId, operation: 'refund' })).filter((e) => e.outcome === 'succeeded');
-    expect(refunds.map((e) => e.amount)).toEqual([2500, 1500]);
-  });
-
-  it('voids an uncaptured authorization once', async () => {
-    const auth = await adapter.authorize(request('5555555555554444', { capture: false }));
-    if (auth.outcome !== 'approved') throw new Error('expected approval');
-    const follow = (key: string) => ({
-      idempotencyKey: key,
-      processorReference: auth.processorReference,
-      amount: 1999,
-      currency: 'EUR',
-      credentials,
-    });
-    expect(await adapter.void(follow('v1'))).toMatchObject({
-      outcome: 'succeeded',
-      processorReference: auth.processorReference,
-    });
-    expect(await adapter.capture(follow('c1'))).toMatchObject({ outcome: 'failed', code: 'already_voided' });
-    expect(await adapter.refund(follow('r1'))).toMatchObject({ outcome: 'failed', code: 'not_captured' });
-  });
-
-  it('answers a follow-up on an unknown or foreign authorization as a failure', async () => {
-    const result = await adapter.capture({
-      idempotencyKey: 'x',
-      processorReference: 'acq_nope',
-      amount: 1,
-      currency: 'EUR',
-      credentials,
-    });
-    expect(result).toMatchObject({ outcome: 'failed', code: 'transaction_not_found' });
-  });
-
-  it('opens a dispute on capture of the dispute card (purchase and separate capture)', async () => {
-    expect(await adapter.authorize(request('4000000000000259'))).toMatchObject({
-      outcome: 'approved',
-      disputeOpened: { reason: 'fraudulent', amount: 1999 },
-    });
-    const auth = await adapter.authorize(request('4000000000000259', { capture: false }));
-    if (auth.outcome !== 'approved') throw new Error('expected approval');
-    expect(auth.disputeOpened).toBeUndefined();
-    const capture = await adapter.capture({
-      idempotencyKey: 'cap',
-      processorReference: auth.processorReference,
-      amount: 1000,
-      currency: 'EUR',
-      credentials,
-    });
-    expect(capture).toMatchObject({ outcome: 'succeeded', disputeOpened: { reason: 'fraudulent', amount: 1000 } });
-  });
-
-  it('asks for 3DS on the 3DS card without values', async () => {
-    expect(await adapter.authorize(request('4000000000003220'))).toMatchObject({
+  it('asks for 3DS on its 3DS card without values', async () => {
+    expect(await account.adapter.authorize(request(kit.cards.requires3ds))).toMatchObject({
       outcome: 'requires_3ds',
       code: 'authentication_required',
     });
   });
 
   it('handles external 3DS values according to its capabilities', async () => {
-    const call = request('4000000000003220', { threeDs });
-    const result = await adapter.authorize(call);
-    const [entry] = await ledger({ merchantId, reference: call.paymentId });
-    if (adapter.capabilities.externalThreeDs) {
-      expect(result).toMatchObject({ outcome: 'approved' });
-      expect(entry.threeDs).toBe(JSON.stringify(threeDs));
-      const missingDs = await adapter.authorize(
-        request('4242424242424242', { threeDs: { ...threeDs, dsTransID: undefined } }),
-      );
-      expect(missingDs).toMatchObject({
-        outcome: 'declined',
-        code: 'invalid_authentication_data',
-        category: 'hard_decline',
-      });
-      const failed = await adapter.authorize(
-        request('4242424242424242', { threeDs: { ...threeDs, transStatus: 'N' } }),
-      );
-      expect(failed).toMatchObject({ outcome: 'declined', code: 'authentication_failed' });
-    } else {
-      // Hosted 3DS: external values are never forwarded, so the acquirer still asks for 3DS.
+    const result = await account.adapter.authorize(request(kit.cards.requires3ds, { threeDs }));
+    if (!account.adapter.capabilities.externalThreeDs) {
+      // Hosted 3DS: external values are never forwarded, so the processor still asks for 3DS.
       expect(result).toMatchObject({ outcome: 'requires_3ds' });
-      expect(entry.threeDs).toBeNull();
+      return;
     }
+    expect(result).toMatchObject({ outcome: 'approved' });
+    const failed = await account.adapter.authorize(
+      request(kit.cards.approve, { threeDs: { ...threeDs, transStatus: 'N' } }),
+    );
+    expect(failed).toMatchObject({ outcome: 'declined', code: 'authentication_failed', category: 'hard_decline' });
+    const missingDs = await account.adapter.authorize(
+      request(kit.cards.approve, { threeDs: { ...threeDs, dsTransID: undefined } }),
+    );
+    expect(missingDs).toMatchObject({ outcome: 'declined', code: 'invalid_authentication_data' });
   });
-});
 
-it('rejects an unknown processor type', () => {
-  expect(() => getProcessorAdapter('acme', { sandboxUrl: 'http://x', timeoutMs: 1 })).toThrow(
-    /Unknown processor type "acme"/,
+  it('throws processor_unavailable during an outage, charges nothing, and works again after it', async () => {
+    const call = request(kit.cards.approve);
+    await account.outage(true);
+    try {
+      await expect(account.adapter.authorize(call)).rejects.toMatchObject({
+        name: 'ProcessorTechnicalError',
+        code: 'processor_unavailable',
+      });
+      expect(await account.netCharged(call.paymentId)).toBe(0);
+    } finally {
+      await account.outage(false);
+    }
+    expect(await account.adapter.authorize(call)).toMatchObject({ outcome: 'approved' });
+  });
+
+  it('throws invalid_credentials for rejected credentials and processor_unreachable for a closed endpoint', async () => {
+    await expect(
+      account.adapter.authorize(request(kit.cards.approve, { credentials: account.rejectedCredentials })),
+    ).rejects.toMatchObject({ code: 'invalid_credentials' });
+    await expect(account.adapter.authorize(request(kit.cards.approve, { credentials: {} }))).rejects.toMatchObject({
+      code: 'invalid_credentials',
+    });
+    const closed = account.credentialsAt(`http://127.0.0.1:${await closedPort()}`);
+    const refused = await account.adapter
+      .authorize(request(kit.cards.approve, { credentials: closed }))
+      .catch((e) => e);
+    expect(refused).toBeInstanceOf(ProcessorTechnicalError);
+    expect(refused).toMatchObject({ code: 'processor_unreachable' });
+  });
+
+  it('times out on its hold card (outcome unknown); the call completes at the processor afterwards', async () => {
+    const call = request(kit.cards.hold);
+    const error = await account.adapter.authorize(call).catch((e) => e);
+    expect(error).toMatchObject({ name: 'ProcessorTechnicalError', code: 'timeout' });
+    expect(isOutcomeUnknown(error.code)).toBe(true);
+    await sleep(holdMs * 1.5);
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
+  });
+
+  const errorAfterCharge = kit.cards.errorAfterCharge;
+  (errorAfterCharge ? it : it.skip)(
+    'answers 5xx after charging as a technical failure of unknown outcome',
+    async () => {
+      const call = request(errorAfterCharge!);
+      const error = await account.adapter.authorize(call).catch((e) => e);
+      expect(error).toBeInstanceOf(ProcessorTechnicalError);
+      expect(isOutcomeUnknown(error.code)).toBe(true);
+      expect(await account.netCharged(call.paymentId)).toBe(1999);
+    },
   );
 });

@@ -178,6 +178,45 @@ describe('processors over HTTP', () => {
     });
   });
 
+  it("takes a stripe processor with the credentials its type's schema asks for, and shows its capabilities", async () => {
+    const stripe = { ...validBody(), name: 'Stripe', type: 'stripe', supportedCurrencies: ['EUR'] };
+    const missing = await create({ ...stripe, credentials: { merchantId: 'm' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.issues.map((issue: { path: string }) => issue.path)).toContain('credentials.secretKey');
+
+    const created = await create({
+      ...stripe,
+      credentials: { secretKey: 'sk_test_abcdefghijkl', webhookSecret: 'whsec_abcdefghijkl' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      type: 'stripe',
+      hasCredentials: true,
+      capabilities: { externalThreeDs: true, hostedThreeDs: false, partialCapture: true, multipleRefunds: true },
+    });
+    expect(created.body.capabilities.currencies).toEqual(expect.arrayContaining(['EUR', 'USD', 'JPY']));
+    expect(created.body.capabilities.currencies).not.toContain('KWD');
+    expect(JSON.stringify(created.body)).not.toMatch(/sk_test|whsec_/);
+  });
+
+  it('refuses a type change whose stored credentials do not fit the new type, unless new credentials come with it', async () => {
+    const { body } = await create(validBody());
+    const change = (updatedData: Record<string, unknown>) =>
+      call(harness, 'POST', `${api}/processors/update`, {
+        token: t.merchant.token,
+        body: { processorId: body.id, updatedData },
+      });
+    const refused = await change({ type: 'stripe' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues.map((issue: { path: string }) => issue.path)).toContain(
+      'updatedData.credentials.secretKey',
+    );
+    expect((await ok(harness, 'GET', `/processors/${body.id}`, t.merchant.token)).type).toBe('sandbox');
+    const changed = await change({ type: 'stripe', credentials: { secretKey: 'sk_test_abcdefghijkl' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.type).toBe('stripe');
+  });
+
   it('rejects an update to an unregistered type with 400 and leaves the processor as it was', async () => {
     const { body } = await create(validBody());
     const answer = await call(harness, 'POST', `${api}/processors/update`, {

@@ -13,7 +13,7 @@ export type StripeCardBehaviour =
   | { kind: 'hold' }
   /** Charges, then answers 500: the answer is lost after the money moved. */
   | { kind: 'error_after_charge' }
-  /** Answers 500 before doing anything. */
+  /** Answers 500 before doing anything (in front of the API: no result is saved under the key). */
   | { kind: 'error_before_charge' }
   /** Approves; its refunds stay `pending`. */
   | { kind: 'refund_pending' };

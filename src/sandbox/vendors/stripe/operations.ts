@@ -12,8 +12,10 @@ const refused = (status: number, type: string, message: string, extra: Parameter
   status,
   body: errorBody(type, message, extra),
 });
-const missing = (param: string) =>
-  refused(400, 'invalid_request_error', `Missing required param: ${param}.`, { code: 'parameter_missing', param });
+const missing = (param: string): StoredAnswer => ({
+  ...refused(400, 'invalid_request_error', `Missing required param: ${param}.`, { code: 'parameter_missing', param }),
+  notSaved: true,
+});
 const noSuchIntent = (id: string) =>
   refused(404, 'invalid_request_error', `No such payment_intent: '${id}'`, {
     code: 'resource_missing',
@@ -52,7 +54,7 @@ export async function createPaymentIntent(account: StripeAccount, params: Params
   }
   const behaviour: StripeCardBehaviour = stripeTestCards[number] ?? { kind: 'approve' };
   if (behaviour.kind === 'error_before_charge')
-    return refused(500, 'api_error', 'An unknown error occurred while processing your request.');
+    return { ...refused(500, 'api_error', 'An unknown error occurred while processing your request.'), notSaved: true };
   const cardError = (code: string, message: string, declineCode?: string) => {
     intent.last_payment_error = {
       type: 'card_error',

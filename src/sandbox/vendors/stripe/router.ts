@@ -163,9 +163,9 @@ async function idempotent(
   send(res, await answer.answer, answer.replayed);
 }
 
-function send(res: Response, answer: StoredAnswer, replayed: boolean): void {
+function send(res: Response, { status, body }: StoredAnswer, replayed: boolean): void {
   if (replayed) res.setHeader('idempotent-replayed', 'true');
-  res.status(answer.status).json(answer.body);
+  res.status(status).json(body);
 }
 
 function expands(req: Request, field: string): boolean {

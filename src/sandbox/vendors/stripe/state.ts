@@ -5,6 +5,11 @@ import { defaultHoldMs } from './cards';
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  /**
+   * Stripe saves no result for a request that never began executing (failed validation, an error
+   * in front of the API): the key stays free and a retry runs afresh.
+   */
+  notSaved?: boolean;
 }
 
 export interface LoggedRequest {
@@ -49,7 +54,10 @@ export class StripeAccount {
     const record: IdempotencyRecord = { fingerprint, answer: run(), done: false };
     this.answers.set(key, record);
     record.answer.then(
-      () => (record.done = true),
+      (answer) => {
+        if (answer.notSaved) this.answers.delete(key);
+        else record.done = true;
+      },
       // A crash inside the simulator is not an answer: the key may be used again.
       () => this.answers.delete(key),
     );

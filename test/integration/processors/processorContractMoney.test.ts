@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthorizeRequest, FollowUpRequest } from '../../../src/processors/types';
+import { processorKits } from './kits';
+import type { KitAccount } from './kits/types';
+
+/**
+ * The processor contract, part 2: capture, void, refunds, lookup and reversal by idempotency key,
+ * for every registered kit (kits/index.ts) against its simulator over real HTTP.
+ */
+const engineTimeoutMs = 400;
+const holdMs = engineTimeoutMs * 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor contract, money: %s', (_type, kit) => {
+  let account: KitAccount;
+  beforeAll(() => kit.start());
+  afterAll(() => kit.stop());
+  beforeEach(async () => {
+    account = await kit.account({ timeoutMs: engineTimeoutMs, holdMs });
+  });
+
+  const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest => {
+    const paymentId = `pay_${randomUUID().replace(/-/g, '')}`;
+    return {
+      idempotencyKey: `${paymentId}:1`,
+      paymentId,
+      amount: 1999,
+      currency: 'EUR',
+      card: { number, expMonth: 12, expYear: 2099 },
+      capture: true,
+      initiatedBy: 'customer',
+      credentials: account.credentials,
+      ...overrides,
+    };
+  };
+
+  async function approved(call: AuthorizeRequest) {
+    const result = await account.adapter.authorize(call);
+    if (result.outcome !== 'approved') throw new Error(`expected approval, got ${JSON.stringify(result)}`);
+    return result.processorReference;
+  }
+
+  const followUp = (reference: string, key: string, amount: number): FollowUpRequest => ({
+    idempotencyKey: key,
+    processorReference: reference,
+    amount,
+    currency: 'EUR',
+    credentials: account.credentials,
+  });
+
+  it('captures an auth (partially when it can), once; a void after the capture is refused', async () => {
+    const { partialCapture } = account.adapter.capabilities;
+    const reference = await approved(request(kit.cards.approve, { capture: false, amount: 5000 }));
+    const amount = partialCapture ? 4000 : 5000;
+    const capture = followUp(reference, `${reference}:capture`, amount);
+    expect(await account.adapter.capture(capture)).toMatchObject({ outcome: 'succeeded' });
+    // The same key replays; another capture is refused.
+    expect(await account.adapter.capture(capture)).toMatchObject({ outcome: 'succeeded' });
+    expect(await account.adapter.capture(followUp(reference, `${reference}:capture2`, amount))).toMatchObject({
+      outcome: 'failed',
+      code: 'already_captured',
+      category: 'hard_decline',
+    });
+    expect(await account.adapter.void(followUp(reference, `${reference}:void`, 5000))).toMatchObject({
+      outcome: 'failed',
+      code: 'already_captured',
+    });
+  });
+
+  it('refuses a capture above the authorized amount', async () => {
+    const reference = await approved(request(kit.cards.approve, { capture: false, amount: 1000 }));
+    expect(await account.adapter.capture(followUp(reference, `${reference}:capture`, 1001))).toMatchObject({
+      outcome: 'failed',
+      code: 'amount_exceeds_authorization',
+      category: 'hard_decline',
+    });
+  });
+
+  it('voids an auth once: a capture or a refund after it is refused, nothing stays held', async () => {
+    const call = request(kit.cards.approveOther, { capture: false });
+    const reference = await approved(call);
+    expect(await account.adapter.void(followUp(reference, `${reference}:void`, 1999))).toEqual({
+      outcome: 'succeeded',
+      processorReference: reference,
+    });
+    expect(await account.netCharged(call.paymentId)).toBe(0);
+    expect(await account.adapter.capture(followUp(reference, `${reference}:capture`, 1999))).toMatchObject({
+      outcome: 'failed',
+      code: 'already_voided',
+    });
+    expect(await account.adapter.refund(followUp(reference, `${reference}:refund`, 1999))).toMatchObject({
+      outcome: 'failed',
+    });
+  });
+
+  it('refunds in parts per its capabilities, never above the capture; a replayed refund applies once', async () => {
+    const { partialRefunds, multipleRefunds } = account.adapter.capabilities;
+    const call = request(kit.cards.approve, { amount: 4000 });
+    const reference = await approved(call);
+    const first = followUp(reference, `${reference}:r1`, partialRefunds ? 2500 : 4000);
+    expect(await account.adapter.refund(first)).toMatchObject({ outcome: 'succeeded' });
+    expect(await account.adapter.refund(first)).toMatchObject({ outcome: 'succeeded' });
+    expect(await account.netCharged(call.paymentId)).toBe(partialRefunds ? 1500 : 0);
+    if (partialRefunds && multipleRefunds) {
+      expect(await account.adapter.refund(followUp(reference, `${reference}:r2`, 1501))).toMatchObject({
+        outcome: 'failed',
+        code: 'refund_exceeds_capture',
+        category: 'hard_decline',
+      });
+      expect(await account.adapter.refund(followUp(reference, `${reference}:r3`, 1500))).toMatchObject({
+        outcome: 'succeeded',
+      });
+      expect(await account.netCharged(call.paymentId)).toBe(0);
+    }
+    expect(await account.adapter.refund(followUp(reference, `${reference}:r4`, 1))).toMatchObject({
+      outcome: 'failed',
+      code: 'refund_exceeds_capture',
+    });
+    expect(await account.adapter.refund(followUp(reference, `${reference}:r5`, 0))).toMatchObject({
+      outcome: 'failed',
+      code: 'invalid_amount',
+    });
+  });
+
+  it('answers a follow-up on an unknown reference as a failure', async () => {
+    const unknown = (key: string) => followUp('acq_unknown_reference', key, 1);
+    for (const result of [await account.adapter.capture(unknown('c')), await account.adapter.refund(unknown('r'))])
+      expect(result).toMatchObject({ outcome: 'failed', code: 'transaction_not_found' });
+  });
+
+  it('looks up what stands under a key or a reference', async () => {
+    const lookup = (call: AuthorizeRequest, reference?: string) =>
+      account.adapter.lookup({
+        idempotencyKey: call.idempotencyKey,
+        credentials: account.credentials,
+        ...(reference ? { processorReference: reference } : {}),
+      });
+    const purchase = request(kit.cards.approve);
+    const reference = await approved(purchase);
+    const found = { outcome: 'found', processorReference: reference, amount: 1999 };
+    expect(await lookup(purchase)).toEqual({ ...found, status: 'captured' });
+    expect(await lookup(purchase, reference)).toEqual({ ...found, status: 'captured' });
+    await account.adapter.refund(followUp(reference, `${reference}:refund`, 1999));
+    expect(await lookup(purchase)).toMatchObject({ status: 'refunded' });
+
+    const auth = request(kit.cards.approve, { capture: false, amount: 800 });
+    const authReference = await approved(auth);
+    expect(await lookup(auth)).toEqual({
+      ...found,
+      processorReference: authReference,
+      amount: 800,
+      status: 'authorized',
+    });
+    await account.adapter.void(followUp(authReference, `${authReference}:void`, 800));
+    expect(await lookup(auth)).toMatchObject({ status: 'voided' });
+
+    const [declinedCard] = kit.cards.declines[0]!;
+    const declined = request(declinedCard);
+    await account.adapter.authorize(declined);
+    expect(await lookup(declined)).toMatchObject({ outcome: 'found', status: 'declined' });
+  });
+
+  it('a key found empty stays empty: an authorization under it afterwards never charges', async () => {
+    const call = request(kit.cards.approve);
+    expect(
+      await account.adapter.lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials }),
+    ).toEqual({ outcome: 'not_found' });
+    const late = await account.adapter.authorize(call).catch((error: unknown) => error);
+    expect(late).not.toMatchObject({ outcome: 'approved' });
+    expect(await account.netCharged(call.paymentId)).toBe(0);
+  });
+
+  it('never answers not_found while an authorization under the key is still being processed', async () => {
+    const call = request(kit.cards.hold);
+    await expect(account.adapter.authorize(call)).rejects.toMatchObject({ code: 'timeout' });
+    const during = await account.adapter
+      .lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials })
+      .catch((error: unknown) => error);
+    // Either "pending" or "cannot tell yet" (a technical error: ask again); never "nothing there".
+    if (during instanceof Error) expect(during).toMatchObject({ name: 'ProcessorTechnicalError' });
+    else expect(during).toMatchObject({ outcome: 'found', status: 'pending' });
+    await sleep(holdMs * 1.5);
+    expect(
+      await account.adapter.lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials }),
+    ).toMatchObject({ outcome: 'found', status: 'captured', amount: 1999 });
+  });
+
+  const reversal = (call: AuthorizeRequest, key = `${call.idempotencyKey}:reversal`) => ({
+    idempotencyKey: key,
+    originalIdempotencyKey: call.idempotencyKey,
+    amount: call.amount,
+    currency: call.currency,
+    credentials: account.credentials,
+  });
+
+  it.each([
+    ['a purchase', true],
+    ['an auth', false],
+  ])(
+    'reverses %s by its key; a replayed reversal answers the same, another finds nothing left',
+    async (_n, capture) => {
+      const call = request(kit.cards.approve, { capture });
+      const reference = await approved(call);
+      const reversed = await account.adapter.reverseByIdempotencyKey(reversal(call));
+      expect(reversed).toEqual({ outcome: 'reversed', processorReference: reference, amount: 1999 });
+      expect(await account.adapter.reverseByIdempotencyKey(reversal(call))).toEqual(reversed);
+      expect(await account.netCharged(call.paymentId)).toBe(0);
+      expect(await account.adapter.reverseByIdempotencyKey(reversal(call, `${call.idempotencyKey}:again`))).toEqual({
+        ...reversed,
+        amount: 0,
+      });
+    },
+  );
+
+  it('a reversal of a key never seen finds nothing, and an authorization under it afterwards never charges', async () => {
+    const call = request(kit.cards.approve);
+    expect(await account.adapter.reverseByIdempotencyKey(reversal(call))).toEqual({ outcome: 'nothing_to_reverse' });
+    const late = await account.adapter.authorize(call).catch((error: unknown) => error);
+    expect(late).not.toMatchObject({ outcome: 'approved' });
+    expect(await account.netCharged(call.paymentId)).toBe(0);
+  });
+
+  it('a reversal while the authorization is held leaves nothing charged in the end', async () => {
+    const call = request(kit.cards.hold);
+    await expect(account.adapter.authorize(call)).rejects.toMatchObject({ code: 'timeout' });
+    // Answered at once (nothing stands, the held call will not charge) or "cannot tell yet": asked again later.
+    const first = await account.adapter.reverseByIdempotencyKey(reversal(call)).catch((error: unknown) => error);
+    if (first instanceof Error) {
+      expect(first).toMatchObject({ name: 'ProcessorTechnicalError' });
+      await sleep(holdMs * 1.5);
+      expect(await account.adapter.reverseByIdempotencyKey(reversal(call))).toMatchObject({ outcome: 'reversed' });
+    } else {
+      expect(first).toEqual({ outcome: 'nothing_to_reverse' });
+      await sleep(holdMs * 1.5);
+    }
+    expect(await account.netCharged(call.paymentId)).toBe(0);
+  });
+
+  it('a reversal during an outage throws technically (the engine cannot count it as done)', async () => {
+    const call = request(kit.cards.approve);
+    await approved(call);
+    await account.outage(true);
+    try {
+      await expect(account.adapter.reverseByIdempotencyKey(reversal(call))).rejects.toMatchObject({
+        name: 'ProcessorTechnicalError',
+        code: 'processor_unavailable',
+      });
+      await expect(
+        account.adapter.lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials }),
+      ).rejects.toMatchObject({ code: 'processor_unavailable' });
+    } finally {
+      await account.outage(false);
+    }
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
+  });
+});
