@@ -1,6 +1,8 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
 import { workflowBundle } from '../../temporal/worker';
@@ -68,5 +70,27 @@ export async function step<T>(label: string, work: Promise<T>, timeoutMs = 30_00
     return await Promise.race([work, expired]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs an update and waits for its answer; when the test server loses the answer (see
+ * untilQuiescent), asks again with the same update id, which the server deduplicates: the update
+ * runs once and the second call reads its outcome.
+ */
+export async function executeUpdateOnce<Ret, Args extends [any, ...any[]]>(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+): Promise<Ret> {
+  const updateId = randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    const answer = handle.executeUpdate(update, { args, updateId });
+    try {
+      return await step(`update ${update.name} (attempt ${attempt})`, answer, 15_000);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.startsWith('step "update')) throw error;
+      answer.catch(() => undefined);
+    }
   }
 }
