@@ -1,5 +1,5 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
 import {
   createCard,
   createCustomer,
@@ -25,7 +25,7 @@ export interface PortalWorld {
   /** The customer's e-mail (they sign in with it). */
   email: string;
   /** POSTs to /api/v1/portal{path} with a session token. */
-  portal: (token: string, path: string, body: unknown, headers?: Record<string, string>) => ReturnType<typeof call>;
+  portal: (token: string, path: string, body: unknown, headers?: Record<string, string>) => Promise<ApiAnswer>;
   /** Subscribes the customer (good card) and waits for the first paid order. */
   subscribe: (storeId: string, priceId: string) => Promise<{ id: string }>;
 }
