@@ -38,9 +38,11 @@ describe('toApiError: any thrown value to a status and the spec error body', () 
   it('answers a DomainError with the status of its kind, its code and its message', () => {
     const statuses: [DomainErrorKind, number][] = [
       ['invalid', 400],
+      ['unauthenticated', 401],
       ['forbidden', 403],
       ['not_found', 404],
       ['conflict', 409],
+      ['unavailable', 503],
       ['internal', 500],
     ];
     for (const [kind, status] of statuses) {

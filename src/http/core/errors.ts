@@ -62,9 +62,11 @@ function codeForStatus(status: number): string {
 /** The HTTP status of each kind of domain refusal: the only place a domain error meets HTTP. */
 export const statusOfDomainKind: Record<DomainErrorKind, number> = {
   invalid: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unavailable: 503,
   internal: 500,
 };
 
