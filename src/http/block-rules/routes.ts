@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db, Prisma } from '../../db/prisma';
 import { newId } from '../../domain/ids';
 import type { BlockRuleType } from '../../domain/blockRules';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { scopeOf, type Scope } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../db/prisma';
 import { createCheckoutSession, expireCheckoutSession, sessionInclude } from '../../commerce/checkoutSessions';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';

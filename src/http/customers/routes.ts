@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '../../db/prisma';
 import { createCustomer, updateCustomer } from '../../commerce/customers';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { scopeOf, type Scope } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';

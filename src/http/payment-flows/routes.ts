@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/prisma';
 import { newId } from '../../domain/ids';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { scopeOf, type Scope } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { badRequest, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';

@@ -2,7 +2,7 @@ import type { Prisma } from '../../db/prisma';
 import { cardBrandOf, hasValidLengthForBrand, issuingCountryOf } from '../../domain/cardBrand';
 import { newId } from '../../domain/ids';
 import { isExpiryInFuture, passesLuhn } from '../../domain/luhn';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { encryptPan, panFingerprint } from '../../vault/cardVault';
 import type { AppDeps } from '../core/context';
 import { badRequest, notFound } from '../core/errors';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { newId } from '../../domain/ids';
 import { DomainError } from '../../errors';
 import { dispatchEventsNow } from '../../events/dispatch';

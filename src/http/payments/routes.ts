@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Prisma } from '../../db/prisma';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { businessId, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';

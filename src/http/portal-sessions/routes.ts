@@ -1,6 +1,6 @@
 import type { Db } from '../../db/prisma';
 import { newId } from '../../domain/ids';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { normaliseEmail } from '../../commerce/customers';
 import type { Routers } from '../routes';
 import type { AppDeps } from '../core/context';

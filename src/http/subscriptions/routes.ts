@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/prisma';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { newId } from '../../domain/ids';
 import {
   cancelSubscriptionUpdate,

@@ -1,4 +1,4 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { createSession, findSession } from '../../threeds/sessions';
 import { statusForTransStatus } from '../../threeds/rules';
 import type { AppDeps } from '../core/context';
