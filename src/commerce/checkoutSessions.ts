@@ -1,6 +1,6 @@
 import { recordSessionExpired } from './lapsedSessions';
 import type { Db, Prisma } from '../db/prisma';
-import { findOrCreateCustomerByEmail } from './customers';
+import { findCustomer, findOrCreateCustomerByEmail } from './customers';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
 import { conflict, invalid, notFound } from '../errors';
@@ -11,6 +11,7 @@ import {
   resolvePromotionCodes,
 } from './promotionRedemption';
 import type { Scope } from './scope';
+import { findStore } from './stores';
 
 type Tx = Prisma.TransactionClient;
 
@@ -41,8 +42,7 @@ const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
  */
 export async function createCheckoutSession(db: Db, scope: Scope, input: CreateCheckoutSessionInput) {
   return db.$transaction(async (tx) => {
-    const store = await tx.store.findFirst({ where: { id: input.storeId, ...scope } });
-    if (!store) throw notFound('Store');
+    const store = await findStore(tx, scope, input.storeId);
     const currency = input.currency ?? store.baseCurrency;
     if (currency !== store.baseCurrency && !store.presentmentCurrencies.includes(currency)) {
       throw invalid(
@@ -99,11 +99,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
 }
 
 async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: CreateCheckoutSessionInput) {
-  if (input.customerId) {
-    const customer = await tx.customer.findFirst({ where: { id: input.customerId, ...scope } });
-    if (!customer) throw notFound('Customer');
-    return customer;
-  }
+  if (input.customerId) return findCustomer(tx, scope, input.customerId);
   return findOrCreateCustomerByEmail(tx, scope, storeId, input.customer!);
 }
 

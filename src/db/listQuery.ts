@@ -203,3 +203,9 @@ function dayStart(name: string, value: unknown): Date {
 function nest(path: string[], predicate: unknown): Record<string, unknown> {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), predicate) as Record<string, unknown>;
 }
+
+/** One page of a list and the count of every row its filters match. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}

@@ -5,7 +5,7 @@ import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
+import { findStore } from '../../commerce/stores';
 import {
   createEmailTemplateSchema,
   emailTemplateParams,

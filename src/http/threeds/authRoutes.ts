@@ -7,7 +7,7 @@ import type { AppDeps } from '../core/context';
 import { conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
+import { findStore } from '../../commerce/stores';
 import { toPublicThreeDsSession } from './present';
 import { runAuthentication } from '../../threeds/client';
 import { authenticateSchema, createMerchantSessionSchema, threeDsSessionSchema } from './validators';
