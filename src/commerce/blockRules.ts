@@ -35,7 +35,7 @@ export interface BlockRuleFields {
 }
 
 /** Checks each value against its type and returns the stored spellings; invalid (VALIDATION_ERROR) listing every bad value. */
-export function normalizedValues(type: BlockRuleType, values: string[]): string[] {
+function normalizedValues(type: BlockRuleType, values: string[]): string[] {
   const issues = values.flatMap((value, index) => {
     const reason = invalidPatternReason(parseCondition(type, value));
     return reason ? [{ message: `value.${index}: ${reason}`, path: `value.${index}` }] : [];
@@ -44,7 +44,7 @@ export function normalizedValues(type: BlockRuleType, values: string[]): string[
   return [...new Set(values.map((value) => normalizeBlockRuleValue(type, value)))];
 }
 
-export function expiryFrom(start: Date, ttlHours: number | null | undefined): Date | null {
+function expiryFrom(start: Date, ttlHours: number | null | undefined): Date | null {
   return ttlHours ? new Date(start.getTime() + ttlHours * 3_600_000) : null;
 }
 

@@ -9,7 +9,7 @@ import { mintApiKey, revokeApiKey, type MintedKey } from './mintKey';
 import { assertCanActInMode } from './modeGuard';
 
 /** A merchant account of the calling partner, or not_found (another partner's accounts do not exist for it). */
-export async function findOwnMerchant(db: Db, partnerId: string, accountId: string): Promise<Account> {
+async function findOwnMerchant(db: Db, partnerId: string, accountId: string): Promise<Account> {
   const account = await db.account.findFirst({ where: { id: accountId, partnerId } });
   if (!account) throw notFound('Merchant account');
   return account;
