@@ -23,13 +23,23 @@ export interface DomainErrorData {
   message: string;
 }
 
-/** A refusal of the business rules: a kind, a stable code, a human message, optional details for logs. */
+/** One problem of a refused input (`value.2: not an IP address`), as the error body lists it under `issues`. */
+export interface DomainIssue {
+  message: string;
+  path?: string;
+}
+
+/**
+ * A refusal of the business rules: a kind, a stable code, a human message, optional details for
+ * logs and, for invalid input, the problems one by one (answered to the caller as `issues`).
+ */
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     readonly code: string,
     message: string,
     readonly details?: Readonly<Record<string, unknown>>,
+    readonly issues?: readonly DomainIssue[],
   ) {
     super(message);
     this.name = 'DomainError';
@@ -45,7 +55,8 @@ export function isDomainError(error: unknown, code?: string): error is DomainErr
   return error instanceof DomainError && (code === undefined || error.code === code);
 }
 
-export const invalid = (message: string, code = 'BAD_REQUEST') => new DomainError('invalid', code, message);
+export const invalid = (message: string, code = 'BAD_REQUEST', issues?: DomainIssue[]) =>
+  new DomainError('invalid', code, message, undefined, issues);
 /** The API has always answered these with NOT_AUTHORIZED. */
 export const unauthenticated = (message: string) => new DomainError('unauthenticated', 'NOT_AUTHORIZED', message);
 export const forbidden = (message: string, code = 'FORBIDDEN') => new DomainError('forbidden', code, message);

@@ -73,7 +73,8 @@ export const statusOfDomainKind: Record<DomainErrorKind, number> = {
 /** The one place any thrown value becomes an HTTP status and error body. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError) return new ApiError(statusOfDomainKind[error.kind], error.code, error.message);
+  if (error instanceof DomainError)
+    return new ApiError(statusOfDomainKind[error.kind], error.code, error.message, error.issues && [...error.issues]);
   if (error instanceof z.ZodError) return validationError(error, 'request');
   const httpish = (error ?? {}) as HttpishError;
   // body-parser errors carry a `type`; they are the client's fault, never a 500.

@@ -5,7 +5,7 @@ import {
   listEmailTemplates,
   updateEmailTemplate,
 } from '../../commerce/emailTemplates';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';

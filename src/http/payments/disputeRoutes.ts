@@ -1,4 +1,4 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { isDomainError } from '../../errors';
 import { dispatchEventsNow } from '../../events/dispatch';
 import { createDispute, findDispute, setDisputeStatus } from '../../payments/disputes';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { DomainError } from '../../errors';
 import type { FollowUpOutcome } from '../../payments/followUpTypes';
 import { runFollowUp } from '../../payments/followUps';

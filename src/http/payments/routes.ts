@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { findStoreOfScope } from '../../commerce/storeOfScope';
 import { findPaymentDetail, listPayments } from '../../payments/queries';
 import { businessId, runPayment } from '../../payments/startPayment';

@@ -1,4 +1,4 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import type { Routers } from '../routes';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db, Prisma } from '../../db/prisma';
 import { newId } from '../../domain/ids';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { scopeOf, type Scope } from '../auth/scope';
 import { sealProcessorCredentials } from '../../processors/credentials';
 import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';

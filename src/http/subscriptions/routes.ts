@@ -1,5 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import type { Scope } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,

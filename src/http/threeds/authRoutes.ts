@@ -1,4 +1,4 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { dispatchAfterCommit } from '../../events/afterCommit';
 import { runAuthentication } from '../../threeds/client';
 import { baseUrlSeenBy } from '../../threeds/returnLink';

@@ -1,4 +1,4 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { createSession } from '../../threeds/sessions';
 import { findSessionOfScope } from '../../threeds/service';
 import { statusForTransStatus } from '../../threeds/rules';
