@@ -63,8 +63,9 @@ export function createAdyenAdapter(deps: AdapterDeps): ProcessorAdapter {
     capabilities: adyenCapabilities,
     async authorize(request) {
       const credentials = parseAdyenCredentials(request.credentials);
-      const answer = await send(credentials, '/payments', request.idempotencyKey, paymentRequest(request, credentials));
-      return toAuthorizeResult(answer, request.capture);
+      const body = paymentRequest(request, credentials);
+      const answer = await send(credentials, '/payments', request.idempotencyKey, body);
+      return toAuthorizeResult(answer, { capture: request.capture, amount: body.amount, reference: body.reference });
     },
     capture: (request) => modify(request, 'captures'),
     void: (request) => modify(request, 'cancels'),

@@ -69,13 +69,21 @@ export function readPaymentAnswer(answer: AdyenAnswer): PaymentAnswer {
   return { kind: 'refused', error: readServiceError(answer) };
 }
 
-export function toAuthorizeResult(answer: AdyenAnswer, capture: boolean): AuthorizeResult {
+/** What the authorization asked for: a replayed answer stored for another request must not pass for it. */
+export interface SentPayment {
+  capture: boolean;
+  amount: { value: number; currency: string };
+  reference: string;
+}
+
+export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): AuthorizeResult {
   const read = readPaymentAnswer(answer);
   if (read.kind === 'refused') return refusedRequest(read.error, (code, message) => declined(code, message));
   const payment = read.payment;
+  assertAnswersThisRequest(payment, sent);
   switch (payment.resultCode) {
     case 'Authorised':
-      return { outcome: 'approved', processorReference: pspOf(payment), captured: capture };
+      return { outcome: 'approved', processorReference: pspOf(payment), captured: sent.capture };
     case 'Refused':
       return declined(codeForRefusal(payment.refusalReasonCode), payment.refusalReason, payment.pspReference);
     case 'Error':
@@ -151,6 +159,21 @@ function declined(code: DeclineCode, message: string | undefined, pspReference?:
     message: message ?? code,
     ...(pspReference ? { processorReference: pspReference } : {}),
   };
+}
+
+/**
+ * Adyen replays the first answer under a key whatever the body of a later request; the engine never
+ * reuses a key for another payment, so an answer for another amount or reference means it did.
+ */
+function assertAnswersThisRequest(payment: AdyenPaymentResponse, sent: SentPayment): void {
+  const otherAmount =
+    payment.amount && (payment.amount.value !== sent.amount.value || payment.amount.currency !== sent.amount.currency);
+  const otherReference = payment.merchantReference !== undefined && payment.merchantReference !== sent.reference;
+  if (otherAmount || otherReference)
+    throw new ProcessorTechnicalError(
+      'adyen answered with a payment stored for another request',
+      'idempotency_conflict',
+    );
 }
 
 function pspOf(payment: AdyenPaymentResponse): string {

@@ -13,6 +13,9 @@ const serviceError = (status: number, errorCode: string) => ({
   body: { status, errorCode, message: 'm', errorType: 'validation' },
 });
 
+const purchase = { capture: true, amount, reference: 'pay_abc' };
+const auth = { ...purchase, capture: false };
+
 function thrownCode(run: () => unknown): string {
   try {
     run();
@@ -25,17 +28,17 @@ function thrownCode(run: () => unknown): string {
 
 describe('Adyen payment answer → AuthorizeResult', () => {
   it('Authorised is approved; captured follows the capture mode', () => {
-    expect(toAuthorizeResult(payment('Authorised'), true)).toEqual({
+    expect(toAuthorizeResult(payment('Authorised'), purchase)).toEqual({
       outcome: 'approved',
       processorReference: 'QFQTPCQ8HXSKGK82',
       captured: true,
     });
-    expect(toAuthorizeResult(payment('Authorised'), false)).toMatchObject({ captured: false });
+    expect(toAuthorizeResult(payment('Authorised'), auth)).toMatchObject({ captured: false });
   });
 
   it('Refused is a decline as data, classified by refusalReasonCode', () => {
     const refused = payment('Refused', { refusalReasonCode: '24', refusalReason: 'CVC Declined' });
-    expect(toAuthorizeResult(refused, true)).toEqual({
+    expect(toAuthorizeResult(refused, purchase)).toEqual({
       outcome: 'declined',
       code: 'incorrect_cvc',
       category: 'hard_decline',
@@ -43,11 +46,11 @@ describe('Adyen payment answer → AuthorizeResult', () => {
       processorReference: 'QFQTPCQ8HXSKGK82',
     });
     const soft = payment('Refused', { refusalReasonCode: '2', refusalReason: 'Refused' });
-    expect(toAuthorizeResult(soft, true)).toMatchObject({ code: 'do_not_honor', category: 'soft_decline' });
+    expect(toAuthorizeResult(soft, purchase)).toMatchObject({ code: 'do_not_honor', category: 'soft_decline' });
   });
 
   it('Error is a technical decline that cascades', () => {
-    expect(toAuthorizeResult(payment('Error'), true)).toMatchObject({
+    expect(toAuthorizeResult(payment('Error'), purchase)).toMatchObject({
       outcome: 'declined',
       code: 'processing_error',
       category: 'technical',
@@ -55,36 +58,45 @@ describe('Adyen payment answer → AuthorizeResult', () => {
   });
 
   it.each(['RedirectShopper', 'ChallengeShopper', 'IdentifyShopper'])('%s asks for 3-D Secure', (resultCode) => {
-    expect(toAuthorizeResult(payment(resultCode), true)).toMatchObject({
+    expect(toAuthorizeResult(payment(resultCode), purchase)).toMatchObject({
       outcome: 'requires_3ds',
       code: 'authentication_required',
     });
   });
 
   it.each(['Pending', 'Received', 'PartiallyAuthorised'])('%s leaves the outcome unknown (reversed by key)', (code) => {
-    expect(isOutcomeUnknown(thrownCode(() => toAuthorizeResult(payment(code), true)))).toBe(true);
+    expect(isOutcomeUnknown(thrownCode(() => toAuthorizeResult(payment(code), purchase)))).toBe(true);
   });
 
   it('a shape Adyen never sends is an unknown outcome, never an approval', () => {
-    expect(thrownCode(() => toAuthorizeResult(payment('Authorised', { pspReference: undefined }), true))).toBe(
+    expect(thrownCode(() => toAuthorizeResult(payment('Authorised', { pspReference: undefined }), purchase))).toBe(
       'invalid_response',
     );
-    expect(thrownCode(() => toAuthorizeResult(payment('Splendid'), true))).toBe('invalid_response');
-    expect(thrownCode(() => toAuthorizeResult(payment('Success'), true))).toBe('invalid_response');
+    expect(thrownCode(() => toAuthorizeResult(payment('Splendid'), purchase))).toBe('invalid_response');
+    expect(thrownCode(() => toAuthorizeResult(payment('Success'), purchase))).toBe('invalid_response');
+  });
+
+  it('an answer stored for another amount or reference is an idempotency conflict, never that payment’s answer', () => {
+    expect(
+      thrownCode(() => toAuthorizeResult(payment('Authorised'), { ...purchase, amount: { ...amount, value: 5 } })),
+    ).toBe('idempotency_conflict');
+    expect(thrownCode(() => toAuthorizeResult(payment('Refused'), { ...purchase, reference: 'pay_other' }))).toBe(
+      'idempotency_conflict',
+    );
   });
 
   it('a request refused before processing: card data is a hard decline, the rest is thrown', () => {
-    expect(toAuthorizeResult(serviceError(422, '101'), true)).toMatchObject({
+    expect(toAuthorizeResult(serviceError(422, '101'), purchase)).toMatchObject({
       outcome: 'declined',
       code: 'incorrect_number',
       category: 'hard_decline',
     });
-    expect(thrownCode(() => toAuthorizeResult(serviceError(422, '704'), true))).toBe('idempotency_conflict');
-    expect(thrownCode(() => toAuthorizeResult(serviceError(422, '14_030'), true))).toBe('invalid_request');
-    expect(thrownCode(() => toAuthorizeResult(serviceError(401, '000'), true))).toBe('invalid_credentials');
-    expect(thrownCode(() => toAuthorizeResult(serviceError(403, '010'), true))).toBe('invalid_credentials');
-    expect(thrownCode(() => toAuthorizeResult(serviceError(429, '000'), true))).toBe('rate_limited');
-    expect(thrownCode(() => toAuthorizeResult({ status: 404, body: 'Not Found' }, true))).toBe('invalid_request');
+    expect(thrownCode(() => toAuthorizeResult(serviceError(422, '704'), purchase))).toBe('idempotency_conflict');
+    expect(thrownCode(() => toAuthorizeResult(serviceError(422, '14_030'), purchase))).toBe('invalid_request');
+    expect(thrownCode(() => toAuthorizeResult(serviceError(401, '000'), purchase))).toBe('invalid_credentials');
+    expect(thrownCode(() => toAuthorizeResult(serviceError(403, '010'), purchase))).toBe('invalid_credentials');
+    expect(thrownCode(() => toAuthorizeResult(serviceError(429, '000'), purchase))).toBe('rate_limited');
+    expect(thrownCode(() => toAuthorizeResult({ status: 404, body: 'Not Found' }, purchase))).toBe('invalid_request');
   });
 });
 
