@@ -7,8 +7,9 @@ import { readPaymentAnswer, type AdyenAnswer, type AdyenPaymentResponse } from '
  * probe (requests.ts `lookupProbeRequest`, docs/processors-adyen.md "Lookup"). Pure.
  *
  * - A payment answer is the stored answer of the first request under the key: it stands.
- * - A 422 refusal of the probe itself (not 704) means Adyen processed the probe as a new request:
- *   nothing was stored under the key, and the key now holds nothing that can charge.
+ * - A 422 refusal of the probe itself (not 704) means Adyen took the probe as a new request:
+ *   nothing is stored under the key, so nothing was charged under it. This rests on two
+ *   assumptions that docs/processors-adyen.md ("Lookup") states, with how to check them.
  * - 704 means a request under the key is still being processed: unknown, ask again later.
  */
 export type StoredUnderKey = { found: false } | { found: true; payment: AdyenPaymentResponse };

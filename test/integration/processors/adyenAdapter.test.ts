@@ -8,8 +8,9 @@ import { startCheckedSimulator, type CheckedSimulator } from '../../helpers/adye
 import { until } from '../../helpers/until';
 
 /** The Adyen adapter against the Adyen simulator over real HTTP; every request checked against Adyen's document. */
-const timeoutMs = 400;
-const holdMs = timeoutMs * 3;
+// Generous for a loaded machine: every call but the held ones must answer within it.
+const timeoutMs = 1_000;
+const holdMs = timeoutMs * 2.5;
 let checked: CheckedSimulator;
 let adapter: ProcessorAdapter;
 let credentials: Record<string, string>;
@@ -18,7 +19,7 @@ let counter = 0;
 beforeAll(async () => {
   checked = await startCheckedSimulator({ holdMs, apiKeys: ['AQE_test_key'] });
   adapter = adyenProcessor.createAdapter({ sandboxUrl: 'http://sandbox.invalid', timeoutMs });
-  // Warm up fetch and the server so the first test's 400 ms are not spent on that.
+  // Warm up fetch and the server so the first test does not spend its budget on that.
   await fetch(`${checked.simulator.url}/simulator/deliveries`);
 });
 afterAll(async () => {
