@@ -133,7 +133,7 @@ export function mockPaymentActivities(options: {
         : { blocked: false as const };
     },
     async markRequiresAction() {},
-    /** The 3DS step's planner (workflows/paymentThreeDs.ts): these payments carry no 3DS. */
+    /** The 3DS step's planner (workflows/payments/threeDs.ts): these payments carry no 3DS. */
     async planPaymentThreeDs() {
       return { kind: 'skip' as const };
     },
