@@ -40,6 +40,7 @@ export const idPrefixes = {
   portalSession: 'ps',
   portalLoginCode: 'plc',
   request: 'req',
+  user: 'usr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
