@@ -3,7 +3,15 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+    // jose ships ES modules only; Node 20 and 22 run them in the app, Jest's CommonJS runtime needs them compiled.
+    '/node_modules/jose/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs' }, isolatedModules: true },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   setupFiles: ['<rootDir>/test/helpers/quietTemporal.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/helpers/contractChecks.ts'],
   globalSetup: '<rootDir>/test/helpers/globalSetup.ts',

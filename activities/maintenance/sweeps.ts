@@ -1,6 +1,6 @@
 import { expireLapsedCheckoutSessions } from '../../src/commerce/checkoutExpirySweep';
 import type { ActivityDeps } from '../deps';
-import { idempotencyRetentionMs } from '../../src/http/idempotency/middleware';
+import { idempotencyRetentionMs } from '../../src/idempotency/store';
 
 export function createMaintenanceActivities(deps: ActivityDeps) {
   return {

@@ -14,6 +14,8 @@ import {
   listKeysCommand,
   revokeKeyCommand,
 } from '../keys/adminCommands';
+import { createUserCommand, IamCommandError, sessionCommand } from '../iam/adminCommands';
+import { accountRoles, partnerRoles, type AccountRole, type PartnerRole } from '../iam/policies';
 import { createLogger, type Logger } from '../logging/logger';
 
 const usage = `Usage: npm run --silent admin -- <command>
@@ -22,6 +24,10 @@ const usage = `Usage: npm run --silent admin -- <command>
                                                              keep an older CRM's UUID token working as a CRM key
   revoke-key KEY_ID                                          revoke any API key, immediately and for good
   list-keys [--partner PARTNER_ID]                           list keys (prefix and metadata only)
+  create-user --email EMAIL [--name NAME] [--account ACCOUNT_ID --role org:admin|org:member]
+              [--partner PARTNER_ID --partner-role partner:admin|partner:member]
+                                                             make (or find) a user, set roles, print a session token
+  session --user USER_ID                                     print a fresh session token (embedded identity provider)
 Uses DATABASE_URL, else the embedded Postgres in DATA_DIR (started for the command unless npm start runs it).`;
 
 class UsageError extends Error {}
@@ -110,6 +116,43 @@ function commandFor(command: string, args: string[]): (db: Db) => Promise<unknow
       const { values } = parseArgs({ args, options: { partner: { type: 'string' } }, strict: true });
       return async (db) => ({ keys: await listKeysCommand(db, { partnerId: values.partner }) });
     }
+    case 'create-user': {
+      const { values } = parseArgs({
+        args,
+        options: {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          account: { type: 'string' },
+          role: { type: 'string' },
+          partner: { type: 'string' },
+          'partner-role': { type: 'string' },
+        },
+        strict: true,
+      });
+      const email = values.email?.trim();
+      if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError('create-user needs --email EMAIL');
+      if (values.role !== undefined && !values.account) throw new UsageError('--role goes with --account');
+      if (values['partner-role'] !== undefined && !values.partner)
+        throw new UsageError('--partner-role goes with --partner');
+      const role = values.role ?? 'org:admin';
+      if (!accountRoles.includes(role as AccountRole)) throw new UsageError('--role must be org:admin or org:member');
+      const partnerRole = values['partner-role'] ?? 'partner:admin';
+      if (!partnerRoles.includes(partnerRole as PartnerRole))
+        throw new UsageError('--partner-role must be partner:admin or partner:member');
+      const input = {
+        email,
+        name: values.name?.trim() || undefined,
+        account: values.account ? { accountId: values.account, role: role as AccountRole } : undefined,
+        partner: values.partner ? { partnerId: values.partner, role: partnerRole as PartnerRole } : undefined,
+      };
+      return (db) => createUserCommand(db, config(), input);
+    }
+    case 'session': {
+      const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
+      const userId = values.user?.trim();
+      if (!userId) throw new UsageError('session needs --user USER_ID');
+      return (db) => sessionCommand(db, config(), userId);
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -154,7 +197,10 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const isUsage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
     const clean =
-      error instanceof CommandError || error instanceof ConfigError || error instanceof LegacyKeyImportError;
+      error instanceof CommandError ||
+      error instanceof ConfigError ||
+      error instanceof LegacyKeyImportError ||
+      error instanceof IamCommandError;
     const message = isUsage
       ? `${(error as Error).message}\n\n${usage}`
       : clean

@@ -1,6 +1,7 @@
 import { recordSessionExpired } from './lapsedSessions';
+import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
 import type { Db, Prisma } from '../db/prisma';
-import { findOrCreateCustomerByEmail } from './customers';
+import { findCustomer, findOrCreateCustomerByEmail } from './customers';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
 import { conflict, invalid, notFound } from '../errors';
@@ -11,6 +12,7 @@ import {
   resolvePromotionCodes,
 } from './promotionRedemption';
 import type { Scope } from './scope';
+import { findStore } from './stores';
 
 type Tx = Prisma.TransactionClient;
 
@@ -31,6 +33,22 @@ export const sessionInclude = {
   customer: true,
 } satisfies Prisma.CheckoutSessionInclude;
 
+/** A session with its line items (in position order) and customer. */
+export type CheckoutSessionWithLines = Prisma.CheckoutSessionGetPayload<{ include: typeof sessionInclude }>;
+
+export const checkoutSessionList: ListDefinition = {
+  sortFields: { createdAt: 'createdAt', total: 'total', id: 'id' },
+  defaultSort: { field: 'createdAt', direction: 'desc' },
+  filters: {
+    status: { kind: 'enum', values: ['open', 'paid', 'expired'] },
+    currency: { kind: 'string' },
+    storeId: { kind: 'id', prefix: 'store' },
+    customerId: { kind: 'id', prefix: 'cus' },
+    total: { kind: 'number' },
+    createdAt: { kind: 'date' },
+  },
+};
+
 // Redeemers of one hot code queue on its row lock; give them longer than Prisma's 2 s/5 s defaults.
 const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
 
@@ -41,8 +59,7 @@ const transactionOptions = { maxWait: 15_000, timeout: 15_000 };
  */
 export async function createCheckoutSession(db: Db, scope: Scope, input: CreateCheckoutSessionInput) {
   return db.$transaction(async (tx) => {
-    const store = await tx.store.findFirst({ where: { id: input.storeId, ...scope } });
-    if (!store) throw notFound('Store');
+    const store = await findStore(tx, scope, input.storeId);
     const currency = input.currency ?? store.baseCurrency;
     if (currency !== store.baseCurrency && !store.presentmentCurrencies.includes(currency)) {
       throw invalid(
@@ -99,11 +116,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
 }
 
 async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: CreateCheckoutSessionInput) {
-  if (input.customerId) {
-    const customer = await tx.customer.findFirst({ where: { id: input.customerId, ...scope } });
-    if (!customer) throw notFound('Customer');
-    return customer;
-  }
+  if (input.customerId) return findCustomer(tx, scope, input.customerId);
   return findOrCreateCustomerByEmail(tx, scope, storeId, input.customer!);
 }
 
@@ -153,4 +166,57 @@ export async function expireCheckoutSession(db: Db, scope: Scope, checkoutSessio
     await recordSessionExpired(tx, session, 'requested');
     return tx.checkoutSession.findUniqueOrThrow({ where: { id: session.id }, include: sessionInclude });
   }, transactionOptions);
+}
+
+type SessionWhere = Prisma.CheckoutSessionWhereInput;
+
+/** The status a reader sees: an open session past its expiry counts as expired (as GET shows it). */
+function effectiveStatus(status: string, now: Date): SessionWhere {
+  if (status === 'open') return { status: 'open', expiresAt: { gt: now } };
+  if (status === 'expired') return { OR: [{ status: 'expired' }, { status: 'open', expiresAt: { lte: now } }] };
+  return { status: 'paid' };
+}
+
+/** Rewrites the validated status filter (equals / in / not-equals) to effective statuses. */
+function withEffectiveStatus(clause: Record<string, unknown>, now: Date): SessionWhere {
+  const predicate = clause.status as string | { in?: string[]; not?: string } | undefined;
+  if (predicate === undefined) return clause as SessionWhere;
+  if (typeof predicate === 'string') return effectiveStatus(predicate, now);
+  if (predicate.in) return { OR: predicate.in.map((status) => effectiveStatus(status, now)) };
+  return { NOT: effectiveStatus(predicate.not!, now) };
+}
+
+/** Lists sessions; a status filter matches the status a reader sees (open past expiry is expired). */
+export async function listCheckoutSessions(
+  db: Db,
+  scope: Scope,
+  query: ListQuery,
+): Promise<Page<CheckoutSessionWithLines>> {
+  const now = new Date();
+  const where: SessionWhere = { ...scope, AND: query.where.map((clause) => withEffectiveStatus(clause, now)) };
+  const [rows, total] = await Promise.all([
+    db.checkoutSession.findMany({
+      where,
+      orderBy: query.orderBy as Prisma.CheckoutSessionOrderByWithRelationInput[],
+      skip: query.skip,
+      take: query.take,
+      include: sessionInclude,
+    }),
+    db.checkoutSession.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** A checkout session of the caller's account and mode, or not_found. */
+export async function findCheckoutSession(
+  db: Db,
+  scope: Scope,
+  checkoutSessionId: string,
+): Promise<CheckoutSessionWithLines> {
+  const session = await db.checkoutSession.findFirst({
+    where: { id: checkoutSessionId, ...scope },
+    include: sessionInclude,
+  });
+  if (!session) throw notFound('Checkout session');
+  return session;
 }

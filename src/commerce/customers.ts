@@ -1,7 +1,10 @@
+import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
 import type { Db, Prisma } from '../db/prisma';
+import type { Customer } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { conflict } from '../errors';
+import { conflict, notFound } from '../errors';
 import type { Scope } from './scope';
+import { findStore } from './stores';
 
 type Tx = Prisma.TransactionClient;
 
@@ -12,6 +15,20 @@ export interface CustomerDetails {
   phone?: string | null;
   externalRef?: string | null;
 }
+
+export const customerList: ListDefinition = {
+  sortFields: { createdAt: 'createdAt', email: 'email', lastName: 'lastName', firstName: 'firstName', id: 'id' },
+  defaultSort: { field: 'createdAt', direction: 'desc' },
+  filters: {
+    email: { kind: 'string', lowerCase: true },
+    firstName: { kind: 'string' },
+    lastName: { kind: 'string' },
+    phone: { kind: 'string' },
+    externalRef: { kind: 'string' },
+    storeId: { kind: 'id', prefix: 'store' },
+    createdAt: { kind: 'date' },
+  },
+};
 
 /** E-mails are compared and stored lower-cased (a CHECK constraint on customers.email holds it). */
 export function normaliseEmail(email: string): string {
@@ -46,21 +63,43 @@ function findByKey(db: Db | Tx, scope: Scope, storeId: string | null, email: str
 const emailTaken = (existingId: string) =>
   conflict(`A customer with this e-mail already exists in this store (${existingId})`, 'CUSTOMER_EMAIL_EXISTS');
 
-/** POST /customers: a new customer, or 409 CUSTOMER_EMAIL_EXISTS when the store already has the e-mail. */
-export async function createCustomer(db: Db, scope: Scope, storeId: string | null, details: CustomerDetails) {
-  const id = await insertUnlessTaken(db, scope, storeId, details);
+/** A customer of the caller's account and mode, or not_found. */
+export async function findCustomer(db: Db | Tx, scope: Scope, customerId: string): Promise<Customer> {
+  const customer = await db.customer.findFirst({ where: { id: customerId, ...scope } });
+  if (!customer) throw notFound('Customer');
+  return customer;
+}
+
+/**
+ * POST /customers: a new customer (of a store of the caller's, when one is named), or a conflict
+ * (CUSTOMER_EMAIL_EXISTS) when that store already has the e-mail.
+ */
+export async function createCustomer(db: Db, scope: Scope, input: CustomerDetails & { storeId?: string | null }) {
+  if (input.storeId) await findStore(db, scope, input.storeId);
+  const storeId = input.storeId ?? null;
+  const id = await insertUnlessTaken(db, scope, storeId, input);
   if (id) return db.customer.findUniqueOrThrow({ where: { id } });
-  const existing = await findByKey(db, scope, storeId, details.email);
+  const existing = await findByKey(db, scope, storeId, input.email);
   throw emailTaken(existing?.id ?? 'unknown');
 }
 
-/** Changes a customer's fields; moving to an e-mail another customer of its store holds is a 409. */
-export async function updateCustomer(
-  db: Db,
-  customer: { id: string; storeId: string | null },
-  scope: Scope,
-  data: Partial<CustomerDetails>,
-) {
+export async function listCustomers(db: Db, scope: Scope, query: ListQuery): Promise<Page<Customer>> {
+  const where = { ...scope, AND: query.where } as Prisma.CustomerWhereInput;
+  const [rows, total] = await Promise.all([
+    db.customer.findMany({
+      where,
+      orderBy: query.orderBy as Prisma.CustomerOrderByWithRelationInput[],
+      skip: query.skip,
+      take: query.take,
+    }),
+    db.customer.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** Changes a customer's fields; moving to an e-mail another customer of its store holds is a conflict. */
+export async function updateCustomer(db: Db, scope: Scope, customerId: string, data: Partial<CustomerDetails>) {
+  const customer = await findCustomer(db, scope, customerId);
   try {
     return await db.customer.update({
       where: { id: customer.id },

@@ -1,11 +1,66 @@
+import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { maxAmount } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
 import { assertMinorUnits, MoneyError } from '../domain/money';
 import { conflict, DomainError, notFound } from '../errors';
+import { paymentsOfOrder, type OrderPayment } from '../payments/orderPayments';
+import type { Scope } from './scope';
 
 type Tx = Prisma.TransactionClient;
+
+/** Every status an order row can hold (see the Order model); list filters accept only these. */
+export const orderStatuses = ['pending', 'paid', 'refunded', 'partially_refunded', 'canceled'] as const;
+
+export const orderList: ListDefinition = {
+  sortFields: { createdAt: 'createdAt', totalAmount: 'totalAmount', status: 'status', id: 'id' },
+  defaultSort: { field: 'createdAt', direction: 'desc' },
+  filters: {
+    status: { kind: 'enum', values: orderStatuses },
+    currency: { kind: 'string' },
+    storeId: { kind: 'id', prefix: 'store' },
+    customerId: { kind: 'id', prefix: 'cus' },
+    customerEmail: { kind: 'string', path: ['customer', 'email'], lowerCase: true },
+    totalAmount: { kind: 'number' },
+    source: { kind: 'string' },
+    createdAt: { kind: 'date' },
+  },
+};
+
+const orderInclude = {
+  customer: true,
+  items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+} satisfies Prisma.OrderInclude;
+
+/** An order with its customer and its items in position order. */
+export type OrderWithItems = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
+
+export async function listOrders(db: Db, scope: Scope, query: ListQuery): Promise<Page<OrderWithItems>> {
+  const where = { ...scope, AND: query.where } as Prisma.OrderWhereInput;
+  const [rows, total] = await Promise.all([
+    db.order.findMany({
+      where,
+      orderBy: query.orderBy as Prisma.OrderOrderByWithRelationInput[],
+      skip: query.skip,
+      take: query.take,
+      include: orderInclude,
+    }),
+    db.order.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** An order of the caller's account and mode with the payments that paid (or tried to pay) it; not_found otherwise. */
+export async function findOrderWithPayments(
+  db: Db,
+  scope: Scope,
+  orderId: string,
+): Promise<{ order: OrderWithItems; payments: OrderPayment[] }> {
+  const order = await db.order.findFirst({ where: { id: orderId, ...scope }, include: orderInclude });
+  if (!order) throw notFound('Order');
+  return { order, payments: await paymentsOfOrder(db, order) };
+}
 
 export interface OrderLineInput {
   productName: string;

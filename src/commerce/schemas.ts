@@ -1,7 +1,10 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import '../http/core/openapi';
-import type { IdPrefix } from '../domain/ids';
+import { idPattern, type IdPrefix } from '../domain/ids';
 import { supportedCurrencies } from '../domain/money';
+
+// `.openapi()` below needs zod extended before this module runs, whoever imports it first (a no-op when already done).
+extendZodWithOpenApi(z);
 
 /** zod pieces every resource shares. */
 export const currencySchema = z.enum(supportedCurrencies).openapi({ description: 'ISO 4217 code, upper case' });
@@ -12,8 +15,9 @@ export const currencySchema = z.enum(supportedCurrencies).openapi({ description:
  * (never a 404: a value without its prefix names nothing of ours). Several prefixes: any of them.
  */
 export function idOf(...prefixes: [IdPrefix, ...IdPrefix[]]) {
-  const pattern = new RegExp(`^(?:${prefixes.join('|')})_[0-9A-Za-z]{1,64}$`);
-  return z.string().regex(pattern, `must be a ${prefixes.map((prefix) => `${prefix}_`).join(' or ')} id`);
+  return z
+    .string()
+    .regex(idPattern(...prefixes), `must be a ${prefixes.map((prefix) => `${prefix}_`).join(' or ')} id`);
 }
 
 /** True for the pattern `idOf` checks: a field that names a resource (which may not exist: 404). */

@@ -50,6 +50,16 @@ export const configSchema = z
     /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
     SMTP_URL: z.string().url().optional(),
     SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
+    /** Identity management sessions: unset JWKS URL = the engine is its own identity provider (key in DATA_DIR). */
+    IAM_JWKS_URL: z.string().url().optional(),
+    IAM_ISSUER: z.string().min(1).optional(),
+    IAM_AUDIENCE: z.string().min(1).default('payment-engine-iam'),
+    IAM_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(60),
+  })
+  .refine((cfg) => !cfg.IAM_JWKS_URL || cfg.IAM_ISSUER, {
+    // Without an expected issuer, any key set's tokens would pass: an external provider must be named.
+    message: 'must be set when IAM_JWKS_URL is set',
+    path: ['IAM_ISSUER'],
   })
   .refine((cfg) => cfg.HTTP_HEADERS_TIMEOUT_MS <= cfg.HTTP_REQUEST_TIMEOUT_MS, {
     // Node refuses to start a server whose headers may take longer than the whole request.

@@ -167,3 +167,9 @@ export function nextStatus(from: SubscriptionStatus, event: SubscriptionEvent): 
 
 /** Statuses whose subscription still has a running workflow and a card that may be charged. */
 export const liveSubscriptionStatuses: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due', 'paused'];
+
+/** `month` x 1 → monthly; `month` x 3 → every-3-months. */
+export function billingLabel(interval: string, intervalCount: number): string {
+  const single: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly', year: 'yearly' };
+  return intervalCount === 1 ? (single[interval] ?? interval) : `every-${intervalCount}-${interval}s`;
+}

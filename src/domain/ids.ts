@@ -40,6 +40,7 @@ export const idPrefixes = {
   portalSession: 'ps',
   portalLoginCode: 'plc',
   request: 'req',
+  user: 'usr',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
@@ -63,6 +64,10 @@ export function newId(kind: IdKind): string {
   return `${idPrefixes[kind]}_${randomBase62(20)}`;
 }
 
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${idPrefixes[kind]}_`) && id.length > idPrefixes[kind].length + 1;
+/**
+ * The one shape of an id of ours: `<prefix>_` and 1–64 base62 characters (any of several prefixes).
+ * Request validators and list filters both check ids with it.
+ */
+export function idPattern(...prefixes: [IdPrefix, ...IdPrefix[]]): RegExp {
+  return new RegExp(`^(?:${prefixes.join('|')})_[0-9A-Za-z]{1,64}$`);
 }

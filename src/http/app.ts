@@ -8,6 +8,7 @@ import { generateOpenApiDocument } from './core/openapi';
 import { readJsonBody, refuseOversizedBody } from './core/requestBody';
 import { checkResponseContract } from './core/responseContract';
 import { LastUsedRecorder } from '../keys/lastUsed';
+import { registerApiReference } from './docs/routes';
 import { mountRoutes } from './routes';
 
 /**
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
   app.get('/openapi.json', (_req, res) => {
     res.json(generateOpenApiDocument());
   });
+  registerApiReference(app);
   mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {

@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import { authenticate, requireKeyKind } from './auth/authenticate';
 import type { AppDeps } from './core/context';
-import { notAuthorized } from './core/errors';
 import { registerEventRoutes } from './events/routes';
 import { registerHealthRoutes } from './health/routes';
 import { registerTestUtilityRoutes } from './test-utilities/routes';
@@ -32,6 +31,7 @@ import { registerProcessorRoutes } from './processors/routes';
 import { registerPaymentFlowRoutes } from './payment-flows/routes';
 import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
+import { registerIamRoutes } from './iam/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -55,6 +55,10 @@ export interface Routers {
   portalRouter: express.Router;
   /** /api/v1 outside the portal (customer session login lives at /api/v1/cms/session). */
   cmsRouter: express.Router;
+  /** /api/v1/iam: identity-provider user sessions only, never API keys (spec part 5.11). */
+  iamRouter: express.Router;
+  /** /.well-known: the embedded identity provider's JWKS. */
+  wellKnownRouter: express.Router;
 }
 
 /** Each resource group's `register…Routes(routers, deps)`; add one line per group. */
@@ -87,6 +91,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPaymentRoutes,
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,
+  registerIamRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */
@@ -99,6 +104,8 @@ export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecor
     partnerProcessingRouter: express.Router(),
     portalRouter: express.Router(),
     cmsRouter: express.Router(),
+    iamRouter: express.Router(),
+    wellKnownRouter: express.Router(),
   };
   for (const register of resourceGroups) register(routers, deps);
 
@@ -112,9 +119,8 @@ export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecor
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`);
   };
   // Identity management accepts only identity-provider sessions, never API keys (spec part 5.11).
-  app.use('/api/v1/iam', () => {
-    throw notAuthorized('Identity management does not accept API keys; sign in with an identity-provider session');
-  });
+  app.use('/api/v1/iam', routers.iamRouter);
+  app.use('/.well-known', routers.wellKnownRouter);
   app.use('/api/v1', routers.cmsRouter);
   app.use(portalBasePath, routers.portalRouter);
   app.use(publicBasePath, routers.unauthenticatedRouter);

@@ -8,7 +8,7 @@ import type { DeclineCategory } from './types';
  *
  * `outcomeUnknown` marks failures where the request may have reached the processor and charged,
  * but no answer came back. Such an attempt is reversed by its idempotency key before the payment
- * goes on (workflows/payment/attempts.ts).
+ * goes on (workflows/payments/attempts.ts).
  */
 export interface CodeRule {
   category: DeclineCategory;

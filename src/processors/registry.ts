@@ -1,3 +1,4 @@
+import { adyenProcessor } from './adyen';
 import { sandboxProcessor } from './sandbox';
 import { sandboxHosted3dsProcessor } from './sandbox_hosted3ds';
 import { stripeProcessor } from './stripe';
@@ -9,6 +10,7 @@ const definitions: readonly ProcessorDefinition[] = [
   sandboxProcessor,
   sandboxHosted3dsProcessor,
   stripeProcessor,
+  adyenProcessor,
 ];
 
 const byType = new Map(definitions.map((definition) => [definition.type, definition]));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
-import { DomainError, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import { openProcessorCredentials, sealProcessorCredentials } from './credentials';
 import { processorDefinition } from './registry';
 
@@ -49,11 +49,8 @@ export function checkCredentials(
   const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueAt(at, issue));
   if (mode === 'live' && credentials.endpoint !== undefined)
     issues.push(issueAt(at, { path: ['endpoint'], message: 'endpoint is allowed in test mode only' }));
-  if (issues.length > 0 || !parsed.success) {
-    throw new DomainError('invalid', 'VALIDATION_ERROR', `Invalid body: ${issues[0]?.message ?? 'credentials'}`, {
-      issues,
-    });
-  }
+  if (issues.length > 0 || !parsed.success)
+    throw invalid(`Invalid body: ${issues[0]?.message ?? 'credentials'}`, 'VALIDATION_ERROR', issues);
   return parsed.data;
 }
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeps } from '../http/core/context';
+import type { AppDeps } from './appDeps';
 import { createApp } from '../http/app';
 import { LastUsedRecorder } from '../keys/lastUsed';
 

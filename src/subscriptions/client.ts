@@ -1,8 +1,11 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { searchAttributesFor } from '../../temporal/client';
+import type { Scope } from '../commerce/scope';
+import type { Db } from '../db/prisma';
 import type { SubscriptionState } from '../domain/billingState';
 import { conflict, invalid, type DomainError } from '../errors';
+import { findSubscription } from './queries';
 import { subscriptionFailureTypes } from '../../workflows/subscriptions/messages';
 
 /** Starts the subscription's workflow (workflow id = subscription id). */
@@ -49,4 +52,19 @@ export async function runSubscriptionUpdate<T>(run: () => Promise<T>): Promise<T
     }
     throw error;
   }
+}
+
+/**
+ * Runs an update on one of the caller's subscriptions (not_found for anyone else's), then answers
+ * the row the workflow wrote.
+ */
+export async function updateSubscription(
+  deps: { db: Db; temporal: Client },
+  scope: Scope,
+  subscriptionId: string,
+  update: (handle: WorkflowHandle) => Promise<unknown>,
+) {
+  await findSubscription(deps.db, scope, subscriptionId);
+  await runSubscriptionUpdate(() => update(deps.temporal.workflow.getHandle(subscriptionId)));
+  return findSubscription(deps.db, scope, subscriptionId);
 }

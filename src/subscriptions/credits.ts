@@ -2,8 +2,8 @@ import { createOrder } from '../commerce/orders';
 import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';
 import { recordEvent } from '../events/recordEvent';
-import { ApiError, notFound } from '../http/core/errors';
-import type { PortalSessionContext } from '../http/portal-sessions/session';
+import { conflict, notFound } from '../errors';
+import type { CustomerPortalSession } from '../portal/session';
 
 /** One credit buys one unit (documented decision); savedToDate grows by the unit's retail price. */
 export const creditsPerUnit = 1;
@@ -15,7 +15,7 @@ export const creditsPerUnit = 1;
  */
 export async function redeemCredits(
   db: Db,
-  session: PortalSessionContext & { customerId: string },
+  session: CustomerPortalSession,
   input: { productId: string; variantId: string; quantity: number },
 ): Promise<{ orderId: string; balance: number; eventIds: string[] }> {
   const scope = { accountId: session.accountId, mode: session.mode };
@@ -50,11 +50,7 @@ export async function redeemCredits(
     });
     if (spent.count !== 1) {
       const { creditsBalance } = await tx.membership.findUniqueOrThrow({ where: { id: membership.id } });
-      throw new ApiError(
-        409,
-        'INSUFFICIENT_CREDITS',
-        `Not enough credits: ${cost} needed, ${creditsBalance} available`,
-      );
+      throw conflict(`Not enough credits: ${cost} needed, ${creditsBalance} available`, 'INSUFFICIENT_CREDITS');
     }
     const order = await createOrder(tx, {
       ...scope,

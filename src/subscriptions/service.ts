@@ -8,9 +8,9 @@ import { newId } from '../domain/ids';
 import { dispatchEventsNow } from '../events/dispatch';
 import { recordEvent } from '../events/recordEvent';
 import type { Logger } from '../logging/logger';
-import { badRequest, notFound } from '../http/core/errors';
+import { invalid, notFound } from '../errors';
 import { subscriptionRowFromState } from '../../activities/subscriptions/projection';
-import { billingLabel } from '../http/subscriptions/present';
+import { billingLabel } from '../domain/billing';
 import { startSubscriptionWorkflow } from './client';
 
 export interface SubscriptionServiceDeps {
@@ -22,7 +22,7 @@ export interface SubscriptionServiceDeps {
 
 const dayMs = 24 * 3600 * 1000;
 
-/** A recurring, active price of the caller's account with its variant and product, or 404/400. */
+/** A recurring, active price of the caller's account with its variant and product; not_found or invalid otherwise. */
 export async function findRecurringPrice(
   db: Db | Prisma.TransactionClient,
   scope: Scope,
@@ -35,17 +35,17 @@ export async function findRecurringPrice(
   });
   if (!price || price.variant.product.storeId !== storeId) throw notFound('Price');
   if (price.type !== 'recurring' || !price.interval)
-    throw badRequest('The price is not recurring; subscriptions need a recurring price', 'PRICE_NOT_RECURRING');
+    throw invalid('The price is not recurring; subscriptions need a recurring price', 'PRICE_NOT_RECURRING');
   if (!price.active || !price.variant.product.active)
-    throw badRequest('The price or its product is not active', 'PRICE_INACTIVE');
+    throw invalid('The price or its product is not active', 'PRICE_INACTIVE');
   return { ...price, interval: price.interval as BillingInterval, intervalCount: price.intervalCount ?? 1 };
 }
 
-/** unitAmount × quantity, refused with a 400 when it would not fit the amount columns (INTEGER). */
+/** unitAmount × quantity, refused (invalid) when it would not fit the amount columns (INTEGER). */
 export function periodAmount(unitAmount: number, quantity: number): number {
   const amount = unitAmount * quantity;
   if (!Number.isSafeInteger(amount) || amount > maxAmount) {
-    throw badRequest(
+    throw invalid(
       `unit amount ${unitAmount} × quantity ${quantity} exceeds the largest chargeable amount (${maxAmount} minor units)`,
       'AMOUNT_TOO_LARGE',
     );

@@ -2,7 +2,7 @@ import { searchAttributesFor, startAndAwait } from '../../temporal/client';
 import { awaitThreeDsDecisionUpdate } from '../../workflows/threeds/authentication';
 import type { ThreeDsSessionRow } from './sessions';
 import type { ThreeDsAuthenticationInput } from './workflowTypes';
-import type { AppDeps } from '../http/core/context';
+import type { AppDeps } from '../runtime/appDeps';
 
 /**
  * Starts the session's authentication workflow (workflow id = session id) with update-with-start

@@ -11,7 +11,8 @@ import { config, type Config } from '../config';
 const version = 'v1';
 const keyCache = new Map<string, Buffer>();
 
-type KeySource = Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>;
+/** Where the vault key comes from: ENCRYPTION_KEY, else the key file under DATA_DIR. */
+export type KeySource = Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>;
 
 export class CardVaultError extends Error {}
 

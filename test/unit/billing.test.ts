@@ -1,6 +1,7 @@
 import {
   addMonthsClamped,
   billingDateAt,
+  billingLabel,
   canTransition,
   firstCycleAtOrAfter,
   nextStatus,
@@ -135,5 +136,18 @@ describe('subscription status transitions', () => {
 
   it('says why a move is refused', () => {
     expect(() => nextStatus('canceled', 'resumed')).toThrow('a canceled subscription cannot be resumed');
+  });
+});
+
+describe('billing labels of memberships', () => {
+  it.each([
+    ['month', 1, 'monthly'],
+    ['year', 1, 'yearly'],
+    ['week', 1, 'weekly'],
+    ['day', 1, 'daily'],
+    ['month', 3, 'every-3-months'],
+    ['week', 2, 'every-2-weeks'],
+  ])('%s x %i is %s', (interval, count, label) => {
+    expect(billingLabel(interval, count)).toBe(label);
   });
 });

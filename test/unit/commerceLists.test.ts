@@ -1,6 +1,5 @@
-import { ApiError } from '../../src/http/core/errors';
-import { buildListQuery, pageInfo, type ListDefinition } from '../../src/http/lists';
-import { escapeLikePattern } from '../../src/http/lists/listQuery';
+import { buildListQuery, escapeLikePattern, pageInfo, type ListDefinition } from '../../src/db/listQuery';
+import { toApiError } from '../../src/http/core/errors';
 import { listRequestSchema, maxPageSize } from '../../src/http/lists/validators';
 
 const definition: ListDefinition = {
@@ -19,7 +18,7 @@ function statusOf(run: () => unknown): number | undefined {
   try {
     run();
   } catch (error) {
-    return error instanceof ApiError ? error.status : -1;
+    return toApiError(error).status;
   }
   return undefined;
 }
@@ -61,7 +60,8 @@ describe('the shared list implementation', () => {
       try {
         run();
       } catch (error) {
-        return error instanceof ApiError ? { status: error.status, body: error.body() } : error;
+        const answer = toApiError(error);
+        return { status: answer.status, body: answer.body() };
       }
       return undefined;
     };

@@ -1,4 +1,4 @@
-import { DomainError, type DomainErrorKind } from '../../src/errors';
+import { DomainError, invalid, type DomainErrorKind } from '../../src/errors';
 import { ApiError, toApiError } from '../../src/http/core/errors';
 
 describe('toApiError: any thrown value to a status and the spec error body', () => {
@@ -38,9 +38,11 @@ describe('toApiError: any thrown value to a status and the spec error body', () 
   it('answers a DomainError with the status of its kind, its code and its message', () => {
     const statuses: [DomainErrorKind, number][] = [
       ['invalid', 400],
+      ['unauthenticated', 401],
       ['forbidden', 403],
       ['not_found', 404],
       ['conflict', 409],
+      ['unavailable', 503],
       ['internal', 500],
     ];
     for (const [kind, status] of statuses) {
@@ -52,5 +54,16 @@ describe('toApiError: any thrown value to a status and the spec error body', () 
         body: { code: 'SOME_CODE', message: `a ${kind} refusal` },
       });
     }
+  });
+
+  it('passes on the issues of a DomainError that names each problem', () => {
+    const issues = [{ message: 'value.1: not a country code', path: 'value.1' }];
+    const answer = toApiError(
+      invalid('Invalid block rule value: value.1: not a country code', 'VALIDATION_ERROR', issues),
+    );
+    expect({ status: answer.status, body: answer.body() }).toEqual({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', message: 'Invalid block rule value: value.1: not a country code', issues },
+    });
   });
 });

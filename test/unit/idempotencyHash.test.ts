@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { canonical, requestHashOf } from '../../src/http/idempotency/middleware';
+import { canonical, requestHashOf } from '../../src/idempotency/requestHash';
 import { idempotencyHashKey } from '../../src/vault/cardVault';
 
 const request = (body: unknown) => ({ method: 'POST', baseUrl: '/api/public/v1', path: '/payment-instruments', body });

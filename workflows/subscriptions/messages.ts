@@ -49,7 +49,7 @@ export interface SwitchAnswer {
 
 /**
  * ApplicationFailure types the workflow refuses updates with; the API maps each type (never the
- * message) to its answer (src/http/subscriptions/workflowClient.ts).
+ * message) to its answer (src/subscriptions/client.ts).
  */
 export const subscriptionFailureTypes = {
   /** Another switch or charge is in flight (or a switch waits for its 3-D Secure challenge). */

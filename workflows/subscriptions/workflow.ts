@@ -25,7 +25,8 @@ import {
   subscriptionStateQuery,
   switchOptionUpdate,
 } from './messages';
-import { chargeRenewal, completePendingSwitch, switchSubscription } from './charge';
+import { chargeRenewal } from './charge';
+import { completePendingSwitch, switchSubscription } from './switch';
 import { saveState } from './save';
 import { assertCan as assertCanIn, assertCanSkip, assertCanSwitch, type ChargeInFlight } from './guards';
 

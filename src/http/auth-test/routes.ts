@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { readAccount } from '../../keys/lookup';
 import { authOf } from '../auth/authenticate';
 import type { AppDeps } from '../core/context';
 import { forbidden } from '../core/errors';
@@ -17,7 +18,7 @@ export function registerAuthTestRoutes({ publicRouter, processingRouter }: Route
     if (!auth.accountId || (auth.kind !== 'crm' && auth.kind !== 'processing')) {
       throw forbidden('This key is not bound to a merchant account', 'ACCOUNT_REQUIRED');
     }
-    const account = await db.account.findUniqueOrThrow({ where: { id: auth.accountId } });
+    const account = await readAccount(db, auth.accountId);
     return {
       ok: true as const,
       keyType: auth.kind,

@@ -1,14 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Db } from '../../db/prisma';
 import { hashToken, isWellFormedToken, type KeyKind, type Role } from '../../domain/apiKeys';
-import type { AuthContext } from '../core/context';
+import { findKeyByTokenHash } from '../../keys/lookup';
+import type { AppDeps, AuthContext } from '../core/context';
 import { forbidden, notAuthorized } from '../core/errors';
 
 /**
  * Resolves `Authorization: Bearer <key>` to an AuthContext. Every call reads the key row, so a
  * revocation made by any process is seen by the next request everywhere.
  */
-export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) {
+export function authenticate(db: AppDeps['db'], onAuthenticated?: (keyId: string) => void) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     // A request that falls through from one mount to the next is authenticated once.
     if (req.auth) return next();
@@ -17,7 +17,7 @@ export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) 
     // token through a unique index. Index timing can at most tell an attacker how far the digest
     // of a guess matches a stored digest, and a digest prefix does not lead back to a token
     // (preimage resistance; 238 random bits, 122 for legacy UUIDs), so guessing stays the only way.
-    const key = await findKey(db, hashToken(token));
+    const key = await findKeyByTokenHash(db, hashToken(token));
     if (!key) throw notAuthorized('API key is not valid');
     if (key.status !== 'active') throw notAuthorized('API key has been revoked');
     const auth: AuthContext = {
@@ -38,32 +38,6 @@ export function authenticate(db: Db, onAuthenticated?: (keyId: string) => void) 
     onAuthenticated?.(key.id);
     next();
   };
-}
-
-interface KeyRow {
-  id: string;
-  kind: KeyKind;
-  mode: 'test' | 'live';
-  role: string;
-  status: string;
-  partnerId: string;
-  tpaId: string | null;
-  /** The key's own account (CRM key) or its processing account's account. */
-  accountId: string | null;
-  plan: 'standard' | 'premium' | null;
-  storeIds: string[] | null;
-}
-
-/** The key with its account and processing account in one round trip: this runs on every request. */
-async function findKey(db: Db, tokenHash: string): Promise<KeyRow | undefined> {
-  const rows = await db.$queryRaw<KeyRow[]>`
-    SELECT k.id, k.kind::text AS kind, k.mode::text AS mode, k.role, k.status::text AS status,
-           k.partner_id AS "partnerId", k.tpa_id AS "tpaId", a.id AS "accountId", a.plan::text AS plan, t.store_ids AS "storeIds"
-      FROM api_keys k
-      LEFT JOIN processing_accounts t ON t.id = k.tpa_id
-      LEFT JOIN accounts a ON a.id = COALESCE(k.account_id, t.account_id)
-     WHERE k.token_hash = ${tokenHash}`;
-  return rows[0];
 }
 
 function bearerToken(header: string | undefined): string {

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { idOf, idParam } from '../../commerce/schemas';
-import {
-  invalidPatternReason,
-  normalizeBlockRuleType,
-  normalizeBlockRuleValue,
-  parseCondition,
-  type BlockRuleType,
-} from '../../domain/blockRules';
-import { badRequest } from '../core/errors';
+import { normalizeBlockRuleType } from '../../domain/blockRules';
 
 /** `IP`/`ip`, `email`, `card_bin`/`BIN`/`bin`, `country` (any case) → the stored spelling. */
 export const blockRuleTypeSchema = z
@@ -72,20 +65,6 @@ export const blockRuleSchema = z
     mode: z.enum(['test', 'live']),
   })
   .openapi('BlockRule');
-
-/** Validates each value against its type and returns the stored spellings; 400 listing every bad value. */
-export function normalizedValues(type: BlockRuleType, values: string[]): string[] {
-  const issues = values.flatMap((value, index) => {
-    const reason = invalidPatternReason(parseCondition(type, value));
-    return reason ? [{ message: `value.${index}: ${reason}`, path: `value.${index}` }] : [];
-  });
-  if (issues.length) throw badRequest(`Invalid block rule value: ${issues[0]!.message}`, 'VALIDATION_ERROR', issues);
-  return [...new Set(values.map((value) => normalizeBlockRuleValue(type, value)))];
-}
-
-export function expiryFrom(start: Date, ttlHours: number | null | undefined): Date | null {
-  return ttlHours ? new Date(start.getTime() + ttlHours * 3_600_000) : null;
-}
 
 export function toPublicBlockRule(row: {
   id: string;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { offerTypes, type CheckoutOfferWithReferences } from '../../commerce/checkoutOffers';
 import { idOf, idParam } from '../../commerce/schemas';
-
-export const offerTypes = ['upsell', 'downsell', 'cross_sell', 'order_bump'] as const;
 
 const titleTransSchema = z
   .record(
@@ -78,3 +77,39 @@ export const checkoutOfferSchema = z
   .openapi('CheckoutOffer');
 
 export const checkoutOfferParams = idParam('id', 'co');
+
+/** The offer with its line items priced and its promotions expanded (a missing price shows nulls). */
+export function toPublicCheckoutOffer({
+  offer,
+  lineItems,
+  prices,
+  promotions,
+}: CheckoutOfferWithReferences): z.input<typeof checkoutOfferSchema> {
+  return {
+    id: offer.id,
+    storeId: offer.storeId,
+    type: offer.type,
+    titleTrans: offer.titleTrans as Record<string, string>,
+    lineItems: lineItems.map((item) => {
+      const price = prices.find((candidate) => candidate.id === item.priceId);
+      return {
+        priceId: item.priceId,
+        quantity: item.quantity,
+        unitAmount: price?.unitAmount ?? null,
+        currency: price?.currency ?? null,
+        productName: price?.variant.product.name ?? null,
+      };
+    }),
+    promotionIds: offer.promotionIds,
+    promotions: offer.promotionIds.flatMap((id) => {
+      const promotion = promotions.find((candidate) => candidate.id === id);
+      if (!promotion) return [];
+      const { name, discountType, percentBasisPoints, amountOff, currency, active } = promotion;
+      return [{ id, name, discountType, percentBasisPoints, amountOff, currency, active }];
+    }),
+    active: offer.active,
+    mode: offer.mode,
+    createdAt: offer.createdAt.toISOString(),
+    updatedAt: offer.updatedAt.toISOString(),
+  };
+}

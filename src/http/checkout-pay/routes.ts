@@ -1,5 +1,5 @@
 import { loadCheckoutForPayment } from '../../commerce/orders';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { businessId, keyedPaymentExists, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';

@@ -1,8 +1,7 @@
-import type { Client } from '@temporalio/client';
-import type { Config } from '../../config';
-import type { Db } from '../../db/prisma';
 import type { KeyKind, Mode, Role } from '../../domain/apiKeys';
-import type { Logger } from '../../logging/logger';
+
+/** Everything route handlers need, injected once at start-up (defined beside the start-up code). */
+export type { AppDeps } from '../../runtime/appDeps';
 
 /** Who is calling, resolved from the API key by the auth middleware. */
 export interface AuthContext {
@@ -18,17 +17,6 @@ export interface AuthContext {
   /** Stores a processing key may act on. */
   storeIds?: string[];
   plan: 'standard' | 'premium';
-}
-
-/** Everything route handlers need, injected once at start-up. */
-export interface AppDeps {
-  db: Db;
-  temporal: Client;
-  config: Config;
-  logger: Logger;
-  taskQueue: string;
-  /** Base URL of the sandbox (acquirer, 3DS server, outbox). */
-  sandboxUrl: string;
 }
 
 declare module 'express-serve-static-core' {

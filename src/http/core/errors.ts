@@ -62,23 +62,19 @@ function codeForStatus(status: number): string {
 /** The HTTP status of each kind of domain refusal: the only place a domain error meets HTTP. */
 export const statusOfDomainKind: Record<DomainErrorKind, number> = {
   invalid: 400,
+  unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unavailable: 503,
   internal: 500,
 };
-
-/** A domain refusal may name the fields it refuses (`details.issues`, the same shape as a validation error's). */
-function issuesOf(details: DomainError['details']): ErrorBody['issues'] {
-  const parsed = errorBodySchema.shape.issues.safeParse(details?.issues);
-  return parsed.success ? parsed.data : undefined;
-}
 
 /** The one place any thrown value becomes an HTTP status and error body. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError)
-    return new ApiError(statusOfDomainKind[error.kind], error.code, error.message, issuesOf(error.details));
+    return new ApiError(statusOfDomainKind[error.kind], error.code, error.message, error.issues && [...error.issues]);
   if (error instanceof z.ZodError) return validationError(error, 'request');
   const httpish = (error ?? {}) as HttpishError;
   // body-parser errors carry a `type`; they are the client's fault, never a 500.

@@ -11,6 +11,13 @@ openApiRegistry.registerComponent('securitySchemes', 'bearerAuth', {
   scheme: 'bearer',
   description: 'API key: sk_crm_(test|live)_… (public API), tp_sk_(test|live)_… (partner/processing)',
 });
+openApiRegistry.registerComponent('securitySchemes', 'iamSession', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description:
+    'Identity-provider user session (JWT) as Bearer, or the __session cookie; API keys are refused (docs/iam.md)',
+});
 openApiRegistry.registerComponent('securitySchemes', 'cmsToken', {
   type: 'apiKey',
   in: 'header',

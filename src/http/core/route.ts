@@ -153,7 +153,7 @@ function registerOpenApi(
     path: fullPath,
     summary: spec.summary,
     tags: spec.tags,
-    ...(security === 'none' ? {} : { security: [{ [security === 'bearer' ? 'bearerAuth' : 'cmsToken']: [] }] }),
+    ...(security === 'none' ? {} : { security: [{ [security === 'bearer' ? 'bearerAuth' : security]: [] }] }),
     // Machine-readable too: clients (and the role test) find admin-only operations without parsing prose.
     ...(spec.adminOnly ? { description: 'Requires the org:admin role.', 'x-required-role': 'org:admin' } : {}),
     request: {

@@ -1,12 +1,9 @@
-import type { Db, Prisma } from '../../db/prisma';
-import { createCustomer, updateCustomer } from '../../commerce/customers';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { createCustomer, customerList, findCustomer, listCustomers, updateCustomer } from '../../commerce/customers';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
 import {
   createCustomerSchema,
   customerParams,
@@ -17,27 +14,6 @@ import {
 
 const basePath = '/api/public/v1';
 const tags = ['customers'];
-
-const customerList: ListDefinition = {
-  sortFields: { createdAt: 'createdAt', email: 'email', lastName: 'lastName', firstName: 'firstName', id: 'id' },
-  defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: {
-    email: { kind: 'string', lowerCase: true },
-    firstName: { kind: 'string' },
-    lastName: { kind: 'string' },
-    phone: { kind: 'string' },
-    externalRef: { kind: 'string' },
-    storeId: { kind: 'id', prefix: 'store' },
-    createdAt: { kind: 'date' },
-  },
-};
-
-/** A customer of the caller's account and mode, or 404. */
-export async function findCustomer(db: Db | Prisma.TransactionClient, scope: Scope, customerId: string) {
-  const customer = await db.customer.findFirst({ where: { id: customerId, ...scope } });
-  if (!customer) throw notFound('Customer');
-  return customer;
-}
 
 export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
   defineRoute(
@@ -52,12 +28,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       response: customerSchema,
       errors: [409],
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      if (body.storeId) await findStore(db, scope, body.storeId);
-      const customer = await createCustomer(db, scope, body.storeId ?? null, body);
-      return toPublicCustomer(customer);
-    },
+    async ({ body, req }) => toPublicCustomer(await createCustomer(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -74,16 +45,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
     },
     async ({ body, req }) => {
       const query = buildListQuery(body, customerList);
-      const where = { ...scopeOf(req), AND: query.where } as Prisma.CustomerWhereInput;
-      const [rows, total] = await Promise.all([
-        db.customer.findMany({
-          where,
-          orderBy: query.orderBy as Prisma.CustomerOrderByWithRelationInput[],
-          skip: query.skip,
-          take: query.take,
-        }),
-        db.customer.count({ where }),
-      ]);
+      const { rows, total } = await listCustomers(db, scopeOf(req), query);
       return { data: rows.map(toPublicCustomer), pagination: pageInfo(query, total) };
     },
   );
@@ -100,12 +62,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       response: customerSchema,
       errors: [409],
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const existing = await findCustomer(db, scope, body.id);
-      const customer = await updateCustomer(db, existing, scope, body.data);
-      return toPublicCustomer(customer);
-    },
+    async ({ body, req }) => toPublicCustomer(await updateCustomer(db, scopeOf(req), body.id, body.data)),
   );
 
   defineRoute(

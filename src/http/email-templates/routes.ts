@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { newId } from '../../domain/ids';
-import { scopeOf } from '../../commerce/scope';
+import {
+  createEmailTemplate,
+  findEmailTemplate,
+  listEmailTemplates,
+  updateEmailTemplate,
+} from '../../commerce/emailTemplates';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
 import {
   createEmailTemplateSchema,
   emailTemplateParams,
@@ -30,20 +33,7 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       body: createEmailTemplateSchema,
       response: emailTemplateSchema,
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      await findStore(db, scope, body.storeId);
-      const template = await db.emailTemplate.create({
-        data: {
-          id: newId('emailTemplate'),
-          ...scope,
-          ...body,
-          bodyText: body.bodyText ?? null,
-          active: body.active ?? true,
-        },
-      });
-      return toPublicEmailTemplate(template);
-    },
+    async ({ body, req }) => toPublicEmailTemplate(await createEmailTemplate(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -57,15 +47,9 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       body: listEmailTemplatesSchema,
       response: z.object({ data: z.array(emailTemplateSchema) }).openapi('EmailTemplateList'),
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      await findStore(db, scope, body.storeId);
-      const rows = await db.emailTemplate.findMany({
-        where: { ...scope, storeId: body.storeId },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      });
-      return { data: rows.map(toPublicEmailTemplate) };
-    },
+    async ({ body, req }) => ({
+      data: (await listEmailTemplates(db, scopeOf(req), body.storeId)).map(toPublicEmailTemplate),
+    }),
   );
 
   defineRoute(
@@ -79,11 +63,7 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       body: updateEmailTemplateSchema,
       response: emailTemplateSchema,
     },
-    async ({ body, req }) => {
-      const existing = await db.emailTemplate.findFirst({ where: { id: body.id, ...scopeOf(req) } });
-      if (!existing) throw notFound('Email template');
-      return toPublicEmailTemplate(await db.emailTemplate.update({ where: { id: existing.id }, data: body.data }));
-    },
+    async ({ body, req }) => toPublicEmailTemplate(await updateEmailTemplate(db, scopeOf(req), body.id, body.data)),
   );
 
   defineRoute(
@@ -97,10 +77,6 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       params: emailTemplateParams,
       response: emailTemplateSchema,
     },
-    async ({ params, req }) => {
-      const template = await db.emailTemplate.findFirst({ where: { id: params.emailTemplateId, ...scopeOf(req) } });
-      if (!template) throw notFound('Email template');
-      return toPublicEmailTemplate(template);
-    },
+    async ({ params, req }) => toPublicEmailTemplate(await findEmailTemplate(db, scopeOf(req), params.emailTemplateId)),
   );
 }

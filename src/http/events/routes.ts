@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { toEventViews } from '../../events/serialize';
+import { deliveryAttemptsOfEvent, recentEvents } from '../../events/queries';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { deliveryAttemptSchema, toPublicAttempt } from '../webhooks/validators';
@@ -24,14 +23,7 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
       body: recentEventsSchema,
       response: z.array(eventSchema),
     },
-    async ({ body, req }) => {
-      const events = await db.event.findMany({
-        where: tenantOf(req),
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: body.limit,
-      });
-      return toEventViews(db, events);
-    },
+    async ({ body, req }) => recentEvents(db, tenantOf(req), body.limit),
   );
 
   defineRoute(
@@ -45,15 +37,6 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
       params: eventParams,
       response: z.array(deliveryAttemptSchema),
     },
-    async ({ params, req }) => {
-      const event = await db.event.findFirst({ where: { id: params.eventId, ...tenantOf(req) }, select: { id: true } });
-      if (!event) throw notFound('Event');
-      const attempts = await db.webhookDeliveryAttempt.findMany({
-        where: { eventId: event.id },
-        orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }],
-        take: 500,
-      });
-      return attempts.map(toPublicAttempt);
-    },
+    async ({ params, req }) => (await deliveryAttemptsOfEvent(db, tenantOf(req), params.eventId)).map(toPublicAttempt),
   );
 }

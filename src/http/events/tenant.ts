@@ -1,13 +1,9 @@
 import type { Request } from 'express';
+import type { Tenant } from '../../events/tenant';
 import { authOf } from '../auth/authenticate';
 import { forbidden } from '../core/errors';
 
-export interface Tenant {
-  accountId: string;
-  mode: 'test' | 'live';
-}
-
-/** The account + mode events and webhook endpoints are scoped by; anything else is 404. */
+/** The caller's tenant: events and webhook endpoints of other accounts and modes are 404. */
 export function tenantOf(req: Request): Tenant {
   const auth = authOf(req);
   if (!auth.accountId) throw forbidden('This key is not bound to a merchant account', 'ACCOUNT_REQUIRED');

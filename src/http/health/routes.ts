@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { pingDatabase } from '../../db/health';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { healthResponseSchema, type HealthResponse } from './validators';
@@ -30,7 +31,7 @@ export function registerHealthRoutes(router: Router, deps: AppDeps): void {
     },
     async ({ res }) => {
       const [database, temporal] = await Promise.all([
-        timed(() => deps.db.$queryRaw`SELECT 1`),
+        timed(() => pingDatabase(deps.db)),
         timed(async () => {
           const answer = await deps.temporal.workflowService.describeTaskQueue({
             namespace: deps.config.TEMPORAL_NAMESPACE,

@@ -1,16 +1,18 @@
-import { createHmac } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { Prisma, type Db } from '../../db/prisma';
-import { newId } from '../../domain/ids';
-import type { AuthContext } from '../core/context';
+import { requestHashOf } from '../../idempotency/requestHash';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyRecord,
+  findIdempotencyRecord,
+  releaseIdempotencyRecord,
+} from '../../idempotency/store';
+import type { AppDeps, AuthContext } from '../core/context';
 import { ApiError, badRequest, conflict } from '../core/errors';
 import { answerIsRefusalBeforeWork } from '../core/beforeWork';
 import { hasUnreadableBody } from '../core/requestBody';
 import type { IdempotencyOwnerLease } from '../../idempotency/ownerLease';
 
 export const idempotencyHeader = 'idempotency-key';
-/** Records are kept this long (the maintenance workflow sweeps them after). */
-export const idempotencyRetentionMs = 24 * 3600 * 1000;
 
 export interface IdempotencyOptions {
   /**
@@ -45,25 +47,6 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
-/** Canonical JSON (object keys sorted) so the same body hashes the same whatever its key order. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Deterministic under one key, so a repeat with the same body is recognised; not reversible without the key. */
-export function requestHashOf(req: Pick<Request, 'method' | 'baseUrl' | 'path' | 'body'>, hashKey: Buffer): string {
-  return createHmac('sha256', hashKey)
-    .update(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body ?? {})}`)
-    .digest('hex');
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -74,7 +57,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * server errors (5xx) and refusals before any work (see core/beforeWork.ts). A request whose API
  * process died is taken over by its retry once the owner's heartbeat is `ownerTimeoutMs` old.
  */
-export function idempotency(db: Db, options: IdempotencyOptions) {
+export function idempotency(db: AppDeps['db'], options: IdempotencyOptions) {
   const pollMs = options.pollMs ?? 50;
   const { lease } = options;
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -100,9 +83,9 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
     let owned = false;
     try {
       for (;;) {
-        owned = await claim(db, claimInput, options);
+        owned = await claimIdempotencyKey(db, claimInput, options);
         if (owned) break;
-        const record = await db.idempotencyRecord.findUnique({ where: { scope_key: { scope, key } } });
+        const record = await findIdempotencyRecord(db, scope, key);
         if (!record) continue; // deleted between the two reads (not stored, or expiry): try to own it again
         if (record.requestHash !== requestHash) {
           throw conflict('This Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
@@ -133,7 +116,11 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
     let settled: Promise<void> | undefined;
     const settle = (body: unknown) => {
       const keep = res.statusCode < 400 || (res.statusCode < 500 && !answerIsRefusalBeforeWork(res));
-      settled ??= (keep ? store(db, claimInput, res.statusCode, body) : forget(db, claimInput))
+      settled ??= (
+        keep
+          ? completeIdempotencyRecord(db, claimInput, res.statusCode, body)
+          : releaseIdempotencyRecord(db, claimInput)
+      )
         .catch((error: unknown) => req.log?.error({ err: error }, 'storing an idempotent answer failed'))
         .finally(() => lease.release());
       return settled;
@@ -146,56 +133,4 @@ export function idempotency(db: Db, options: IdempotencyOptions) {
     res.on('finish', () => void settle(undefined));
     next();
   };
-}
-
-type ClaimInput = { scope: string; key: string; requestHash: string; method: string; path: string; ownerId: string };
-
-/**
- * Inserts the record as ours, or takes over one that no longer binds the key: expired, or in
- * progress (same request) under an owner that stopped beating, or older than `staleMs`.
- * False when a live request holds it.
- */
-async function claim(
-  db: Db,
-  input: ClaimInput,
-  options: Pick<IdempotencyOptions, 'staleMs' | 'ownerTimeoutMs'>,
-): Promise<boolean> {
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + idempotencyRetentionMs);
-  const inserted = await db.$executeRaw`
-    INSERT INTO "idempotency_records" ("id", "scope", "key", "request_hash", "method", "path", "state", "created_at", "expires_at", "owner_id")
-    VALUES (${newId('request')}, ${input.scope}, ${input.key}, ${input.requestHash}, ${input.method}, ${input.path}, 'in_progress', ${now}, ${expiresAt}, ${input.ownerId})
-    ON CONFLICT ("scope", "key") DO NOTHING`;
-  if (inserted === 1) return true;
-  const takenOver = await db.$executeRaw`
-    UPDATE "idempotency_records" AS r
-    SET "state" = 'in_progress', "request_hash" = ${input.requestHash}, "method" = ${input.method}, "path" = ${input.path},
-        "created_at" = ${now}, "expires_at" = ${expiresAt}, "owner_id" = ${input.ownerId}, "response_status" = NULL, "response_body" = NULL
-    WHERE r."scope" = ${input.scope} AND r."key" = ${input.key}
-      AND (r."expires_at" < ${now}
-        OR (r."state" = 'in_progress' AND r."request_hash" = ${input.requestHash}
-          AND (r."created_at" < ${new Date(now.getTime() - options.staleMs)}
-            OR (r."owner_id" IS NOT NULL AND r."owner_id" <> ${input.ownerId} AND NOT EXISTS (
-              SELECT 1 FROM "idempotency_owners" o
-              WHERE o."id" = r."owner_id" AND o."heartbeat_at" > (now() AT TIME ZONE 'UTC') - ${options.ownerTimeoutMs}::int * interval '1 millisecond')))))`;
-  return takenOver === 1;
-}
-
-/** Completes our record; a record taken over meanwhile (we were thought dead) is left to its new owner. */
-async function store(db: Db, input: ClaimInput, status: number, body: unknown): Promise<void> {
-  await db.idempotencyRecord.updateMany({
-    where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
-    data: {
-      state: 'completed',
-      responseStatus: status,
-      responseBody: body === undefined || body === null ? Prisma.JsonNull : (body as Prisma.InputJsonValue),
-    },
-  });
-}
-
-/** Frees the key (5xx, refusal before work): the same key may be sent again and runs. */
-async function forget(db: Db, input: ClaimInput): Promise<void> {
-  await db.idempotencyRecord.deleteMany({
-    where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
-  });
 }

@@ -1,26 +1,10 @@
 import { z } from 'zod';
 import '../core/openapi';
+import { defaultPageSize, filterConditions, maxPageSize } from '../../db/listQuery';
 
-/** The largest page any list answers; bigger requests are a 400, not silently clipped. */
-export const maxPageSize = 100;
-export const defaultPageSize = 20;
+export { maxPageSize };
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
-
-export const filterConditions = [
-  'equals',
-  'not-equals',
-  'in',
-  'contains',
-  'starts-with',
-  'greater-than',
-  'less-than',
-  'is-equal-date',
-  'is-between-date',
-  'is-after-date',
-  'is-before-date',
-] as const;
-export type FilterCondition = (typeof filterConditions)[number];
 
 /** One filter: a value, an array of values (any of), or `{condition, value}`. */
 export const filterValueSchema = z.union([

@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { idParam } from '../../commerce/schemas';
 import { fullName } from '../customers/validators';
 
-/** Every status an order row can hold (see the Order model); list filters accept only these. */
-export const orderStatuses = ['pending', 'paid', 'refunded', 'partially_refunded', 'canceled'] as const;
-
 const orderItemSchema = z.object({
   id: z.string(),
   quantity: z.number().int(),

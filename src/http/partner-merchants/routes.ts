@@ -1,11 +1,6 @@
-import type { Db } from '../../db/prisma';
-import { visibleModes } from '../../domain/apiKeys';
-import { newId } from '../../domain/ids';
-import { mintApiKey, revokeApiKey } from '../../keys/mintKey';
-import { assertCanActInMode } from '../../keys/modeGuard';
+import { createMerchant, crmKeysOf, listMerchants, mintCrmKey, revokeCrmKey } from '../../keys/merchants';
 import { authOf } from '../auth/authenticate';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import {
@@ -25,17 +20,6 @@ import {
 const basePath = '/api/public/v1/partner';
 const tags = ['partner: merchants'];
 
-/** A merchant account of the calling partner, or 404 (another partner's accounts do not exist for it). */
-async function findOwnMerchant(db: Db, partnerId: string, accountId: string) {
-  const account = await db.account.findFirst({ where: { id: accountId, partnerId } });
-  if (!account) throw notFound('Merchant account');
-  return account;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'P2002';
-}
-
 /** CRM-side provisioning with a partner key: merchant accounts and their CRM keys. */
 export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, { db }: AppDeps): void {
   defineRoute(
@@ -51,34 +35,9 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       otherResponseStatuses: [201],
     },
     async ({ body, req, res }) => {
-      const { partnerId } = authOf(req);
-      const replay = async () => {
-        if (!body.externalRef) return null;
-        const existing = await db.account.findUnique({
-          where: { partnerId_externalRef: { partnerId, externalRef: body.externalRef } },
-        });
-        return existing ? { ...toMerchant(existing), created: false } : null;
-      };
-      const existing = await replay();
-      if (existing) return existing;
-      try {
-        const account = await db.account.create({
-          data: {
-            id: newId('account'),
-            partnerId,
-            name: body.name,
-            externalRef: body.externalRef ?? null,
-            plan: body.plan,
-          },
-        });
-        res.status(201);
-        return { ...toMerchant(account), created: true };
-      } catch (error) {
-        // Two concurrent creations with one externalRef: the unique index lets one win, the other replays.
-        const raced = isUniqueViolation(error) ? await replay() : null;
-        if (raced) return raced;
-        throw error;
-      }
+      const { account, created } = await createMerchant(db, authOf(req).partnerId, body);
+      if (created) res.status(201);
+      return { ...toMerchant(account), created };
     },
   );
 
@@ -94,23 +53,14 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       response: merchantListSchema,
     },
     async ({ query, req }) => {
-      const where = { partnerId: authOf(req).partnerId };
-      const [rows, totalCount] = await Promise.all([
-        db.account.findMany({
-          where,
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip: (query.page - 1) * query.pageSize,
-          take: query.pageSize,
-        }),
-        db.account.count({ where }),
-      ]);
+      const { rows, total } = await listMerchants(db, authOf(req).partnerId, query);
       return {
         data: rows.map(toMerchant),
         pagination: {
           page: query.page,
           pageSize: query.pageSize,
-          totalCount,
-          totalPages: Math.ceil(totalCount / query.pageSize),
+          totalCount: total,
+          totalPages: Math.ceil(total / query.pageSize),
         },
       };
     },
@@ -130,18 +80,7 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       status: 201,
     },
     async ({ params, body, req }) => {
-      const auth = authOf(req);
-      const mode = body.mode ?? auth.mode;
-      assertCanActInMode(auth.mode, mode);
-      const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
-      const { key, token } = await mintApiKey(db, {
-        kind: 'crm',
-        mode,
-        role: body.role,
-        name: body.name,
-        partnerId: auth.partnerId,
-        accountId: account.id,
-      });
+      const { key, token } = await mintCrmKey(db, authOf(req), params.accountId, body);
       return toCrmKey(key, token);
     },
   );
@@ -157,15 +96,9 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       params: merchantParams,
       response: crmKeyListSchema,
     },
-    async ({ params, req }) => {
-      const auth = authOf(req);
-      const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
-      const keys = await db.apiKey.findMany({
-        where: { accountId: account.id, kind: 'crm', mode: { in: visibleModes(auth.mode) } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      });
-      return { data: keys.map((key) => toCrmKey(key)) };
-    },
+    async ({ params, req }) => ({
+      data: (await crmKeysOf(db, authOf(req), params.accountId)).map((key) => toCrmKey(key)),
+    }),
   );
 
   defineRoute(
@@ -179,17 +112,6 @@ export function registerPartnerMerchantRoutes({ partnerPublicRouter }: Routers, 
       params: merchantKeyParams,
       response: crmKeySchema,
     },
-    async ({ params, req }) => {
-      const auth = authOf(req);
-      const account = await findOwnMerchant(db, auth.partnerId, params.accountId);
-      const key = await revokeApiKey(db, {
-        id: params.keyId,
-        accountId: account.id,
-        kind: 'crm',
-        mode: { in: visibleModes(auth.mode) },
-      });
-      if (!key) throw notFound('CRM key');
-      return toCrmKey(key);
-    },
+    async ({ params, req }) => toCrmKey(await revokeCrmKey(db, authOf(req), params.accountId, params.keyId)),
   );
 }

@@ -1,84 +1,35 @@
 import type { Request } from 'express';
-import { scopeOf } from '../../commerce/scope';
-import { newId } from '../../domain/ids';
+import { scopeOf } from '../auth/scope';
 import { DomainError } from '../../errors';
-import { dispatchEventsNow } from '../../events/dispatch';
-import { recordEvent } from '../../events/recordEvent';
-import type { FollowUpOutcome, RefundInput, SettlementInput } from '../../payments/followUpTypes';
+import type { FollowUpOutcome } from '../../payments/followUpTypes';
+import { runFollowUp } from '../../payments/followUps';
+import { findOwnedPayment, findPaymentToCapture, readPayment, readRefund } from '../../payments/queries';
 import { businessId } from '../../payments/startPayment';
-import { searchAttributesFor, startAndAwait } from '../../../temporal/client';
-import { beforeWork, refusedBeforeWork } from '../core/beforeWork';
+import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
-import { conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
 import type { Routers } from '../routes';
 import { PaymentDeclinedError } from './answer';
+import { registerDisputeRoutes } from './disputeRoutes';
 import {
   captureSchema,
-  createDisputeSchema,
-  disputeSchema,
   paymentSchema,
   refundRequestSchema,
   refundResultSchema,
-  toPublicDispute,
   toPublicPayment,
-  updateDisputeSchema,
   voidSchema,
 } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['payments'];
 
-interface FollowUpTarget {
-  workflowId: string;
-  payment: { id: string; accountId: string; storeId: string; customerId: string | null };
-}
-
-/**
- * Runs a follow-up workflow and waits for it with the payment deadline; a closed one answers its
- * stored result. The same workflow id (derived from the Idempotency-Key) is joined, never started
- * twice, so a retry after an API crash follows the run its first request started.
- */
-async function runFollowUp(
-  deps: AppDeps,
-  type: 'refundWorkflow' | 'paymentSettlementWorkflow',
-  target: FollowUpTarget,
-  input: RefundInput | SettlementInput,
-): Promise<FollowUpOutcome | 'pending'> {
-  const { workflowId, payment } = target;
-  return startAndAwait<FollowUpOutcome, 'pending'>(deps.temporal, {
-    start: {
-      type,
-      workflowId,
-      taskQueue: deps.taskQueue,
-      args: [input],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      searchAttributes: searchAttributesFor({
-        accountId: payment.accountId,
-        storeId: payment.storeId,
-        customerId: payment.customerId,
-      }),
-    },
-    answer: { result: true },
-    deadlineMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
-    onDeadline: () => 'pending',
-  });
-}
-
 /**
  * The caller's payment (account + mode), or 404 before anything starts: a follow-up of a payment
  * that does not exist, or belongs to someone else, never reaches Temporal.
  */
 function ownedPayment(deps: AppDeps, req: Request, paymentId: string) {
-  return beforeWork(async () => {
-    const payment = await deps.db.payment.findFirst({
-      where: { id: paymentId, ...scopeOf(req) },
-      select: { id: true, accountId: true, storeId: true, customerId: true },
-    });
-    if (!payment) throw notFound('Payment');
-    return payment;
-  });
+  return beforeWork(() => findOwnedPayment(deps.db, scopeOf(req), paymentId));
 }
 
 /** `<operation>_<payment id>_<request id derived from the Idempotency-Key, or random>`. */
@@ -101,8 +52,7 @@ async function paymentAnswer(
     });
   }
   if (outcome === 'pending') res.status(202);
-  const payment = await deps.db.payment.findFirstOrThrow({ where: { id: paymentId, ...scopeOf(req) } });
-  return toPublicPayment(payment);
+  return toPublicPayment(await readPayment(deps.db, scopeOf(req), paymentId));
 }
 
 /** Capture of an authorized payment (also `POST /payments/process` with mode capture). */
@@ -112,18 +62,7 @@ export async function runCaptureRequest(
   input: { storeId: string; paymentId?: string; orderId?: string; amount?: number },
 ) {
   const scope = scopeOf(req);
-  const payment = await beforeWork(async () => {
-    const found = await deps.db.payment.findFirst({
-      where: {
-        ...scope,
-        storeId: input.storeId,
-        ...(input.paymentId ? { id: input.paymentId } : { orderId: input.orderId, status: 'authorized' }),
-      },
-      orderBy: { createdAt: 'desc' },
-    });
-    if (!found) throw notFound('Authorized payment');
-    return found;
-  });
+  const payment = await beforeWork(() => findPaymentToCapture(deps.db, scope, input));
   const target = { workflowId: settlementWorkflowId('capture', payment.id, req), payment };
   const outcome = await runFollowUp(deps, 'paymentSettlementWorkflow', target, {
     operation: 'capture',
@@ -139,8 +78,8 @@ export async function runCaptureRequest(
   };
 }
 
-export function registerPaymentFollowUpRoutes({ publicRouter }: Routers, deps: AppDeps): void {
-  const { db } = deps;
+export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): void {
+  const { publicRouter } = routers;
   defineRoute(
     publicRouter,
     basePath,
@@ -215,7 +154,7 @@ export function registerPaymentFollowUpRoutes({ publicRouter }: Routers, deps: A
         { refundId, paymentId: owned.id, ...scopeOf(req), amount: body.amount ?? null, reason: body.reason ?? null },
       );
       const payment = await paymentAnswer(deps, req, owned.id, outcome, res);
-      const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId } });
+      const refund = await readRefund(deps.db, refundId);
       return {
         id: refund.id,
         paymentId: payment.id,
@@ -230,76 +169,5 @@ export function registerPaymentFollowUpRoutes({ publicRouter }: Routers, deps: A
     },
   );
 
-  defineRoute(
-    publicRouter,
-    basePath,
-    {
-      method: 'post',
-      path: '/payments/disputes/create',
-      summary: 'Records a dispute (chargeback) against a captured payment',
-      tags,
-      body: createDisputeSchema,
-      response: disputeSchema,
-      errors: [404, 409],
-    },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const { dispute, eventId } = await db.$transaction(async (tx) => {
-        const payment = await tx.payment.findFirst({ where: { id: body.paymentId, ...scope } });
-        if (!payment) throw refusedBeforeWork(notFound('Payment'));
-        if (payment.amountCaptured === 0)
-          throw conflict('Only a captured payment can be disputed', 'PAYMENT_NOT_CAPTURED');
-        if ((body.amount ?? 0) > payment.amountCaptured)
-          throw conflict(`A dispute cannot exceed the captured ${payment.amountCaptured}`, 'DISPUTE_EXCEEDS_CAPTURED');
-        const row = await tx.dispute.create({
-          data: {
-            id: newId('dispute'),
-            paymentId: payment.id,
-            amount: body.amount ?? payment.amountCaptured,
-            currency: payment.currency,
-            status: body.status,
-            reason: body.reason ?? null,
-          },
-        });
-        const event = await recordEvent(tx, {
-          ...scope,
-          storeId: payment.storeId,
-          customerId: payment.customerId,
-          eventType: 's_payment_disputed',
-          properties: {
-            paymentId: payment.id,
-            disputeId: row.id,
-            amount: row.amount,
-            currency: row.currency,
-            reason: row.reason,
-            status: row.status,
-          },
-        });
-        return { dispute: row, eventId: event.id };
-      });
-      await dispatchEventsNow({ db, temporal: deps.temporal, taskQueue: deps.taskQueue }, [eventId]).catch(
-        (error: unknown) => req.log?.warn({ err: error }, 'event dispatch deferred to the outbox sweep'),
-      );
-      return toPublicDispute(dispute);
-    },
-  );
-
-  defineRoute(
-    publicRouter,
-    basePath,
-    {
-      method: 'post',
-      path: '/payments/disputes/update',
-      summary: "Updates a dispute's status (needs_response, under_review, won, lost)",
-      tags,
-      body: updateDisputeSchema,
-      response: disputeSchema,
-      errors: [404],
-    },
-    async ({ body, req }) => {
-      const dispute = await db.dispute.findFirst({ where: { id: body.disputeId, payment: scopeOf(req) } });
-      if (!dispute) throw refusedBeforeWork(notFound('Dispute'));
-      return toPublicDispute(await db.dispute.update({ where: { id: dispute.id }, data: { status: body.status } }));
-    },
-  );
+  registerDisputeRoutes(routers, deps);
 }

@@ -1,13 +1,14 @@
 import type { Request, Response } from 'express';
-import type { Prisma } from '../../db/prisma';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
+import { findStoreOfScope } from '../../commerce/storeOfScope';
+import { findPaymentDetail, listPayments } from '../../payments/queries';
 import { businessId, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
-import { badRequest, forbidden, notFound } from '../core/errors';
+import { badRequest, forbidden } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
@@ -92,16 +93,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     },
     async ({ body, req }) => {
       const query = buildListQuery(body, paymentList);
-      const where = { ...scopeOf(req), AND: query.where } as Prisma.PaymentWhereInput;
-      const [rows, total] = await Promise.all([
-        db.payment.findMany({
-          where,
-          orderBy: query.orderBy as Prisma.PaymentOrderByWithRelationInput[],
-          skip: query.skip,
-          take: query.take,
-        }),
-        db.payment.count({ where }),
-      ]);
+      const { rows, total } = await listPayments(db, scopeOf(req), query);
       return { data: rows.map(toPublicPayment), pagination: pageInfo(query, total) };
     },
   );
@@ -116,19 +108,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
   };
   const getPayment = async (paymentId: string, req: Request) => {
     const auth = authOf(req);
-    const payment = await db.payment.findFirst({
-      where: {
-        id: paymentId,
-        ...scopeOf(req),
-        ...(auth.kind === 'processing' ? { storeId: { in: auth.storeIds ?? [] } } : {}),
-      },
-      include: {
-        attempts: { orderBy: { attemptNumber: 'asc' } },
-        refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-        disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-      },
-    });
-    if (!payment) throw notFound('Payment');
+    const storeIds = auth.kind === 'processing' ? (auth.storeIds ?? []) : undefined;
+    const payment = await findPaymentDetail(db, scopeOf(req), paymentId, storeIds);
     return {
       ...toPublicPayment(payment),
       attempts: payment.attempts.map((a) => ({ ...a, createdAt: a.createdAt.toISOString(), paymentId: undefined })),
@@ -158,9 +139,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
     if (auth.kind === 'processing' && !(auth.storeIds ?? []).includes(body.storeId)) {
       throw forbidden('This processing key may not process payments for this store', 'STORE_NOT_ALLOWED');
     }
-    const found = await deps.db.store.findFirst({ where: { id: body.storeId, ...scope } });
-    if (!found) throw notFound('Store');
-    return found;
+    return findStoreOfScope(deps.db, scope, body.storeId);
   });
   if (body.mode === 'capture')
     return runCaptureRequest(deps, req, {

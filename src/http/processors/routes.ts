@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { createProcessorService } from '../../processors/service';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';

@@ -49,7 +49,8 @@ export const credentialsSchema = z
     description:
       'Object of strings, write-only (never returned), fields per type (docs/processors.md): ' +
       'sandbox and sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; ' +
-      'stripe {secretKey, webhookSecret?, endpoint?}. `endpoint` (an http(s) origin replacing the ' +
+      'stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, ' +
+      'returnUrl?, endpoint?}. `endpoint` (an http(s) origin replacing the ' +
       "vendor's scheme, host and port) is refused in live mode.",
   });
 

@@ -1,49 +1,13 @@
-import type { Prisma } from '../../db/prisma';
-import { newId } from '../../domain/ids';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { addPrice, findPrice, listPrices, priceList, setPriceActive } from '../../commerce/prices';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
-import {
-  createPriceSchema,
-  priceParams,
-  priceSchema,
-  toPublicPrice,
-  updatePriceSchema,
-  type PriceInput,
-} from './validators';
+import { createPriceSchema, priceParams, priceSchema, toPublicPrice, updatePriceSchema } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['products'];
-
-const priceList: ListDefinition = {
-  sortFields: { createdAt: 'createdAt', unitAmount: 'unitAmount', id: 'id' },
-  defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: {
-    productId: { kind: 'id', prefix: 'prod', path: ['variant', 'productId'] },
-    variantId: { kind: 'id', prefix: 'var' },
-    currency: { kind: 'string' },
-    type: { kind: 'enum', values: ['one_time', 'recurring'] },
-    interval: { kind: 'enum', values: ['day', 'week', 'month', 'year'] },
-    active: { kind: 'boolean' },
-    unitAmount: { kind: 'number' },
-    createdAt: { kind: 'date' },
-  },
-};
-
-export function priceData(price: PriceInput, scope: Scope) {
-  return {
-    id: newId('price'),
-    ...scope,
-    unitAmount: price.unitAmount,
-    currency: price.currency,
-    type: price.type,
-    interval: price.type === 'recurring' ? price.interval! : null,
-    intervalCount: price.type === 'recurring' ? (price.intervalCount ?? 1) : null,
-  };
-}
 
 /** Prices: added to a variant, listed, retrieved, and (de)activated; amounts are immutable. */
 export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
@@ -59,12 +23,8 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       response: priceSchema,
     },
     async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const variant = await db.variant.findFirst({ where: { id: body.variantId, product: scope } });
-      if (!variant) throw notFound('Variant');
-      const position = await db.price.count({ where: { variantId: variant.id } });
-      const price = await db.price.create({ data: { ...priceData(body, scope), variantId: variant.id, position } });
-      return toPublicPrice(price, variant.productId);
+      const { price, productId } = await addPrice(db, scopeOf(req), body);
+      return toPublicPrice(price, productId);
     },
   );
 
@@ -81,17 +41,7 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
     },
     async ({ body, req }) => {
       const query = buildListQuery(body, priceList);
-      const where = { ...scopeOf(req), AND: query.where } as Prisma.PriceWhereInput;
-      const [rows, total] = await Promise.all([
-        db.price.findMany({
-          where,
-          orderBy: query.orderBy as Prisma.PriceOrderByWithRelationInput[],
-          skip: query.skip,
-          take: query.take,
-          include: { variant: true },
-        }),
-        db.price.count({ where }),
-      ]);
+      const { rows, total } = await listPrices(db, scopeOf(req), query);
       return { data: rows.map((row) => toPublicPrice(row, row.variant.productId)), pagination: pageInfo(query, total) };
     },
   );
@@ -108,13 +58,8 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       response: priceSchema,
     },
     async ({ body, req }) => {
-      const existing = await db.price.findFirst({
-        where: { id: body.id, ...scopeOf(req) },
-        include: { variant: true },
-      });
-      if (!existing) throw notFound('Price');
-      const price = await db.price.update({ where: { id: existing.id }, data: { active: body.data.active } });
-      return toPublicPrice(price, existing.variant.productId);
+      const { price, productId } = await setPriceActive(db, scopeOf(req), body.id, body.data.active);
+      return toPublicPrice(price, productId);
     },
   );
 
@@ -130,11 +75,7 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       response: priceSchema,
     },
     async ({ params, req }) => {
-      const price = await db.price.findFirst({
-        where: { id: params.priceId, ...scopeOf(req) },
-        include: { variant: true },
-      });
-      if (!price) throw notFound('Price');
+      const price = await findPrice(db, scopeOf(req), params.priceId);
       return toPublicPrice(price, price.variant.productId);
     },
   );

@@ -1,44 +1,14 @@
-import type { Db, Prisma } from '../../db/prisma';
-import { newId } from '../../domain/ids';
-import { scopeOf, type Scope } from '../../commerce/scope';
+import { createProduct, findProduct, listProducts, productList, updateProduct } from '../../commerce/products';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
-import { priceData, registerPriceRoutes } from './priceRoutes';
+import { registerPriceRoutes } from './priceRoutes';
 import { createProductSchema, productParams, productSchema, toPublicProduct, updateProductSchema } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['products'];
-
-const productList: ListDefinition = {
-  sortFields: { createdAt: 'createdAt', updatedAt: 'updatedAt', name: 'name', id: 'id' },
-  defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: {
-    name: { kind: 'string' },
-    active: { kind: 'boolean' },
-    isShippable: { kind: 'boolean' },
-    isTaxable: { kind: 'boolean' },
-    storeId: { kind: 'id', prefix: 'store' },
-    createdAt: { kind: 'date' },
-  },
-};
-
-const byPosition: Prisma.PriceOrderByWithRelationInput[] = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }];
-const withPrices = {
-  variants: {
-    orderBy: byPosition as Prisma.VariantOrderByWithRelationInput[],
-    include: { prices: { orderBy: byPosition } },
-  },
-} satisfies Prisma.ProductInclude;
-
-async function findProduct(db: Db, scope: Scope, productId: string) {
-  const product = await db.product.findFirst({ where: { id: productId, ...scope }, include: withPrices });
-  if (!product) throw notFound('Product');
-  return product;
-}
 
 export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
   const { publicRouter } = routers;
@@ -54,31 +24,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       body: createProductSchema,
       response: productSchema,
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      await findStore(db, scope, body.storeId);
-      const { variants, ...fields } = body;
-      const product = await db.product.create({
-        data: {
-          id: newId('product'),
-          ...scope,
-          ...fields,
-          variants: {
-            create: variants.map((variant, position) => ({
-              id: newId('variant'),
-              position,
-              name: variant.name,
-              sku: variant.sku ?? null,
-              prices: {
-                create: variant.prices.map((price, index) => ({ ...priceData(price, scope), position: index })),
-              },
-            })),
-          },
-        },
-        include: withPrices,
-      });
-      return toPublicProduct(product);
-    },
+    async ({ body, req }) => toPublicProduct(await createProduct(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -94,17 +40,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
     },
     async ({ body, req }) => {
       const query = buildListQuery(body, productList);
-      const where = { ...scopeOf(req), AND: query.where } as Prisma.ProductWhereInput;
-      const [rows, total] = await Promise.all([
-        db.product.findMany({
-          where,
-          orderBy: query.orderBy as Prisma.ProductOrderByWithRelationInput[],
-          skip: query.skip,
-          take: query.take,
-          include: withPrices,
-        }),
-        db.product.count({ where }),
-      ]);
+      const { rows, total } = await listProducts(db, scopeOf(req), query);
       return { data: rows.map(toPublicProduct), pagination: pageInfo(query, total) };
     },
   );
@@ -136,15 +72,8 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       body: updateProductSchema,
       response: productSchema,
     },
-    async ({ params, body, req }) => {
-      const existing = await findProduct(db, scopeOf(req), params.productId);
-      const product = await db.product.update({
-        where: { id: existing.id },
-        data: body.updatedData,
-        include: withPrices,
-      });
-      return toPublicProduct(product);
-    },
+    async ({ params, body, req }) =>
+      toPublicProduct(await updateProduct(db, scopeOf(req), params.productId, body.updatedData)),
   );
   registerPriceRoutes(routers, deps);
 }

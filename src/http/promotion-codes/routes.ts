@@ -1,10 +1,14 @@
-import type { Prisma } from '../../db/prisma';
-import { newId } from '../../domain/ids';
-import { scopeOf } from '../../commerce/scope';
+import {
+  createPromotionCode,
+  findPromotionCode,
+  listPromotionCodes,
+  promotionCodeList,
+  updatePromotionCode,
+} from '../../commerce/promotionCodes';
+import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createPromotionCodeSchema,
@@ -16,18 +20,6 @@ import {
 
 const basePath = '/api/public/v1';
 const tags = ['promotion-codes'];
-
-const codeList: ListDefinition = {
-  sortFields: { createdAt: 'createdAt', code: 'code', timesRedeemed: 'timesRedeemed', id: 'id' },
-  defaultSort: { field: 'createdAt', direction: 'desc' },
-  filters: {
-    code: { kind: 'string' },
-    promotionId: { kind: 'id', prefix: 'promo' },
-    active: { kind: 'boolean' },
-    firstTimeCustomersOnly: { kind: 'boolean' },
-    createdAt: { kind: 'date' },
-  },
-};
 
 export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
   defineRoute(
@@ -42,23 +34,7 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       response: promotionCodeSchema,
       errors: [409],
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const promotion = await db.promotion.findFirst({ where: { id: body.promotionId, ...scope } });
-      if (!promotion) throw notFound('Promotion');
-      const code = await db.promotionCode.create({
-        data: {
-          id: newId('promotionCode'),
-          ...scope,
-          promotionId: promotion.id,
-          code: body.code,
-          usageLimit: body.usageLimit ?? null,
-          active: body.active ?? true,
-          firstTimeCustomersOnly: body.firstTimeCustomersOnly ?? false,
-        },
-      });
-      return toPublicPromotionCode(code);
-    },
+    async ({ body, req }) => toPublicPromotionCode(await createPromotionCode(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -73,17 +49,8 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       response: listResponseSchema(promotionCodeSchema, 'PromotionCodeList'),
     },
     async ({ body, req }) => {
-      const query = buildListQuery(body, codeList);
-      const where = { ...scopeOf(req), AND: query.where } as Prisma.PromotionCodeWhereInput;
-      const [rows, total] = await Promise.all([
-        db.promotionCode.findMany({
-          where,
-          orderBy: query.orderBy as Prisma.PromotionCodeOrderByWithRelationInput[],
-          skip: query.skip,
-          take: query.take,
-        }),
-        db.promotionCode.count({ where }),
-      ]);
+      const query = buildListQuery(body, promotionCodeList);
+      const { rows, total } = await listPromotionCodes(db, scopeOf(req), query);
       return { data: rows.map(toPublicPromotionCode), pagination: pageInfo(query, total) };
     },
   );
@@ -100,11 +67,7 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       response: promotionCodeSchema,
       errors: [409],
     },
-    async ({ body, req }) => {
-      const existing = await db.promotionCode.findFirst({ where: { id: body.id, ...scopeOf(req) } });
-      if (!existing) throw notFound('Promotion code');
-      return toPublicPromotionCode(await db.promotionCode.update({ where: { id: existing.id }, data: body.data }));
-    },
+    async ({ body, req }) => toPublicPromotionCode(await updatePromotionCode(db, scopeOf(req), body.id, body.data)),
   );
 
   defineRoute(
@@ -118,10 +81,6 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       params: promotionCodeParams,
       response: promotionCodeSchema,
     },
-    async ({ params, req }) => {
-      const code = await db.promotionCode.findFirst({ where: { id: params.promotionCodeId, ...scopeOf(req) } });
-      if (!code) throw notFound('Promotion code');
-      return toPublicPromotionCode(code);
-    },
+    async ({ params, req }) => toPublicPromotionCode(await findPromotionCode(db, scopeOf(req), params.promotionCodeId)),
   );
 }

@@ -66,9 +66,3 @@ export function toPublicProgram(row: MembershipProgram) {
     createdAt: row.createdAt.toISOString(),
   };
 }
-
-/** `month` x 1 → monthly; `month` x 3 → every-3-months. */
-export function billingLabel(interval: string, intervalCount: number): string {
-  const single: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly', year: 'yearly' };
-  return intervalCount === 1 ? (single[interval] ?? interval) : `every-${intervalCount}-${interval}s`;
-}

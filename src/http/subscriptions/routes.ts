@@ -1,18 +1,21 @@
-import type { Prisma } from '../../db/prisma';
-import { scopeOf } from '../../commerce/scope';
-import { newId } from '../../domain/ids';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { Scope } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
   skipNextDateUpdate,
 } from '../../../workflows/subscriptions/messages';
+import { updateSubscription } from '../../subscriptions/client';
+import { createMembershipProgram, enrolMember } from '../../subscriptions/memberships';
+import { findMembership, findSubscription, listSubscriptions } from '../../subscriptions/queries';
+import { createSubscription } from '../../subscriptions/service';
 import type { AppDeps } from '../core/context';
-import { badRequest, conflict, notFound } from '../core/errors';
+import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicProgram, toPublicSubscription } from './present';
-import { createSubscription, findRecurringPrice } from '../../subscriptions/service';
 import {
   cancelSubscriptionSchema,
   createMembershipProgramSchema,
@@ -29,30 +32,19 @@ import {
   subscriptionParams,
   subscriptionSchema,
 } from './validators';
-import { runSubscriptionUpdate } from '../../subscriptions/client';
 
 const basePath = '/api/public/v1';
 const tags = ['subscriptions'];
 
 export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppDeps): void {
-  const { db, temporal } = deps;
-
-  async function findSubscription(scope: ReturnType<typeof scopeOf>, subscriptionId: string) {
-    const row = await db.subscription.findFirst({ where: { id: subscriptionId, ...scope } });
-    if (!row) throw notFound('Subscription');
-    return row;
-  }
+  const { db } = deps;
 
   /** Runs a workflow update, then answers with the row the workflow wrote. */
-  async function updateThenRead(
-    scope: ReturnType<typeof scopeOf>,
+  const updateThenRead = async (
+    scope: Scope,
     subscriptionId: string,
-    update: (handle: ReturnType<typeof temporal.workflow.getHandle>) => Promise<unknown>,
-  ) {
-    await findSubscription(scope, subscriptionId);
-    await runSubscriptionUpdate(() => update(temporal.workflow.getHandle(subscriptionId)));
-    return toPublicSubscription(await findSubscription(scope, subscriptionId));
-  }
+    update: (handle: WorkflowHandle) => Promise<unknown>,
+  ) => toPublicSubscription(await updateSubscription(deps, scope, subscriptionId, update));
 
   defineRoute(
     publicRouter,
@@ -82,22 +74,13 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       response: subscriptionListSchema,
     },
     async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const where: Prisma.SubscriptionWhereInput = {
-        ...scope,
-        ...(body.filters?.status ? { status: { in: body.filters.status } } : {}),
-        ...(body.filters?.customerId ? { customerId: body.filters.customerId } : {}),
-        ...(body.filters?.storeId ? { storeId: body.filters.storeId } : {}),
-      };
-      const [rows, total] = await Promise.all([
-        db.subscription.findMany({
-          where,
-          orderBy: [{ [body.sort]: body.sort_order }, { id: body.sort_order }],
-          skip: (body.page - 1) * body.per_page,
-          take: body.per_page,
-        }),
-        db.subscription.count({ where }),
-      ]);
+      const { rows, total } = await listSubscriptions(db, scopeOf(req), {
+        page: body.page,
+        perPage: body.per_page,
+        sort: body.sort,
+        sortOrder: body.sort_order,
+        filters: body.filters,
+      });
       return {
         data: rows.map(toPublicSubscription),
         page: body.page,
@@ -119,7 +102,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       params: subscriptionParams,
       response: subscriptionSchema,
     },
-    async ({ params, req }) => toPublicSubscription(await findSubscription(scopeOf(req), params.subscriptionId)),
+    async ({ params, req }) => toPublicSubscription(await findSubscription(db, scopeOf(req), params.subscriptionId)),
   );
 
   defineRoute(
@@ -218,33 +201,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       status: 201,
       errors: [404, 409],
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const store = await db.store.findFirst({ where: { id: body.storeId, ...scope } });
-      if (!store) throw notFound('Store');
-      await findRecurringPrice(db, scope, body.optionId, store.id);
-      // A price names one program: renewals and switches find the member's program by it.
-      const taken = await db.membershipProgram.findFirst({
-        where: { ...scope, optionId: body.optionId },
-        select: { id: true },
-      });
-      if (taken)
-        throw conflict(
-          `Program ${taken.id} already bills this price; a price can belong to one program only`,
-          'PROGRAM_OPTION_TAKEN',
-        );
-      const program = await db.membershipProgram.create({
-        data: {
-          id: newId('membershipProgram'),
-          ...scope,
-          storeId: store.id,
-          name: body.name,
-          optionId: body.optionId,
-          creditsPerRenewal: body.creditsPerRenewal,
-        },
-      });
-      return toPublicProgram(program);
-    },
+    async ({ body, req }) => toPublicProgram(await createMembershipProgram(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -260,21 +217,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       status: 201,
       errors: [404],
     },
-    async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const program = await db.membershipProgram.findFirst({ where: { id: body.programId, ...scope } });
-      if (!program) throw notFound('Membership program');
-      const { membership } = await createSubscription(deps, scope, {
-        storeId: program.storeId,
-        customerId: body.customerId,
-        priceId: program.optionId,
-        paymentMethodId: body.paymentMethodId,
-        quantity: 1,
-        trialDays: body.trialDays,
-        membershipProgramId: program.id,
-      });
-      return toPublicMembership(membership!);
-    },
+    async ({ body, req }) => toPublicMembership(await enrolMember(deps, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -288,10 +231,6 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       params: membershipParams,
       response: membershipSchema,
     },
-    async ({ params, req }) => {
-      const row = await db.membership.findFirst({ where: { id: params.membershipId, ...scopeOf(req) } });
-      if (!row) throw notFound('Membership');
-      return toPublicMembership(row);
-    },
+    async ({ params, req }) => toPublicMembership(await findMembership(db, scopeOf(req), params.membershipId)),
   );
 }

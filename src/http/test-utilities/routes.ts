@@ -1,13 +1,10 @@
-import { dispatchEventsNow } from '../../events/dispatch';
-import { recordEvent } from '../../events/recordEvent';
-import { sampleProperties } from '../../events/samples';
-import { recordTypeOf, type WebhookEventType } from '../../webhooks/catalogue';
+import type { WebhookEventType } from '../../webhooks/catalogue';
+import { triggerSampleEvent } from '../../webhooks/testTrigger';
 import type { AppDeps } from '../core/context';
 import { ApiError } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
-import { assertStoreOfTenant } from '../../webhooks/lookup';
 import { triggerWebhookResponseSchema, triggerWebhookSchema } from './validators';
 
 const basePath = '/api/public/v1';
@@ -30,18 +27,11 @@ export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDe
       const tenant = tenantOf(req);
       // Live keys must not learn this route exists.
       if (tenant.mode !== 'test') throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
-      const store = await assertStoreOfTenant(deps.db, tenant, body.storeId);
-      const event = await recordEvent(deps.db, {
-        ...tenant,
+      const { eventId, workflowIds } = await triggerSampleEvent(deps, tenant, {
         storeId: body.storeId,
-        eventType: recordTypeOf(body.eventType)!,
-        properties: sampleProperties(body.eventType as WebhookEventType, store),
+        eventType: body.eventType as WebhookEventType,
       });
-      const { workflowIds } = await dispatchEventsNow(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue },
-        [event.id],
-      );
-      return { eventId: event.id, eventType: body.eventType, workflowIds };
+      return { eventId, eventType: body.eventType, workflowIds };
     },
   );
 }

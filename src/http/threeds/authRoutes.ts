@@ -1,15 +1,12 @@
-import { scopeOf } from '../../commerce/scope';
+import { scopeOf } from '../auth/scope';
 import { dispatchAfterCommit } from '../../events/afterCommit';
-import type { Prisma } from '../../db/prisma';
+import { runAuthentication } from '../../threeds/client';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
-import { createSession, findSession } from '../../threeds/sessions';
+import { createMerchantSession, sessionToAuthenticate } from '../../threeds/service';
 import type { AppDeps } from '../core/context';
-import { conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { findStore } from '../stores/routes';
 import { toPublicThreeDsSession } from './present';
-import { runAuthentication } from '../../threeds/client';
 import { authenticateSchema, createMerchantSessionSchema, threeDsSessionSchema } from './validators';
 
 const basePath = '/api/public/v1';
@@ -41,37 +38,7 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       errors: [404, 409],
     },
     async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const store = body.storeId ? await findStore(db, scope, body.storeId) : null;
-      let session;
-      if (body.sessionId) {
-        session = await findSession(db, scope, body.sessionId);
-        if (!session) throw notFound('3DS session');
-        if (session.status !== 'pending')
-          throw conflict(
-            `3DS session ${session.id} is ${session.status}; only a pending session can be authenticated`,
-            'THREEDS_SESSION_NOT_PENDING',
-          );
-      } else {
-        const instrument = await db.paymentInstrument.findFirst({ where: { id: body.paymentInstrumentId!, ...scope } });
-        if (!instrument) throw notFound('Payment instrument');
-        session = await createSession(
-          db,
-          {
-            ...scope,
-            type: 'customer',
-            status: 'pending',
-            source: 'authenticate',
-            storeId: store?.id ?? null,
-            customerId: instrument.customerId,
-            paymentInstrumentId: instrument.id,
-            authenticationType: body.authenticationType,
-            recurringInfo: (body.recurringInfo as Prisma.InputJsonObject | undefined) ?? null,
-            returnUrl: body.returnUrl ?? null,
-          },
-          { dispatch },
-        );
-      }
+      const session = await sessionToAuthenticate(db, scopeOf(req), body, dispatch);
       const decided = await runAuthentication(deps, session, {
         returnBaseUrl: baseUrlSeenBy(req),
         amount: body.purchaseInfo.amount,
@@ -100,25 +67,7 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       errors: [404],
     },
     async ({ body, req }) => {
-      const scope = scopeOf(req);
-      const store = await findStore(db, scope, body.storeId);
-      const instrument = await db.paymentInstrument.findFirst({ where: { id: body.paymentInstrumentId, ...scope } });
-      if (!instrument) throw notFound('Payment instrument');
-      const session = await createSession(
-        db,
-        {
-          ...scope,
-          type: 'merchant',
-          status: 'pending',
-          source: 'merchant_session',
-          storeId: store.id,
-          customerId: instrument.customerId,
-          paymentInstrumentId: instrument.id,
-          authenticationType: 'recurring-transaction',
-          tokenId: body.tokenId,
-        },
-        { dispatch },
-      );
+      const { session, store } = await createMerchantSession(db, scopeOf(req), body, dispatch);
       // 3RI authenticates without an amount shown to anyone; the scheme-level request carries 0.
       const decided = await runAuthentication(deps, session, {
         amount: 0,

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
-import { awaitOutcomeUpdate } from '../../../workflows/payments/messages';
-import { threeDsChallengeReturnedUpdate } from '../../../workflows/threeds/authentication';
-import type { PaymentOutcome } from '../../payments/workflowTypes';
+import { completeChallengeReturn } from '../../threeds/challengeReturn';
 import { isValidReturnToken } from '../../threeds/returnLink';
 import type { AppDeps } from '../core/context';
-import { notAuthorized, notFound } from '../core/errors';
+import { notAuthorized } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { toPublicThreeDsSession } from './present';
@@ -31,8 +29,6 @@ const returnAnswerSchema = z
   .object({ threedsSession: threeDsSessionSchema, payment: paymentResultSchema.nullable() })
   .openapi('ThreeDsReturnAnswer');
 
-type PaymentResult = z.infer<typeof paymentResultSchema>;
-
 /**
  * The challenge return endpoint (GET or POST, the ACS redirects the browser here). No API key: a
  * browser carries none, so the signed token in the link authenticates it. It tells the waiting
@@ -41,39 +37,7 @@ type PaymentResult = z.infer<typeof paymentResultSchema>;
  * as a 303 to the merchant's returnUrl when the session has one.
  */
 export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, deps: AppDeps): void {
-  const { db, temporal, config } = deps;
-
-  async function paymentResult(paymentId: string): Promise<PaymentResult | null> {
-    let outcome: PaymentOutcome | null = null;
-    try {
-      outcome = await temporal.workflow
-        .getHandle(paymentId)
-        .executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: config.PAYMENT_RESPONSE_TIMEOUT_MS }] });
-    } catch {
-      // The workflow has finished (or is unreachable): the row has the final state.
-    }
-    if (outcome?.kind === 'payment') {
-      return {
-        id: outcome.paymentId,
-        status: outcome.status,
-        amount: outcome.amount,
-        currency: outcome.currency,
-        declineCode: outcome.declineCode,
-        declineMessage: outcome.declineMessage,
-      };
-    }
-    const row = await db.payment.findUnique({ where: { id: paymentId } });
-    return row
-      ? {
-          id: row.id,
-          status: row.status,
-          amount: row.amount,
-          currency: row.currency,
-          declineCode: row.declineCode,
-          declineMessage: row.declineMessage,
-        }
-      : null;
-  }
+  const { config } = deps;
 
   async function handle({
     params,
@@ -86,18 +50,7 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
     res: Response;
   }) {
     if (!isValidReturnToken(config, params.id, query.token)) throw notAuthorized('Invalid or missing 3DS return token');
-    let session = await db.threeDsSession.findUnique({ where: { id: params.id } });
-    if (!session) throw notFound('3DS session');
-    if (session.status === 'challenge_required' && session.workflowId) {
-      try {
-        await temporal.workflow.getHandle(session.workflowId).executeUpdate(threeDsChallengeReturnedUpdate);
-      } catch {
-        // The workflow already moved on (timed out or finished): the row below tells what happened.
-      }
-      session = await db.threeDsSession.findUniqueOrThrow({ where: { id: params.id } });
-    }
-    const payment =
-      session.paymentId && session.status !== 'challenge_required' ? await paymentResult(session.paymentId) : null;
+    const { session, payment } = await completeChallengeReturn(deps, params.id);
     if (session.returnUrl) {
       const target = new URL(session.returnUrl);
       target.searchParams.set('threedsSessionId', session.id);

@@ -1,8 +1,8 @@
-import { scopeOf } from '../../commerce/scope';
-import { createSession, findSession } from '../../threeds/sessions';
+import { scopeOf } from '../auth/scope';
+import { createSession } from '../../threeds/sessions';
+import { findSessionOfScope } from '../../threeds/service';
 import { statusForTransStatus } from '../../threeds/rules';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { registerThreeDsAuthenticationRoutes, threeDsEventDispatch } from './authRoutes';
@@ -68,10 +68,6 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       params: sessionParams,
       response: threeDsSessionSchema,
     },
-    async ({ params, req }) => {
-      const session = await findSession(db, scopeOf(req), params.id);
-      if (!session) throw notFound('3DS session');
-      return toPublicThreeDsSession(session);
-    },
+    async ({ params, req }) => toPublicThreeDsSession(await findSessionOfScope(db, scopeOf(req), params.id)),
   );
 }

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { randomBase62 } from '../../domain/ids';
-import { deliveryWorkflowId, startDeliveryWorkflow } from '../../events/dispatch';
+import { attemptsOfEndpoint, redeliverEvent } from '../../webhooks/deliveries';
 import type { AppDeps } from '../core/context';
-import { conflict, notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
-import { findEndpoint } from '../../webhooks/lookup';
 import { attemptsQuery, deliveryAttemptSchema, redeliverSchema, toPublicAttempt, webhookParams } from './validators';
 
 const basePath = '/api/public/v1';
@@ -27,15 +24,8 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       query: attemptsQuery,
       response: z.array(deliveryAttemptSchema),
     },
-    async ({ params, query, req }) => {
-      const endpoint = await findEndpoint(db, tenantOf(req), params.webhookId);
-      const attempts = await db.webhookDeliveryAttempt.findMany({
-        where: { endpointId: endpoint.id },
-        orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }],
-        take: query.limit,
-      });
-      return attempts.map(toPublicAttempt);
-    },
+    async ({ params, query, req }) =>
+      (await attemptsOfEndpoint(db, tenantOf(req), params.webhookId, query.limit)).map(toPublicAttempt),
   );
 
   defineRoute(
@@ -53,20 +43,6 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       status: 202,
       errors: [409],
     },
-    async ({ params, body, req }) => {
-      const tenant = tenantOf(req);
-      const endpoint = await findEndpoint(db, tenant, params.webhookId);
-      const event = await db.event.findFirst({ where: { id: body.eventId, ...tenant } });
-      if (!event || (event.storeId && event.storeId !== endpoint.storeId)) throw notFound('Event');
-      if (!endpoint.enabled)
-        throw conflict('The endpoint is disabled; enable it before redelivering', 'WEBHOOK_ENDPOINT_DISABLED');
-      const workflowId = `${deliveryWorkflowId(event.id, endpoint.id)}_manual_${randomBase62(8)}`;
-      await startDeliveryWorkflow(
-        { db, temporal: deps.temporal, taskQueue: deps.taskQueue },
-        { eventId: event.id, endpointId: endpoint.id, accountId: event.accountId, storeId: event.storeId },
-        workflowId,
-      );
-      return { eventId: event.id, endpointId: endpoint.id, workflowId };
-    },
+    async ({ params, body, req }) => redeliverEvent(deps, tenantOf(req), params.webhookId, body.eventId),
   );
 }

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { newId } from '../../domain/ids';
-import { deliveryPolicy } from '../../webhooks/delivery';
-import { newWebhookSecret } from '../../webhooks/signing';
-import { assertWebhookUrlAllowed, WebhookUrlError } from '../../webhooks/urlGuard';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from '../../webhooks/endpoints';
+import { findEndpoint } from '../../webhooks/lookup';
 import type { AppDeps } from '../core/context';
-import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { tenantOf, type Tenant } from '../events/tenant';
+import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
 import { registerWebhookDeliveryRoutes } from './deliveryRoutes';
-import { assertStoreOfTenant, findEndpoint } from '../../webhooks/lookup';
 import {
   createdWebhookSchema,
   createWebhookSchema,
@@ -24,16 +26,6 @@ import {
 
 const basePath = '/api/public/v1';
 const tags = ['webhooks'];
-
-/** Scheme, form and resolved addresses of a URL under the mode's policy; 400 when refused. */
-async function checkedUrl(deps: AppDeps, tenant: Tenant, url: string): Promise<string> {
-  try {
-    return (await assertWebhookUrlAllowed(url, deliveryPolicy(deps.config, tenant.mode))).toString();
-  } catch (error) {
-    if (error instanceof WebhookUrlError) throw badRequest(error.message, 'INVALID_WEBHOOK_URL');
-    throw error;
-  }
-}
 
 export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
   const { publicRouter } = routers;
@@ -54,22 +46,8 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       errors: [404],
     },
     async ({ body, req }) => {
-      const tenant = tenantOf(req);
-      await assertStoreOfTenant(db, tenant, body.storeId);
-      const url = await checkedUrl(deps, tenant, body.url);
-      const secret = newWebhookSecret();
-      const endpoint = await db.webhookEndpoint.create({
-        data: {
-          id: newId('webhookEndpoint'),
-          ...tenant,
-          storeId: body.storeId,
-          url,
-          eventTypes: body.eventTypes,
-          description: body.description ?? null,
-          secret,
-        },
-      });
-      return { ...toPublicEndpoint(endpoint), secret };
+      const endpoint = await createEndpoint(deps, tenantOf(req), body);
+      return { ...toPublicEndpoint(endpoint), secret: endpoint.secret };
     },
   );
 
@@ -85,15 +63,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       response: z.array(webhookEndpointSchema),
       errors: [404],
     },
-    async ({ query, req }) => {
-      const tenant = tenantOf(req);
-      await assertStoreOfTenant(db, tenant, query.storeId);
-      const endpoints = await db.webhookEndpoint.findMany({
-        where: { ...tenant, storeId: query.storeId },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      });
-      return endpoints.map(toPublicEndpoint);
-    },
+    async ({ query, req }) => (await listEndpoints(db, tenantOf(req), query.storeId)).map(toPublicEndpoint),
   );
 
   defineRoute(
@@ -123,26 +93,8 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       body: updateWebhookSchema,
       response: webhookEndpointSchema,
     },
-    async ({ params, body, req }) => {
-      const tenant = tenantOf(req);
-      const existing = await findEndpoint(db, tenant, params.webhookId);
-      const url = body.url === undefined ? undefined : await checkedUrl(deps, tenant, body.url);
-      const reenabled = body.enabled === true && !existing.enabled;
-      const endpoint = await db.webhookEndpoint.update({
-        where: { id: existing.id },
-        data: {
-          url,
-          eventTypes: body.eventTypes,
-          description: body.description,
-          enabled: body.enabled,
-          ...(reenabled ? { failingSince: null, lastFailedAt: null, disabledReason: null, disabledAt: null } : {}),
-          ...(body.enabled === false && existing.enabled
-            ? { disabledReason: 'disabled by the merchant', disabledAt: new Date() }
-            : {}),
-        },
-      });
-      return toPublicEndpoint(endpoint);
-    },
+    async ({ params, body, req }) =>
+      toPublicEndpoint(await updateEndpoint(deps, tenantOf(req), params.webhookId, body)),
   );
 
   defineRoute(
@@ -157,11 +109,10 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       params: webhookParams,
       response: z.object({ id: z.string(), deleted: z.literal(true) }),
     },
-    async ({ params, req }) => {
-      const endpoint = await findEndpoint(db, tenantOf(req), params.webhookId);
-      await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
-      return { id: endpoint.id, deleted: true as const };
-    },
+    async ({ params, req }) => ({
+      id: await deleteEndpoint(db, tenantOf(req), params.webhookId),
+      deleted: true as const,
+    }),
   );
 
   defineRoute(
@@ -178,14 +129,8 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       response: rotatedSecretSchema,
     },
     async ({ params, body, req }) => {
-      const existing = await findEndpoint(db, tenantOf(req), params.webhookId);
-      const secret = newWebhookSecret();
-      const expiresAt = body.overlapSeconds > 0 ? new Date(Date.now() + body.overlapSeconds * 1000) : null;
-      await db.webhookEndpoint.update({
-        where: { id: existing.id },
-        data: { secret, previousSecret: expiresAt ? existing.secret : null, previousSecretExpiresAt: expiresAt },
-      });
-      return { id: existing.id, secret, previousSecretExpiresAt: expiresAt?.toISOString() ?? null };
+      const rotated = await rotateEndpointSecret(db, tenantOf(req), params.webhookId, body.overlapSeconds);
+      return { ...rotated, previousSecretExpiresAt: rotated.previousSecretExpiresAt?.toISOString() ?? null };
     },
   );
 

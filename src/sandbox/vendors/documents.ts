@@ -2,19 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The vendors' own API documents (`shared/vendor/` beside the repository, see its README): Stripe's
- * fixtures, Adyen's OpenAPI files. `VENDOR_DOCS_DIR` names the folder; otherwise the nearest
- * `shared/vendor` above this file is used, so a checkout in a worktree finds it too.
+ * The vendors' own API documents (Stripe's fixtures, Adyen's OpenAPI files), kept unchanged in
+ * `published/` beside this file (see its README). `VENDOR_DOCS_DIR` names another copy.
  */
 export function vendorDocumentPath(relative: string): string {
-  const configured = process.env.VENDOR_DOCS_DIR;
-  if (configured) return path.resolve(configured, relative);
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared', 'vendor', relative);
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir)
-      throw new Error(`vendor document ${relative} not found: set VENDOR_DOCS_DIR to the shared/vendor folder`);
-  }
+  const candidates = [
+    ...(process.env.VENDOR_DOCS_DIR ? [path.resolve(process.env.VENDOR_DOCS_DIR, relative)] : []),
+    path.join(__dirname, 'published', relative),
+  ];
+  const found = candidates.find((candidate) => fs.existsSync(candidate));
+  if (!found) throw new Error(`vendor document ${relative} not found (set VENDOR_DOCS_DIR); looked in ${candidates}`);
+  return found;
 }
 
 const cache = new Map<string, unknown>();

@@ -89,6 +89,26 @@ describe('block rules over HTTP', () => {
     expect(answer.body.code).toBe('VALIDATION_ERROR');
   });
 
+  it('names every bad value in issues, on create and when a new type re-checks the kept values', async () => {
+    const created = await create(rule({ value: ['Nigeria', 'NG', 'ip:nope'] }));
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^Invalid block rule value: value\.0: /),
+    });
+    expect(created.body.issues.map((issue: { path: string }) => issue.path)).toEqual(['value.0', 'value.2']);
+    expect(created.body.issues[1].message).toMatch(/^value\.2: /);
+
+    const { body } = await create(rule({ value: ['NG', 'DE'] }));
+    const retyped = await call(harness, 'POST', `${api}/block-rules/update`, {
+      token: t.merchant.token,
+      body: { id: body.id, data: { type: 'ip' } },
+    });
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.code).toBe('VALIDATION_ERROR');
+    expect(retyped.body.issues.map((issue: { path: string }) => issue.path)).toEqual(['value.0', 'value.1']);
+  });
+
   it.each([1, 8760])('accepts ttlHours %i', async (ttlHours) => {
     const answer = await create(rule({ ttlHours }));
     expect(answer.status).toBe(200);

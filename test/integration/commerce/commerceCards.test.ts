@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { canonical } from '../../../src/http/idempotency/middleware';
+import { canonical } from '../../../src/idempotency/requestHash';
 import { decryptPan, idempotencyHashKey } from '../../../src/vault/cardVault';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';

@@ -54,6 +54,22 @@ export async function createProduct(
   });
 }
 
+/**
+ * The checkout tests' shop: a store selling in EUR (base), JPY and USD, with one product and price
+ * per currency (Socks 1999 EUR, Tea 1500 JPY, Pen 300 USD).
+ */
+export async function createCheckoutShop(harness: Harness, token: string) {
+  const storeId: string = (
+    await createStore(harness, token, { baseCurrency: 'EUR', presentmentCurrencies: ['JPY', 'USD'] })
+  ).id;
+  const priceOf = async (unitAmount: number, currency: string, name: string): Promise<string> =>
+    (await createProduct(harness, token, storeId, [{ unitAmount, currency }], name)).variants[0].prices[0].id;
+  const eurPrice = await priceOf(1999, 'EUR', 'Socks');
+  const jpyPrice = await priceOf(1500, 'JPY', 'Tea');
+  const usdPrice = await priceOf(300, 'USD', 'Pen');
+  return { storeId, eurPrice, jpyPrice, usdPrice };
+}
+
 export async function createCustomer(
   harness: Harness,
   token: string,

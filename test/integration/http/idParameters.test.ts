@@ -1,6 +1,7 @@
 import { addProcessingKey, createMerchant, createPartner, type Merchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { createCustomer, createStore, portalLogin } from '../subscriptions/subscriptionsFixtures';
+import { createUserCommand } from '../../../src/iam/adminCommands';
 
 /**
  * Every id parameter of every operation in /openapi.json (path, query and body, nested ones too)
@@ -127,6 +128,7 @@ describe('id parameters without their prefix are 400 on every route', () => {
   let partnerToken: string;
   let processingToken: string;
   let portalToken: string;
+  let iamSessionToken: string;
   let found: ReturnType<typeof idCases>;
 
   beforeAll(async () => {
@@ -138,6 +140,12 @@ describe('id parameters without their prefix are 400 on every route', () => {
     const email = `ids-${Date.now()}@example.com`;
     await createCustomer(harness.db, merchant, email, storeId);
     portalToken = await portalLogin(harness, storeId, email);
+    iamSessionToken = (
+      await createUserCommand(harness.db, harness.config, {
+        email: `ids.${Date.now()}@example.test`,
+        account: { accountId: merchant.accountId, role: 'org:admin' },
+      })
+    ).sessionToken;
     const document = (await call(harness, 'GET', '/openapi.json')).body;
     components = document.components.schemas;
     found = idCases(document);
@@ -174,13 +182,15 @@ describe('id parameters without their prefix are 400 on every route', () => {
         body = { ...segment.siblings, [segment.key]: segment.array ? [body] : body };
       const security = Object.keys(entry.operation.security?.[0] ?? {})[0];
       const token =
-        security !== 'bearerAuth'
-          ? undefined
-          : /^\/api\/(public|processing)\/v1\/partner\//.test(entry.path)
-            ? partnerToken
-            : entry.path.startsWith('/api/processing/')
-              ? processingToken
-              : merchant.token;
+        security === 'iamSession'
+          ? iamSessionToken
+          : security !== 'bearerAuth'
+            ? undefined
+            : /^\/api\/(public|processing)\/v1\/partner\//.test(entry.path)
+              ? partnerToken
+              : entry.path.startsWith('/api/processing/')
+                ? processingToken
+                : merchant.token;
       const answer = await call(harness, entry.method.toUpperCase(), `${url}${query}`, {
         token,
         headers: security === 'cmsToken' ? { 'x-cms-token': portalToken } : {},

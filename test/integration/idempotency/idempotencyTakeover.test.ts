@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestHashOf } from '../../../src/http/idempotency/middleware';
+import { requestHashOf } from '../../../src/idempotency/requestHash';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { idempotencyHashKey } from '../../../src/vault/cardVault';
 import { call, startHarness, type Harness } from '../../helpers/harness';

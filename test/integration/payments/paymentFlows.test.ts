@@ -171,6 +171,7 @@ describe('payment flows over HTTP', () => {
     expect(foreign.status).toBe(400);
     expect(foreign.body).toMatchObject({ code: 'UNKNOWN_PROCESSOR' });
     expect(foreign.body.message).toContain(foreignProc);
+    expect(foreign.body.issues).toEqual([{ message: `processor ${foreignProc} does not exist in this account` }]);
     const { body } = await create(flowBody());
     const missing = await update({
       flowId: body.id,

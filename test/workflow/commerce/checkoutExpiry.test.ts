@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { checkoutExpiryWorkflow } from '../../../workflows/commerce/checkoutExpiry';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
@@ -15,7 +16,7 @@ describe('checkout expiry sweeper (time skipping)', () => {
   it('sweeps every minute, dispatches what each sweep expired, and outlives a failing sweep', async () => {
     let sweeps = 0;
     const dispatched: string[][] = [];
-    const activities = {
+    const activities: Partial<Activities> = {
       expireLapsedCheckoutSessions: async () => {
         sweeps += 1;
         // The second sweep fails on all three tries of its retry policy.

@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { maintenanceWorkflow } from '../../../workflows/maintenance/idempotencySweep';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
@@ -14,7 +15,7 @@ describe('maintenance workflow (time skipping)', () => {
 
   it('sweeps hourly through a simulated day in at most 10 real seconds', async () => {
     let sweeps = 0;
-    const activities = {
+    const activities: Partial<Activities> = {
       purgeExpiredIdempotencyRecords: async () => {
         sweeps += 1;
         return 0;

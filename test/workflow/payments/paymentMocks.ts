@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import { ApplicationFailure } from '@temporalio/common';
 import type { RoutingFlow } from '../../../src/domain/routing';
 import type {
@@ -98,7 +99,7 @@ export function mockPaymentActivities(options: {
   /** Every processor call in order (`authorize proc_a#1`, `reverse proc_a#1`), to check what came before what. */
   const calls: string[] = [];
 
-  const activities = {
+  const activities: Partial<Activities> = {
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
       if (options.rejected)
         return {
@@ -132,7 +133,7 @@ export function mockPaymentActivities(options: {
         : { blocked: false as const };
     },
     async markRequiresAction() {},
-    /** The 3DS step's planner (workflows/paymentThreeDs.ts): these payments carry no 3DS. */
+    /** The 3DS step's planner (workflows/payments/threeDs.ts): these payments carry no 3DS. */
     async planPaymentThreeDs() {
       return { kind: 'skip' as const };
     },

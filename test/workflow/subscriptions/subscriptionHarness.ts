@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type {
   RenewalPaymentPlan,
@@ -193,6 +194,6 @@ export function mockSubscriptionActivities(
       reattempts.push(input.atMs);
       return options.reattempt?.(reattempts.length - 1) ?? { allowed: true };
     },
-  };
+  } satisfies Partial<Activities>;
   return { activities, charges, orders, events, reattempts, awaited, payments };
 }

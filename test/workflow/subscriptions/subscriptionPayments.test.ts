@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { paymentWorkflow } from '../../../workflows/payments/workflow';
 import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
 import {
@@ -10,7 +10,7 @@ import {
   switchOptionUpdate,
   type SwitchRequest,
 } from '../../../workflows/subscriptions/messages';
-import { createTimeSkippingEnv, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
+import { createTimeSkippingEnv, executeUpdateOnce, step, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
 import { paymentInput } from '../payments/paymentMocks';
 import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
 
@@ -136,7 +136,7 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
         args: [{ state }],
       });
       await env.sleep(2 * day);
-      const answer = await handle.executeUpdate(switchOptionUpdate, { args: [switchTo(await nowMs())] });
+      const answer = await executeUpdateOnce(handle, switchOptionUpdate, [switchTo(await nowMs())]);
       expect(answer).toMatchObject({
         status: 'requires_action',
         orderId: null,
@@ -201,32 +201,32 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
     );
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + 3600_000 });
-    await withWorker(env, mocks.activities, async (taskQueue) => {
-      const handle = await env.client.workflow.start(subscriptionWorkflow, {
-        workflowId: state.subscriptionId,
-        taskQueue,
-        args: [{ state }],
-      });
-      await env.sleep(2 * day);
-      const before = await handle.query(subscriptionStateQuery);
-      const answer = await handle.executeUpdate(switchOptionUpdate, { args: [switchTo(await nowMs())] });
-      expect(answer.status).toBe('requires_action');
-      await eventually(() => mocks.awaited.includes(answer.paymentId!));
-      gate.settle('declined');
-      await eventually(async () => !(await handle.query(subscriptionStateQuery)).pendingSwitch);
-      const after = await handle.query(subscriptionStateQuery);
-      const { pendingSwitch: _before, ...unchanged } = before;
-      expect(after).toMatchObject({ ...unchanged, pendingSwitch: null });
-      // No longer busy: a change goes through again. Accepted, then seen in the state: waiting on an
-      // update's result can hang on the time-skipping test server when the update ends quickly.
-      await untilQuiescent(handle);
-      await handle.startUpdate(skipNextDateUpdate, {
-        args: [{ atMs: await nowMs() }],
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-      });
-      await eventually(async () => (await handle.query(subscriptionStateQuery)).skippedDatesMs.length === 1);
-      await handle.terminate('test over');
-    });
+    await step(
+      'worker run and shutdown',
+      withWorker(env, mocks.activities, async (taskQueue) => {
+        const handle = await env.client.workflow.start(subscriptionWorkflow, {
+          workflowId: state.subscriptionId,
+          taskQueue,
+          args: [{ state }],
+        });
+        await step('sleep 2 days', env.sleep(2 * day));
+        const before = await handle.query(subscriptionStateQuery);
+        const answer = await executeUpdateOnce(handle, switchOptionUpdate, [switchTo(await nowMs())]);
+        expect(answer.status).toBe('requires_action');
+        await eventually(() => mocks.awaited.includes(answer.paymentId!));
+        gate.settle('declined');
+        await eventually(async () => !(await handle.query(subscriptionStateQuery)).pendingSwitch);
+        const after = await handle.query(subscriptionStateQuery);
+        const { pendingSwitch: _before, ...unchanged } = before;
+        expect(after).toMatchObject({ ...unchanged, pendingSwitch: null });
+        // No longer busy: a change goes through again.
+        await untilQuiescent(handle);
+        const skipped = await executeUpdateOnce(handle, skipNextDateUpdate, [{ atMs: await nowMs() }]);
+        expect(skipped.skippedDatesMs).toHaveLength(1);
+        await step('terminate', handle.terminate('test over'));
+      }),
+      90_000,
+    );
     expect(mocks.orders).toHaveLength(1);
     expect(mocks.events.find((event) => event.properties.change === 'switch_abandoned')).toMatchObject({
       eventType: 's_subscription_updated',

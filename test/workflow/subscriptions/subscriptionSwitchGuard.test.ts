@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../../src/domain/billingState';
@@ -82,7 +83,7 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     const held = gate();
     const switchCharges: SubscriptionChargeInput[] = [];
     const charge = mocks.activities.chargeSubscription;
-    const activities = {
+    const activities: Partial<Activities> = {
       ...mocks.activities,
       async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
         switchCharges.push(input);
@@ -153,7 +154,7 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     const held = gate();
     let renewalStarted = false;
     const prepare = mocks.activities.prepareRenewalPayment;
-    const activities = {
+    const activities: Partial<Activities> = {
       ...mocks.activities,
       async prepareRenewalPayment(input: SubscriptionChargeInput) {
         renewalStarted = true;
@@ -234,7 +235,7 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     let cardChangeSaving = false;
     const save = mocks.activities.saveSubscriptionState;
     const log: string[] = [];
-    const activities = {
+    const activities: Partial<Activities> = {
       ...mocks.activities,
       async saveSubscriptionState(input: Parameters<typeof save>[0]) {
         if (input.properties.change === 'payment_method') {

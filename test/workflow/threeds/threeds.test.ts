@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ThreeDsValues } from '../../../src/processors/types';
 import type { StartAuthenticationInput, ThreeDsChallenge, ThreeDsFinal } from '../../../src/threeds/workflowTypes';
@@ -36,7 +37,7 @@ function mockThreeDs(first: 'challenge' | 'frictionless', afterReturn: 'Y' | 'N'
     values: transStatus === 'Y' && !failureReason ? values : null,
     failureReason,
   });
-  const activities = {
+  const activities: Partial<Activities> = {
     async planPaymentThreeDs() {
       calls.plan++;
       return { kind: 'authenticate' as const, sessionId: '3ds_wftest' };

@@ -1,3 +1,4 @@
+import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { eventOutboxWorkflow } from '../../../workflows/events/outbox';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
@@ -15,7 +16,7 @@ describe('event outbox sweeper (time skipping)', () => {
   it('sweeps every 30 seconds and survives a failing sweep', async () => {
     const sweepTimes: number[] = [];
     let calls = 0;
-    const activities = {
+    const activities: Partial<Activities> = {
       dispatchUndispatchedEvents: async () => {
         calls += 1;
         sweepTimes.push(Number(await env.currentTimeMs()));

@@ -1,11 +1,43 @@
-import { idOf } from '../../commerce/schemas';
-import type { IdPrefix } from '../../domain/ids';
-import { badRequest } from '../core/errors';
-import { defaultPageSize, type FilterCondition, type FilterValue, type ListRequest } from './validators';
+import { idPattern, type IdPrefix } from '../domain/ids';
+import { invalid } from '../errors';
+
+/** The largest page any list answers; bigger requests are refused (400), not silently clipped. */
+export const maxPageSize = 100;
+export const defaultPageSize = 20;
+
+export const filterConditions = [
+  'equals',
+  'not-equals',
+  'in',
+  'contains',
+  'starts-with',
+  'greater-than',
+  'less-than',
+  'is-equal-date',
+  'is-between-date',
+  'is-after-date',
+  'is-before-date',
+] as const;
+export type FilterCondition = (typeof filterConditions)[number];
+
+type FilterScalar = string | number | boolean;
+/** One filter: a value, an array of values (any of), or `{condition, value}`. */
+export type FilterValue =
+  | FilterScalar
+  | FilterScalar[]
+  | { condition: FilterCondition; value: FilterScalar | FilterScalar[] | { from: string; to: string } };
+
+/** A `POST /<resource>/list` body as its validator parsed it (spec part 4, offset pagination). */
+export interface ListRequest {
+  pagination?: { page: number; pageSize: number };
+  sortBy?: { field: string; direction: 'asc' | 'desc' };
+  filters?: Record<string, FilterValue>;
+}
 
 /**
- * What a resource allows in its lists. Keys are public names; `path` is the Prisma field path;
- * `lowerCase` marks columns stored lower-cased (e-mails), whose filter values are lower-cased too.
+ * What a resource allows in its lists; each service declares its own beside the query that uses it.
+ * Keys are public names; `path` is the Prisma field path; `lowerCase` marks columns stored
+ * lower-cased (e-mails), whose filter values are lower-cased too.
  */
 export type FilterKind = 'string' | 'enum' | 'number' | 'boolean' | 'date' | 'id';
 interface FilterBase {
@@ -44,7 +76,8 @@ const dayMs = 86_400_000;
 
 /**
  * Turns a list request into Prisma `where` clauses, a stable `orderBy` (the sort field, then id
- * in the same direction) and offset paging. Unknown sort fields, filters or conditions are a 400.
+ * in the same direction) and offset paging. Unknown sort fields, filters or conditions are
+ * refused as invalid (INVALID_SORT_FIELD, INVALID_FILTER).
  */
 export function buildListQuery(request: ListRequest, definition: ListDefinition): ListQuery {
   const page = request.pagination?.page ?? 1;
@@ -54,7 +87,7 @@ export function buildListQuery(request: ListRequest, definition: ListDefinition)
   // Own keys only: inherited names such as "constructor" must be unknown, not Object.prototype members.
   const sortField = Object.hasOwn(definition.sortFields, sortName) ? definition.sortFields[sortName] : undefined;
   if (!sortField) {
-    throw badRequest(
+    throw invalid(
       `Unknown sort field "${sortName}"; sortable fields: ${Object.keys(definition.sortFields).join(', ')}`,
       'INVALID_SORT_FIELD',
     );
@@ -64,6 +97,7 @@ export function buildListQuery(request: ListRequest, definition: ListDefinition)
   return { where, orderBy, skip: (page - 1) * pageSize, take: pageSize, page, pageSize };
 }
 
+/** The `pagination` of a list answer. */
 export function pageInfo(query: ListQuery, totalCount: number) {
   return { page: query.page, pageSize: query.pageSize, totalCount, totalPages: Math.ceil(totalCount / query.pageSize) };
 }
@@ -71,13 +105,13 @@ export function pageInfo(query: ListQuery, totalCount: number) {
 function filterClause(name: string, raw: FilterValue, definition: ListDefinition): Record<string, unknown> {
   const filter = Object.hasOwn(definition.filters, name) ? definition.filters[name] : undefined;
   if (!filter)
-    throw badRequest(
+    throw invalid(
       `Unknown filter "${name}"; filters: ${Object.keys(definition.filters).join(', ') || 'none'}`,
       'INVALID_FILTER',
     );
   const { condition, value } = normalise(raw, filter.kind);
   if (!conditionsByKind[filter.kind].includes(condition)) {
-    throw badRequest(
+    throw invalid(
       `Filter "${name}" does not support "${condition}"; use one of ${conditionsByKind[filter.kind].join(', ')}`,
       'INVALID_FILTER',
     );
@@ -102,7 +136,7 @@ function normalise(raw: FilterValue, kind: FilterKind): { condition: FilterCondi
 
 function predicateFor(name: string, filter: FilterDefinition, condition: FilterCondition, value: unknown): unknown {
   const { kind, values: allowed } = filter;
-  const bad = (why: string) => badRequest(`Filter "${name}": ${why}`, 'INVALID_FILTER');
+  const bad = (why: string) => invalid(`Filter "${name}": ${why}`, 'INVALID_FILTER');
   const scalarOf = (v: unknown) => {
     if (kind === 'number') {
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad('expects integers');
@@ -113,8 +147,7 @@ function predicateFor(name: string, filter: FilterDefinition, condition: FilterC
       return v;
     }
     if (typeof v !== 'string') throw bad('expects strings');
-    if (filter.kind === 'id' && !idOf(filter.prefix).safeParse(v).success)
-      throw bad(`"${v}" is not a ${filter.prefix}_ id`);
+    if (filter.kind === 'id' && !idPattern(filter.prefix).test(v)) throw bad(`"${v}" is not a ${filter.prefix}_ id`);
     if (allowed && !allowed.includes(v)) throw bad(`"${v}" is not one of ${allowed.join(', ')}`);
     return filter.lowerCase ? v.toLowerCase() : v;
   };
@@ -161,7 +194,7 @@ function predicateFor(name: string, filter: FilterDefinition, condition: FilterC
 /** Date conditions compare whole UTC days; the value is a date (YYYY-MM-DD) or an ISO timestamp. */
 function dayStart(name: string, value: unknown): Date {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw badRequest(`Filter "${name}": expects a date (YYYY-MM-DD or ISO 8601)`, 'INVALID_FILTER');
+    throw invalid(`Filter "${name}": expects a date (YYYY-MM-DD or ISO 8601)`, 'INVALID_FILTER');
   }
   const date = new Date(value);
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
@@ -169,4 +202,10 @@ function dayStart(name: string, value: unknown): Date {
 
 function nest(path: string[], predicate: unknown): Record<string, unknown> {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), predicate) as Record<string, unknown>;
+}
+
+/** One page of a list and the count of every row its filters match. */
+export interface Page<T> {
+  rows: T[];
+  total: number;
 }

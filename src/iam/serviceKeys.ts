@@ -1,0 +1,66 @@
+import type { Db } from '../db/prisma';
+import type { Mode } from '../domain/apiKeys';
+import { notFound } from '../errors';
+import type { ApiKey } from '../generated/prisma/client';
+import { mintApiKey, revokeApiKey, type MintedKey } from '../keys/mintKey';
+import { recordIamEvent } from './events';
+import { canManageOrgMembership, enforce, type Grants } from './policies';
+
+async function managedAccount(db: Db, grants: Grants, accountId: string) {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, partnerId: true } });
+  if (!account) throw notFound('Account');
+  enforce(canManageOrgMembership(grants, account));
+  return account;
+}
+
+/** A merchant service API key (`sk_crm_…`) with org:admin rights on the account; the token exists only in the answer. */
+export async function mintServiceKey(
+  db: Db,
+  grants: Grants,
+  accountId: string,
+  input: { name: string; mode: Mode },
+): Promise<MintedKey> {
+  const account = await managedAccount(db, grants, accountId);
+  return db.$transaction(async (tx) => {
+    const minted = await mintApiKey(tx, {
+      kind: 'crm',
+      mode: input.mode,
+      role: 'org:admin',
+      name: input.name,
+      partnerId: account.partnerId,
+      accountId: account.id,
+    });
+    await recordIamEvent(tx, {
+      eventType: 's_service_key_created',
+      actorUserId: grants.userId,
+      accountId,
+      properties: { keyId: minted.key.id, name: input.name, mode: input.mode },
+    });
+    return minted;
+  });
+}
+
+/** Every CRM key of the account (minted here or by its partner), newest first. */
+export async function listServiceKeys(db: Db, grants: Grants, accountId: string): Promise<ApiKey[]> {
+  await managedAccount(db, grants, accountId);
+  return db.apiKey.findMany({
+    where: { accountId, kind: 'crm' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
+/** Revokes one of the account's CRM keys, immediately and for good (idempotent). */
+export async function revokeServiceKey(db: Db, grants: Grants, accountId: string, keyId: string): Promise<ApiKey> {
+  await managedAccount(db, grants, accountId);
+  const before = await db.apiKey.findFirst({ where: { id: keyId, accountId, kind: 'crm' } });
+  const key = await revokeApiKey(db, { id: keyId, accountId, kind: 'crm' });
+  if (!before || !key) throw notFound('Service key');
+  if (before.status === 'active')
+    await recordIamEvent(db, {
+      eventType: 's_service_key_revoked',
+      actorUserId: grants.userId,
+      accountId,
+      properties: { keyId },
+    });
+  return key;
+}

@@ -1,0 +1,77 @@
+import type { Db, Prisma } from '../db/prisma';
+import type { PageQuery } from '../db/pageQuery';
+import type { Scope } from '../commerce/scope';
+import { notFound } from '../errors';
+
+/** One page of the caller's payments and how many match in all. */
+export async function listPayments(db: Db, scope: Scope, page: PageQuery) {
+  const where = { ...scope, AND: page.where } as Prisma.PaymentWhereInput;
+  const [rows, total] = await Promise.all([
+    db.payment.findMany({
+      where,
+      orderBy: page.orderBy as Prisma.PaymentOrderByWithRelationInput[],
+      skip: page.skip,
+      take: page.take,
+    }),
+    db.payment.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/**
+ * A payment of the caller with its attempts, refunds and disputes in order, or not_found.
+ * `storeIds` limits it to those stores (a processing key's).
+ */
+export async function findPaymentDetail(db: Db, scope: Scope, paymentId: string, storeIds?: string[]) {
+  const payment = await db.payment.findFirst({
+    where: { id: paymentId, ...scope, ...(storeIds ? { storeId: { in: storeIds } } : {}) },
+    include: {
+      attempts: { orderBy: { attemptNumber: 'asc' } },
+      refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    },
+  });
+  if (!payment) throw notFound('Payment');
+  return payment;
+}
+
+/** What a follow-up (capture, void, refund) needs of the caller's payment, or not_found. */
+export async function findOwnedPayment(db: Db, scope: Scope, paymentId: string) {
+  const payment = await db.payment.findFirst({
+    where: { id: paymentId, ...scope },
+    select: { id: true, accountId: true, storeId: true, customerId: true },
+  });
+  if (!payment) throw notFound('Payment');
+  return payment;
+}
+
+/**
+ * The payment a capture request names in a store: by id, or the latest authorized payment of an
+ * order; not_found otherwise.
+ */
+export async function findPaymentToCapture(
+  db: Db,
+  scope: Scope,
+  target: { storeId: string; paymentId?: string; orderId?: string },
+) {
+  const found = await db.payment.findFirst({
+    where: {
+      ...scope,
+      storeId: target.storeId,
+      ...(target.paymentId ? { id: target.paymentId } : { orderId: target.orderId, status: 'authorized' }),
+    },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (!found) throw notFound('Authorized payment');
+  return found;
+}
+
+/** The payment row as it stands now (after a follow-up wrote it); it must exist. */
+export function readPayment(db: Db, scope: Scope, paymentId: string) {
+  return db.payment.findFirstOrThrow({ where: { id: paymentId, ...scope } });
+}
+
+/** A refund a refund workflow recorded; it must exist. */
+export function readRefund(db: Db, refundId: string) {
+  return db.refund.findUniqueOrThrow({ where: { id: refundId } });
+}

@@ -1,0 +1,25 @@
+import { forbidden } from '../errors';
+import type { PortalAction } from './offerLinks';
+import type { PortalSessionContext } from './session';
+
+/**
+ * Customer-account operations need an e-mail-verified session; an offer session may only do the
+ * actions its link lists (and, for a switch, only on the link's target).
+ */
+export function requirePortalAction(session: PortalSessionContext, action: PortalAction, targetId?: string): void {
+  if (session.kind === 'customer') {
+    if (!session.emailVerified)
+      throw forbidden('This operation needs an e-mail-verified session', 'EMAIL_VERIFICATION_REQUIRED');
+    return;
+  }
+  if (!session.allowedActions.includes(action))
+    throw forbidden(`This offer link does not allow ${action}`, 'ACTION_NOT_ALLOWED');
+  if (targetId !== undefined && session.offerTargetId !== null && session.offerTargetId !== targetId) {
+    throw forbidden('This offer link is for another subscription or membership', 'ACTION_NOT_ALLOWED');
+  }
+}
+
+/** A target in another store than the session's is refused, never shown. */
+export function assertSameStore(session: PortalSessionContext, storeId: string): void {
+  if (storeId !== session.storeId) throw forbidden('This portal session belongs to another store', 'WRONG_STORE');
+}

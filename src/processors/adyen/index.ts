@@ -1,0 +1,14 @@
+import { adyenCapabilities } from './capabilities';
+import { classifyAdyenCode } from './codes';
+import type { ProcessorDefinition } from '../types';
+import { adyenCredentialsSchema } from './credentials';
+import { createAdyenAdapter } from './adapter';
+
+/** `adyen`: Adyen Checkout API v71 (docs/processors-adyen.md). */
+export const adyenProcessor: ProcessorDefinition = {
+  type: 'adyen',
+  capabilities: adyenCapabilities,
+  credentialsSchema: adyenCredentialsSchema,
+  classify: classifyAdyenCode,
+  createAdapter: createAdyenAdapter,
+};

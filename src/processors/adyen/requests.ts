@@ -1,0 +1,139 @@
+import type { AuthorizeRequest, CardDetails, FollowUpRequest, ThreeDsValues } from '../types';
+import { defaultReturnUrl, type AdyenCredentials } from './credentials';
+
+/**
+ * Pure mapping from the engine's calls to Checkout API v71 request bodies (no I/O). Every body
+ * built here is checked against the request schemas of Adyen's own OpenAPI document in the tests
+ * (test/helpers/adyenSchemas.ts), so a field Adyen would reject fails a test.
+ */
+export interface AdyenAmount {
+  value: number;
+  currency: string;
+}
+
+export interface AdyenCardPaymentMethod {
+  type: 'scheme';
+  number: string;
+  expiryMonth: string;
+  expiryYear: string;
+  holderName?: string;
+  cvc?: string;
+}
+
+/** External 3-D Secure results (`ThreeDSecureData`). */
+export interface AdyenMpiData {
+  cavv: string;
+  eci: string;
+  dsTransID?: string;
+  threeDSVersion: string;
+  directoryResponse?: string;
+  authenticationResponse?: string;
+}
+
+export interface AdyenPaymentRequest {
+  amount: AdyenAmount;
+  merchantAccount: string;
+  reference: string;
+  returnUrl: string;
+  paymentMethod: AdyenCardPaymentMethod;
+  shopperInteraction: 'Ecommerce' | 'ContAuth';
+  recurringProcessingModel?: 'UnscheduledCardOnFile';
+  additionalData?: { manualCapture: 'true' };
+  mpiData?: AdyenMpiData;
+}
+
+export interface AdyenModificationRequest {
+  merchantAccount: string;
+  reference: string;
+  amount?: AdyenAmount;
+}
+
+/** The card may carry a CVC once the contract's CardDetails has one; it is never stored, only forwarded. */
+type CardWithCvc = CardDetails & { cvc?: string };
+
+export function paymentRequest(request: AuthorizeRequest, credentials: AdyenCredentials): AdyenPaymentRequest {
+  const merchantInitiated = request.initiatedBy === 'merchant';
+  return {
+    amount: { value: request.amount, currency: request.currency },
+    merchantAccount: credentials.merchantAccount,
+    reference: request.paymentId,
+    returnUrl: credentials.returnUrl ?? defaultReturnUrl,
+    paymentMethod: cardPaymentMethod(request.card, !merchantInitiated),
+    // A merchant-initiated charge is a card-on-file charge without the shopper; the engine does not
+    // say whether it follows a fixed schedule, so the model that fits any of them is used.
+    ...(merchantInitiated
+      ? { shopperInteraction: 'ContAuth' as const, recurringProcessingModel: 'UnscheduledCardOnFile' as const }
+      : { shopperInteraction: 'Ecommerce' as const }),
+    ...(request.capture ? {} : { additionalData: { manualCapture: 'true' as const } }),
+    ...(request.threeDs ? { mpiData: mpiData(request.threeDs) } : {}),
+  };
+}
+
+function cardPaymentMethod(card: CardWithCvc, withCvc: boolean): AdyenCardPaymentMethod {
+  return {
+    type: 'scheme',
+    number: card.number,
+    expiryMonth: String(card.expMonth).padStart(2, '0'),
+    expiryYear: String(card.expYear < 100 ? 2000 + card.expYear : card.expYear),
+    ...(card.holderName ? { holderName: card.holderName } : {}),
+    ...(withCvc && card.cvc ? { cvc: card.cvc } : {}),
+  };
+}
+
+const directoryResponses = new Set(['A', 'C', 'D', 'I', 'N', 'R', 'U', 'Y']);
+const authenticationResponses = new Set(['Y', 'N', 'U', 'A']);
+
+/**
+ * The engine keeps the final transStatus only. For a frictionless authentication it is the ARes
+ * status (directoryResponse); after a challenge it is the RReq status (authenticationResponse) and
+ * the ARes one (C) is not kept, so both fields carry the final status. Values pass unchanged.
+ */
+export function mpiData(threeDs: ThreeDsValues): AdyenMpiData {
+  return {
+    cavv: threeDs.authenticationValue,
+    eci: threeDs.eci,
+    ...(threeDs.dsTransID ? { dsTransID: threeDs.dsTransID } : {}),
+    threeDSVersion: threeDs.messageVersion,
+    ...(directoryResponses.has(threeDs.transStatus) ? { directoryResponse: threeDs.transStatus } : {}),
+    ...(authenticationResponses.has(threeDs.transStatus) ? { authenticationResponse: threeDs.transStatus } : {}),
+  };
+}
+
+/**
+ * Capture and refund name an amount; cancel and reversal take the whole payment. The engine's key is
+ * the modification's reference, so its webhook (merchantReference) names the engine's operation.
+ */
+export function modificationRequest(
+  request: FollowUpRequest,
+  credentials: AdyenCredentials,
+  withAmount: boolean,
+): AdyenModificationRequest {
+  return {
+    merchantAccount: credentials.merchantAccount,
+    reference: request.idempotencyKey,
+    ...(withAmount ? { amount: { value: request.amount, currency: request.currency } } : {}),
+  };
+}
+
+export function reversalRequest(idempotencyKey: string, credentials: AdyenCredentials): AdyenModificationRequest {
+  return { merchantAccount: credentials.merchantAccount, reference: idempotencyKey };
+}
+
+/** Fails the Luhn check: if Adyen ever processes it as a new payment it refuses it before any charge. */
+export const lookupProbeCardNumber = '4111111111111112';
+
+/**
+ * The body resent under an authorization's idempotency key to learn what Adyen stored for it
+ * (docs/processors-adyen.md, "Lookup"). Adyen answers a known key with the stored answer of the
+ * first request; an unknown key is processed as this request, which Adyen rejects as invalid.
+ */
+export function lookupProbeRequest(credentials: AdyenCredentials): AdyenPaymentRequest {
+  return {
+    amount: { value: 0, currency: 'EUR' },
+    merchantAccount: credentials.merchantAccount,
+    reference: 'engine-lookup-probe',
+    returnUrl: credentials.returnUrl ?? defaultReturnUrl,
+    paymentMethod: { type: 'scheme', number: lookupProbeCardNumber, expiryMonth: '12', expiryYear: '2099' },
+    shopperInteraction: 'Ecommerce',
+  };
+}

@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Db } from '../db/prisma';
+import type { Logger } from '../logging/logger';
+
+/**
+ * What the API process is built from, injected once at start-up: route handlers pass the parts a
+ * process service or client needs (the database client, Temporal, config) and never query the
+ * database themselves.
+ */
+export interface AppDeps {
+  db: Db;
+  temporal: Client;
+  config: Config;
+  logger: Logger;
+  taskQueue: string;
+  /** Base URL of the sandbox (acquirer, 3DS server, outbox). */
+  sandboxUrl: string;
+}

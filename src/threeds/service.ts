@@ -1,0 +1,97 @@
+import type { Db, Prisma } from '../db/prisma';
+import type { Scope } from '../commerce/scope';
+import { findStoreOfScope } from '../commerce/storeOfScope';
+import { conflict, notFound } from '../errors';
+import type { DispatchEvents } from '../events/afterCommit';
+import { createSession, findSession, type ThreeDsSessionRow } from './sessions';
+
+/** A card of the caller's account and mode to authenticate, or not_found. */
+async function findInstrument(db: Db, scope: Scope, paymentInstrumentId: string) {
+  const instrument = await db.paymentInstrument.findFirst({ where: { id: paymentInstrumentId, ...scope } });
+  if (!instrument) throw notFound('Payment instrument');
+  return instrument;
+}
+
+/** A 3DS session of the caller's account and mode, or not_found. */
+export async function findSessionOfScope(db: Db, scope: Scope, sessionId: string): Promise<ThreeDsSessionRow> {
+  const session = await findSession(db, scope, sessionId);
+  if (!session) throw notFound('3DS session');
+  return session;
+}
+
+export interface AuthenticationRequest {
+  /** A pending session to authenticate, or else … */
+  sessionId?: string;
+  /** … the card of a new customer session. */
+  paymentInstrumentId?: string;
+  storeId?: string;
+  authenticationType: string;
+  recurringInfo?: Prisma.InputJsonObject;
+  returnUrl?: string;
+}
+
+/**
+ * The session an authentication runs on: the pending session named, or a new customer session for
+ * the card (its events go to `dispatch` once committed).
+ */
+export async function sessionToAuthenticate(
+  db: Db,
+  scope: Scope,
+  input: AuthenticationRequest,
+  dispatch: DispatchEvents,
+): Promise<ThreeDsSessionRow> {
+  const store = input.storeId ? await findStoreOfScope(db, scope, input.storeId) : null;
+  if (input.sessionId) {
+    const session = await findSessionOfScope(db, scope, input.sessionId);
+    if (session.status !== 'pending')
+      throw conflict(
+        `3DS session ${session.id} is ${session.status}; only a pending session can be authenticated`,
+        'THREEDS_SESSION_NOT_PENDING',
+      );
+    return session;
+  }
+  const instrument = await findInstrument(db, scope, input.paymentInstrumentId!);
+  return createSession(
+    db,
+    {
+      ...scope,
+      type: 'customer',
+      status: 'pending',
+      source: 'authenticate',
+      storeId: store?.id ?? null,
+      customerId: instrument.customerId,
+      paymentInstrumentId: instrument.id,
+      authenticationType: input.authenticationType,
+      recurringInfo: input.recurringInfo ?? null,
+      returnUrl: input.returnUrl ?? null,
+    },
+    { dispatch },
+  );
+}
+
+/** A merchant-initiated (3RI) session for a stored card of a store, with the store it is for. */
+export async function createMerchantSession(
+  db: Db,
+  scope: Scope,
+  input: { storeId: string; paymentInstrumentId: string; tokenId: string },
+  dispatch: DispatchEvents,
+) {
+  const store = await findStoreOfScope(db, scope, input.storeId);
+  const instrument = await findInstrument(db, scope, input.paymentInstrumentId);
+  const session = await createSession(
+    db,
+    {
+      ...scope,
+      type: 'merchant',
+      status: 'pending',
+      source: 'merchant_session',
+      storeId: store.id,
+      customerId: instrument.customerId,
+      paymentInstrumentId: instrument.id,
+      authenticationType: 'recurring-transaction',
+      tokenId: input.tokenId,
+    },
+    { dispatch },
+  );
+  return { session, store };
+}

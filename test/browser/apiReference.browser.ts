@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { startHarness, type Harness } from '../helpers/harness';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('the API reference in a real headless browser', () => {
+  let harness: Harness;
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!existsSync(executablePath)) {
+      throw new Error(
+        `No Chromium at ${executablePath}. Install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
+      );
+    }
+    harness = await startHarness();
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
+
+  it('renders /docs from the engine alone and shows the pay-v2 operation', async () => {
+    const page = await browser.newPage();
+    const foreign: string[] = [];
+    const failed: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(harness.url)) foreign.push(request.url());
+    });
+    page.on('requestfailed', (request) => failed.push(request.url()));
+    await page.goto(`${harness.url}/docs`);
+    const operation = page.locator('.opblock-summary-path', { hasText: '/api/public/v1/checkout/pay-v2' });
+    await operation.first().waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await operation.count()).toBeGreaterThan(0);
+    expect(foreign).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { call, startHarness, type Harness } from '../../helpers/harness';
+import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+
+const ids = (list: { data: { id: string }[] }) => list.data.map((row) => row.id);
+
+describe('promotions and promotion codes over HTTP', () => {
+  let harness: Harness;
+  let t: Tenants;
+  let storeId: string;
+  beforeAll(async () => {
+    harness = await startHarness();
+    t = await createTenants(harness);
+    storeId = (await createStore(harness, t.merchant.token)).id;
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  describe('promotions and promotion codes', () => {
+    it('creates, gets, lists and updates promotions and codes; /promotion-codes/update answers {id, code, active, usageLimit}', async () => {
+      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+        storeId,
+        name: '10% off',
+        discountType: 'percentage',
+        percentBasisPoints: 1000,
+      });
+      expect(promotion).toMatchObject({
+        discountType: 'percentage',
+        percentBasisPoints: 1000,
+        amountOff: null,
+        active: true,
+      });
+      expect(await ok(harness, 'GET', `/promotions/${promotion.id}`, t.merchant.token)).toEqual(promotion);
+      expect(
+        ids(
+          await ok(harness, 'POST', '/promotions/list', t.merchant.token, { filters: { discountType: 'percentage' } }),
+        ),
+      ).toContain(promotion.id);
+      expect(
+        (
+          await ok(harness, 'POST', '/promotions/update', t.merchant.token, {
+            id: promotion.id,
+            data: { name: 'Ten off' },
+          })
+        ).name,
+      ).toBe('Ten off');
+
+      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+        promotionId: promotion.id,
+        code: 'welcome10',
+        usageLimit: 5,
+      });
+      expect(code).toMatchObject({
+        code: 'WELCOME10',
+        usageLimit: 5,
+        timesRedeemed: 0,
+        active: true,
+        firstTimeCustomersOnly: false,
+      });
+      expect(await ok(harness, 'GET', `/promotion-codes/${code.id}`, t.merchant.token)).toEqual(code);
+      expect(
+        ids(
+          await ok(harness, 'POST', '/promotion-codes/list', t.merchant.token, {
+            filters: { code: { condition: 'starts-with', value: 'welc' } },
+          }),
+        ),
+      ).toContain(code.id);
+
+      const updated = await ok(harness, 'POST', '/promotion-codes/update', t.merchant.token, {
+        id: code.id,
+        data: { code: 'WELCOME15', usageLimit: 20, active: false, firstTimeCustomersOnly: true },
+      });
+      expect(updated).toMatchObject({
+        id: code.id,
+        code: 'WELCOME15',
+        active: false,
+        usageLimit: 20,
+        firstTimeCustomersOnly: true,
+      });
+
+      const duplicate = await call(harness, 'POST', `${api}/promotion-codes`, {
+        token: t.merchant.token,
+        body: { promotionId: promotion.id, code: 'welcome15' },
+      });
+      expect(duplicate.status).toBe(409);
+      const fixedWithoutCurrency = await call(harness, 'POST', `${api}/promotions`, {
+        token: t.merchant.token,
+        body: { storeId, name: 'x', discountType: 'fixed_amount', amountOff: 100 },
+      });
+      expect(fixedWithoutCurrency.status).toBe(400);
+    });
+
+    it("hides another account's promotions and codes, and test-mode ones from live keys", async () => {
+      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
+        storeId,
+        name: '5 off',
+        discountType: 'fixed_amount',
+        amountOff: 500,
+        currency: 'EUR',
+      });
+      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+        promotionId: promotion.id,
+        code: `HIDDEN${Date.now()}`,
+      });
+      for (const token of [t.other.token, t.liveToken]) {
+        expect((await call(harness, 'GET', `${api}/promotions/${promotion.id}`, { token })).status).toBe(404);
+        expect((await call(harness, 'GET', `${api}/promotion-codes/${code.id}`, { token })).status).toBe(404);
+        expect(
+          (
+            await call(harness, 'POST', `${api}/promotion-codes/update`, {
+              token,
+              body: { id: code.id, data: { active: false } },
+            })
+          ).status,
+        ).toBe(404);
+        expect(ids(await ok(harness, 'POST', '/promotion-codes/list', token, {}))).not.toContain(code.id);
+        expect(ids(await ok(harness, 'POST', '/promotions/list', token, {}))).not.toContain(promotion.id);
+      }
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { createMerchant, createPartner, type PartnerFixture } from '../../helpers/fixtures';
+import { call, startHarness, type Harness } from '../../helpers/harness';
+import { startApi } from '../../../src/runtime/api';
+
+const crmSide = '/api/public/v1/partner';
+
+describe('partner provisioning: lastUsedAt of the keys it mints', () => {
+  let harness: Harness;
+  let partner: PartnerFixture;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
+    call(harness, 'POST', `${crmSide}/merchants`, { token, body });
+  const mintCrmKey = async (token: string, accountId: string, body: Record<string, unknown> = {}) =>
+    call(harness, 'POST', `${crmSide}/merchants/${accountId}/keys`, { token, body });
+
+  it('records lastUsedAt after an authenticated call', async () => {
+    const merchant = (await createMerchantVia(partner.token, { name: 'Used Shop' })).body;
+    const key = (await mintCrmKey(partner.token, merchant.id)).body;
+    const before = Date.now();
+    expect((await call(harness, 'GET', '/api/public/v1/auth/test', { token: key.token })).status).toBe(200);
+    let lastUsedAt: Date | null = null;
+    for (let i = 0; i < 50 && !lastUsedAt; i++) {
+      lastUsedAt = (await harness.db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+      if (!lastUsedAt) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(lastUsedAt).not.toBeNull();
+    expect(lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(lastUsedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 5);
+    // The partner key's own use is recorded too.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect((await harness.db.apiKey.findUniqueOrThrow({ where: { id: partner.keyId } })).lastUsedAt).not.toBeNull();
+  });
+
+  it('writes lastUsedAt when an API process stops, without waiting for the next flush', async () => {
+    const merchant = await createMerchant(harness.db);
+    const api = await startApi(
+      {
+        db: harness.db,
+        temporal: harness.temporal,
+        config: harness.config,
+        logger: harness.logger,
+        taskQueue: harness.taskQueue,
+        sandboxUrl: harness.sandboxUrl,
+      },
+      0,
+      '127.0.0.1',
+    );
+    expect((await call(api, 'GET', '/api/public/v1/auth/test', { token: merchant.token })).status).toBe(200);
+    await api.stop();
+    // Read at once: the periodic flush would come about a second later.
+    expect((await harness.db.apiKey.findUniqueOrThrow({ where: { id: merchant.keyId } })).lastUsedAt).not.toBeNull();
+  });
+});
