@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     const client = await createTemporalClient(temporal.settings);
     lifecycle.add('temporal client', () => client.connection.close());
 
-    const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR });
+    const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR, limits: cfg });
     lifecycle.add('sandbox', sandbox.stop);
 
     const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, {
