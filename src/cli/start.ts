@@ -4,6 +4,7 @@ import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
 import { startSandbox } from '../sandbox/server';
 import { Lifecycle } from '../runtime/shutdown';
+import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { routeTemporalLogsTo } from '../runtime/temporalLogging';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
       cfg.HOST,
     );
     lifecycle.add('api', api.stop);
+    answerMemoryProbes();
 
     process.stdout.write(
       [
