@@ -31,6 +31,26 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   activities: Activities;
+  /** Sticky cache size: see workerConcurrency. */
+  maxCachedWorkflows: number;
+}
+
+/**
+ * The workflow cache is set, not left to the SDK: its default scales with V8's heap limit (about
+ * 600 workflows per GiB, 2,300 on a 4 GiB heap), so an engine sharing its process with the API
+ * would keep thousands of open runs (3DS waits, subscriptions between renewals, webhook retries)
+ * resident. Payment workflows finish within their API call and leave the cache at once; what
+ * stays is long-lived runs, which an eviction only costs one replay of a short history when they
+ * next wake. Workflow tasks in flight cannot exceed the cache (the SDK's rule), so concurrency
+ * follows it down.
+ */
+export function workerConcurrency(maxCachedWorkflows: number) {
+  const workflowTasks = maxCachedWorkflows === 0 ? 200 : Math.max(2, Math.min(200, maxCachedWorkflows));
+  return {
+    maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: workflowTasks,
+    maxConcurrentActivityTaskExecutions: 200,
+  };
 }
 
 /** A worker running every workflow in workflows/ and the given activities. */
@@ -41,7 +61,6 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: await workflowBundle(),
     activities: options.activities,
-    maxConcurrentActivityTaskExecutions: 200,
-    maxConcurrentWorkflowTaskExecutions: 200,
+    ...workerConcurrency(options.maxCachedWorkflows),
   });
 }

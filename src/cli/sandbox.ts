@@ -14,7 +14,7 @@ const lifecycle = new Lifecycle(logger);
  */
 async function main(): Promise<void> {
   lifecycle.exitOnSignals();
-  const sandbox = await startSandbox(cfg.SANDBOX_PORT, cfg.HOST, { dataDir: cfg.DATA_DIR });
+  const sandbox = await startSandbox(cfg.SANDBOX_PORT, cfg.HOST, { dataDir: cfg.DATA_DIR, limits: cfg });
   lifecycle.add('sandbox', sandbox.stop);
   logger.info({ url: sandbox.url }, 'sandbox listening');
 }

@@ -4,6 +4,7 @@ import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
 import { startSandbox } from '../sandbox/server';
 import { Lifecycle } from '../runtime/shutdown';
+import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { routeTemporalLogsTo } from '../runtime/temporalLogging';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     const client = await createTemporalClient(temporal.settings);
     lifecycle.add('temporal client', () => client.connection.close());
 
-    const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR });
+    const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR, limits: cfg });
     lifecycle.add('sandbox', sandbox.stop);
 
     const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, {
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
       cfg.HOST,
     );
     lifecycle.add('api', api.stop);
+    answerMemoryProbes();
 
     process.stdout.write(
       [

@@ -3,6 +3,23 @@ import { z } from 'zod';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 
+/**
+ * Bounds of the in-process structures that grow with traffic (docs/configuration.md, "Memory").
+ * Code that runs without parsed configuration (tests, the sandbox started by a test) uses these.
+ */
+export const memoryLimitDefaults = {
+  SANDBOX_ACQUIRER_MAX_ENTRIES: 20_000,
+  SANDBOX_THREEDS_MAX_TRANSACTIONS: 5_000,
+  SANDBOX_OUTBOX_MAX_MESSAGES: 1_000,
+  LAST_USED_FLUSH_MS: 1_000,
+  LAST_USED_MAX_PENDING_KEYS: 10_000,
+  RECORDED_VIOLATIONS_MAX: 1_000,
+  TEMPORAL_MAX_CACHED_WORKFLOWS: 250,
+} as const;
+
+const positiveInt = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Every environment variable the engine reads. docs/configuration.md's table mirrors this. */
@@ -55,6 +72,19 @@ export const configSchema = z
     IAM_ISSUER: z.string().min(1).optional(),
     IAM_AUDIENCE: z.string().min(1).default('payment-engine-iam'),
     IAM_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(60),
+    /** Memory bounds: each structure that grows with traffic keeps at most this many entries. */
+    SANDBOX_ACQUIRER_MAX_ENTRIES: positiveInt(100, 10_000_000, memoryLimitDefaults.SANDBOX_ACQUIRER_MAX_ENTRIES),
+    SANDBOX_THREEDS_MAX_TRANSACTIONS: positiveInt(10, 1_000_000, memoryLimitDefaults.SANDBOX_THREEDS_MAX_TRANSACTIONS),
+    SANDBOX_OUTBOX_MAX_MESSAGES: positiveInt(10, 1_000_000, memoryLimitDefaults.SANDBOX_OUTBOX_MAX_MESSAGES),
+    LAST_USED_FLUSH_MS: positiveInt(10, 600_000, memoryLimitDefaults.LAST_USED_FLUSH_MS),
+    LAST_USED_MAX_PENDING_KEYS: positiveInt(1, 1_000_000, memoryLimitDefaults.LAST_USED_MAX_PENDING_KEYS),
+    RECORDED_VIOLATIONS_MAX: positiveInt(1, 1_000_000, memoryLimitDefaults.RECORDED_VIOLATIONS_MAX),
+    /** Workflows the worker keeps in its sticky cache (0 turns the cache off). */
+    TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce
+      .number()
+      .int()
+      .refine((n) => n === 0 || (n >= 2 && n <= 100_000), 'must be 0 or between 2 and 100000')
+      .default(memoryLimitDefaults.TEMPORAL_MAX_CACHED_WORKFLOWS),
   })
   .refine((cfg) => !cfg.IAM_JWKS_URL || cfg.IAM_ISSUER, {
     // Without an expected issuer, any key set's tokens would pass: an external provider must be named.

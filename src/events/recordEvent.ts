@@ -1,4 +1,6 @@
+import { memoryLimitDefaults } from '../config';
 import { newId } from '../domain/ids';
+import { RecentList } from '../domain/recentList';
 import type { Db, Prisma } from '../db/prisma';
 import { isEventRecordType } from '../webhooks/catalogue';
 import { eventShapeProblem } from './payloads';
@@ -9,11 +11,14 @@ export interface EventShapeViolation {
   problem: string;
 }
 
-const shapeViolations: EventShapeViolation[] = [];
+/** The newest RECORDED_VIOLATIONS_MAX only: in production nobody takes them. */
+export const recordedEventShapeViolations = new RecentList<EventShapeViolation>(
+  memoryLimitDefaults.RECORDED_VIOLATIONS_MAX,
+);
 
 /** Shape violations since the last call: tests fail on them (test/helpers/contractChecks.ts). */
 export function takeEventShapeViolations(): EventShapeViolation[] {
-  return shapeViolations.splice(0);
+  return recordedEventShapeViolations.take();
 }
 
 export interface RecordEventInput {
@@ -39,7 +44,7 @@ export async function recordEvent(tx: Prisma.TransactionClient | Db, input: Reco
   // Noted, never thrown: a payload that drifted from its documented shape must not stop the
   // payment or renewal whose transaction records it. Test runs turn it into a failure.
   const problem = eventShapeProblem(input.eventType, input.properties);
-  if (problem) shapeViolations.push({ eventType: input.eventType, problem });
+  if (problem) recordedEventShapeViolations.push({ eventType: input.eventType, problem });
   const id = newId('event');
   await tx.event.create({
     data: {

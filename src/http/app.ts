@@ -6,7 +6,9 @@ import { noteAnswerTo, refusedBeforeWork } from './core/beforeWork';
 import { ApiError, toApiError } from './core/errors';
 import { generateOpenApiDocument } from './core/openapi';
 import { readJsonBody, refuseOversizedBody } from './core/requestBody';
-import { checkResponseContract } from './core/responseContract';
+import { checkResponseContract, recordedContractViolations } from './core/responseContract';
+import { memoryLimitDefaults } from '../config';
+import { recordedEventShapeViolations } from '../events/recordEvent';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { registerApiReference } from './docs/routes';
 import { mountRoutes } from './routes';
@@ -15,7 +17,18 @@ import { mountRoutes } from './routes';
  * The Express application: JSON in, JSON out, every error in the spec's error shape. `lastUsed`
  * collects the keys' lastUsedAt; whoever stops the server flushes it.
  */
-export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db, deps.logger)): express.Express {
+export function createApp(
+  deps: AppDeps,
+  lastUsed = new LastUsedRecorder(
+    deps.db,
+    deps.logger,
+    deps.config.LAST_USED_FLUSH_MS,
+    deps.config.LAST_USED_MAX_PENDING_KEYS,
+  ),
+): express.Express {
+  const violationsMax = deps.config.RECORDED_VIOLATIONS_MAX ?? memoryLimitDefaults.RECORDED_VIOLATIONS_MAX;
+  recordedContractViolations.setLimit(violationsMax);
+  recordedEventShapeViolations.setLimit(violationsMax);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

@@ -12,7 +12,12 @@ export interface RunningApi {
 
 /** Serves the HTTP API; `stop` lets in-flight requests finish, then writes the keys' lastUsedAt. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
-  const lastUsed = new LastUsedRecorder(deps.db, deps.logger);
+  const lastUsed = new LastUsedRecorder(
+    deps.db,
+    deps.logger,
+    deps.config.LAST_USED_FLUSH_MS,
+    deps.config.LAST_USED_MAX_PENDING_KEYS,
+  );
   const { HTTP_HEADERS_TIMEOUT_MS: headersTimeout, HTTP_REQUEST_TIMEOUT_MS: requestTimeout } = deps.config;
   const server = http.createServer(
     {

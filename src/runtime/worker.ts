@@ -1,6 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
+import { memoryLimitDefaults } from '../config';
+import { recordedEventShapeViolations } from '../events/recordEvent';
 import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
 import { searchAttributes } from '../../temporal/searchAttributes';
@@ -20,12 +22,16 @@ export async function startWorker(
   taskQueue: string,
   deps: ActivityDeps,
 ): Promise<RunningWorker> {
+  recordedEventShapeViolations.setLimit(
+    deps.config.RECORDED_VIOLATIONS_MAX ?? memoryLimitDefaults.RECORDED_VIOLATIONS_MAX,
+  );
   const connection = await createWorkerConnection(settings);
   const worker = await createWorker({
     connection,
     namespace: settings.namespace,
     taskQueue,
     activities: createActivities(deps),
+    maxCachedWorkflows: deps.config.TEMPORAL_MAX_CACHED_WORKFLOWS ?? memoryLimitDefaults.TEMPORAL_MAX_CACHED_WORKFLOWS,
   });
   const running = worker.run();
   return {

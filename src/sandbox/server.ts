@@ -2,11 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
+import { memoryLimitDefaults, type Config } from '../config';
 import { AcquirerJournal } from './acquirer/journal';
 import { createAcquirerRouter } from './acquirer/router';
 import { AcquirerState } from './acquirer/state';
 import { createOutboxRouter } from './outbox/router';
 import { createThreeDsServerRouter } from './threeds/router';
+import { ThreeDsServerState } from './threeds/state';
 
 /**
  * The simulated outside world for test mode, served over real HTTP so timeouts and failures are
@@ -24,7 +26,14 @@ export interface SandboxOptions {
    * restart remembers them; without it the acquirer's memory ends with the process.
    */
   dataDir?: string;
+  /** Memory bounds (SANDBOX_* in configuration); unset ones take the configuration's defaults. */
+  limits?: Partial<SandboxLimits>;
 }
+
+export type SandboxLimits = Pick<
+  Config,
+  'SANDBOX_ACQUIRER_MAX_ENTRIES' | 'SANDBOX_THREEDS_MAX_TRANSACTIONS' | 'SANDBOX_OUTBOX_MAX_MESSAGES'
+>;
 
 /** The acquirer's journal file under a data folder. */
 export function acquirerJournalFile(dataDir: string): string {
@@ -40,9 +49,10 @@ export function createSandboxApp(options: SandboxOptions = {}): express.Express 
     res.json({ ok: true });
   });
   const journal = options.dataDir === undefined ? undefined : new AcquirerJournal(acquirerJournalFile(options.dataDir));
-  app.use('/acquirer', createAcquirerRouter(new AcquirerState(journal)));
-  app.use('/outbox', createOutboxRouter());
-  app.use('/threeds', createThreeDsServerRouter());
+  const limits = { ...memoryLimitDefaults, ...options.limits };
+  app.use('/acquirer', createAcquirerRouter(new AcquirerState(journal, limits.SANDBOX_ACQUIRER_MAX_ENTRIES)));
+  app.use('/outbox', createOutboxRouter(limits.SANDBOX_OUTBOX_MAX_MESSAGES));
+  app.use('/threeds', createThreeDsServerRouter(new ThreeDsServerState(limits.SANDBOX_THREEDS_MAX_TRANSACTIONS)));
   return app;
 }
 

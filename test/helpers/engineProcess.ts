@@ -36,10 +36,13 @@ export interface EngineProcess {
  * terminal would run it: signalling the group is a Ctrl-C. Embedded defaults only: any external
  * database or Temporal from the test run's environment is removed.
  */
-export function spawnEngine(env: Record<string, string>): EngineProcess {
+export function spawnEngine(
+  env: Record<string, string>,
+  options: { logFile?: string; ipc?: boolean } = {},
+): EngineProcess {
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'REDIS_URL']) delete inherited[name];
-  return spawnCli('start', { ...inherited, LOG_LEVEL: 'info', ...env }, { detached: true });
+  return spawnCli('start', { ...inherited, LOG_LEVEL: 'info', ...env }, { detached: true, ...options });
 }
 
 /** The roles a split deployment runs as processes of their own: `npm run api | worker | sandbox`. */
@@ -60,13 +63,19 @@ export function spawnRole(
 function spawnCli(
   script: string,
   env: NodeJS.ProcessEnv,
-  options: { detached?: boolean; logFile?: string },
+  options: { detached?: boolean; logFile?: string; ipc?: boolean },
 ): EngineProcess {
   const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${script}.ts`], {
     cwd: projectRoot,
     env,
-    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
+    stdio: [
+      'ignore',
+      logFd ?? 'pipe',
+      logFd ?? 'pipe',
+      // A channel for memory probes (npm run soak); see src/runtime/memoryProbe.ts.
+      ...(options.ipc ? (['ipc'] as const) : []),
+    ],
     detached: options.detached ?? false,
   });
   if (logFd !== undefined) fs.closeSync(logFd);

@@ -1,4 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { memoryLimitDefaults } from '../../config';
+import { RecentList } from '../../domain/recentList';
 import type { Logger } from '../../logging/logger';
 import { findOperation, type Operation } from './operations';
 
@@ -11,11 +13,14 @@ export interface ContractViolation {
   problem: string;
 }
 
-const recorded: ContractViolation[] = [];
+/** The newest RECORDED_VIOLATIONS_MAX only: a process nobody reads them from must not grow with them. */
+export const recordedContractViolations = new RecentList<ContractViolation>(
+  memoryLimitDefaults.RECORDED_VIOLATIONS_MAX,
+);
 
 /** Violations seen since the last call (the test set-up fails the test that caused them). */
 export function takeContractViolations(): ContractViolation[] {
-  return recorded.splice(0);
+  return recordedContractViolations.take();
 }
 
 function problemWith(operation: Operation, status: number, body: unknown, isJson: boolean): string | undefined {
@@ -52,7 +57,7 @@ export function checkResponseContract(logger: Logger): RequestHandler {
         status: res.statusCode,
         problem,
       };
-      recorded.push(violation);
+      recordedContractViolations.push(violation);
       logger.error({ violation }, 'answer does not match the OpenAPI document');
     };
     let sentJson = false;

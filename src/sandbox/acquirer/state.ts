@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { memoryLimitDefaults } from '../../config';
 import type { AcquirerJournal, JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
@@ -74,11 +75,12 @@ export interface AcquirerBook {
   record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void;
 }
 
-/** A long session keeps the newest entries only; tests never get near these. */
-const maxLedgerEntries = 200_000;
-const maxStoredAnswers = 200_000;
-
-/** In memory, and with a journal (see AcquirerJournal) also on disk, replayed at start-up. */
+/**
+ * In memory, and with a journal (see AcquirerJournal) also on disk, replayed at start-up. A long
+ * session keeps the newest `maxEntries` of each structure (ledger entries, stored answers,
+ * transactions, reversed keys; SANDBOX_ACQUIRER_MAX_ENTRIES): a key older than that window is
+ * answered as a new one.
+ */
 export class AcquirerState {
   readonly transactions = new Map<string, Transaction>();
   readonly ledger: LedgerEntry[] = [];
@@ -90,7 +92,10 @@ export class AcquirerState {
   /** Not journaled: a call held when the process died never completes, so it never charges. */
   private readonly inFlight = new Map<string, InFlightAuthorization>();
 
-  constructor(private readonly journal?: AcquirerJournal) {
+  constructor(
+    private readonly journal?: AcquirerJournal,
+    private readonly maxEntries: number = memoryLimitDefaults.SANDBOX_ACQUIRER_MAX_ENTRIES,
+  ) {
     if (journal) this.restore(journal);
   }
 
@@ -187,25 +192,24 @@ export class AcquirerState {
         const { transaction } = record;
         this.transactions.set(transaction.id, transaction);
         this.transactionsByKey.set(scopedKey(transaction.merchantId, transaction.idempotencyKey), transaction.id);
-        if (this.transactionsByKey.size > maxStoredAnswers)
-          this.transactionsByKey.delete(this.transactionsByKey.keys().next().value!);
+        dropOldest(this.transactions, this.maxEntries);
+        dropOldest(this.transactionsByKey, this.maxEntries);
         return;
       }
       case 'ledger':
         this.ledger.push(record.entry);
-        if (this.ledger.length > maxLedgerEntries) this.ledger.splice(0, this.ledger.length - maxLedgerEntries);
+        if (this.ledger.length > this.maxEntries) this.ledger.splice(0, this.ledger.length - this.maxEntries);
         return;
       case 'reversed':
         this.reversedKeys.add(record.scope);
-        if (this.reversedKeys.size > maxStoredAnswers)
-          this.reversedKeys.delete(this.reversedKeys.values().next().value!);
+        dropOldest(this.reversedKeys, this.maxEntries);
         return;
     }
   }
 
   private rememberAnswer(scope: string, fingerprint: string, answer: Promise<StoredAnswer>): void {
     this.answers.set(scope, { fingerprint, answer });
-    if (this.answers.size > maxStoredAnswers) this.answers.delete(this.answers.keys().next().value!);
+    dropOldest(this.answers, this.maxEntries);
   }
 
   /** Replays the journal; one that grew far beyond what is still remembered is rewritten without the rest. */
@@ -227,6 +231,14 @@ export class AcquirerState {
       }
     });
     if (records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
+  }
+}
+
+/** Maps and sets iterate in insertion order: the first keys are the oldest. */
+function dropOldest(collection: Map<string, unknown> | Set<string>, max: number): void {
+  for (const key of collection.keys()) {
+    if (collection.size <= max) return;
+    collection.delete(key);
   }
 }
 

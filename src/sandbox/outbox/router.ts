@@ -1,4 +1,5 @@
 import express from 'express';
+import { memoryLimitDefaults } from '../../config';
 
 /** One e-mail the engine sent in test mode (or without SMTP). */
 export interface OutboxMessage {
@@ -11,13 +12,14 @@ export interface OutboxMessage {
   receivedAt: string;
 }
 
-const maxMessages = 1000;
-
 /**
  * The sandbox mailbox: the engine POSTs e-mails here when no SMTP server is configured, and tests
- * read them back (GET /outbox/messages?to=…). Kept in memory: it is a simulation, not a store.
+ * read them back (GET /outbox/messages?to=…). Kept in memory, the newest `maxMessages` only
+ * (SANDBOX_OUTBOX_MAX_MESSAGES): it is a simulation, not a store.
  */
-export function createOutboxRouter(): express.Router {
+export function createOutboxRouter(
+  maxMessages: number = memoryLimitDefaults.SANDBOX_OUTBOX_MAX_MESSAGES,
+): express.Router {
   const router = express.Router();
   const messages: OutboxMessage[] = [];
   let counter = 0;

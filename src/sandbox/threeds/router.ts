@@ -53,9 +53,8 @@ function finalValues(brand: string, transStatus: 'Y' | 'A' | 'N' | 'R' | 'U') {
  *   the browser is redirected (303) to the notificationUrl the engine gave;
  * - GET /v2/transactions/:threeDSServerTransID: the result the engine trusts (never the browser's).
  */
-export function createThreeDsServerRouter(): express.Router {
+export function createThreeDsServerRouter(state = new ThreeDsServerState()): express.Router {
   const router = express.Router();
-  const state = new ThreeDsServerState();
   const baseUrlOf = (req: express.Request) => `${req.protocol}://${req.get('host')}${req.baseUrl}`;
 
   router.post('/v2/authenticate', (req, res) => {

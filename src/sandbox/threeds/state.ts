@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { memoryLimitDefaults } from '../../config';
 
 /** One authentication the sandbox 3DS server handled (AReq/ARes, and CRes/RReq for challenges). */
 export interface SandboxThreeDsTransaction {
@@ -19,10 +20,10 @@ export interface SandboxThreeDsTransaction {
   createdAt: string;
 }
 
-const maxTransactions = 5000;
-
-/** In-memory store of the simulated 3DS server: a simulation, not a database. */
+/** In-memory store of the simulated 3DS server: a simulation, not a database. Keeps the newest `maxTransactions`. */
 export class ThreeDsServerState {
+  constructor(private readonly maxTransactions: number = memoryLimitDefaults.SANDBOX_THREEDS_MAX_TRANSACTIONS) {}
+
   private readonly byServerId = new Map<string, SandboxThreeDsTransaction>();
   private readonly byReference = new Map<string, string>();
   private readonly byAcsId = new Map<string, string>();
@@ -55,7 +56,7 @@ export class ThreeDsServerState {
     this.byServerId.set(transaction.threeDSServerTransID, transaction);
     this.byReference.set(transaction.reference, transaction.threeDSServerTransID);
     this.byAcsId.set(transaction.acsTransID, transaction.threeDSServerTransID);
-    if (this.byServerId.size > maxTransactions) this.evictOldest();
+    while (this.byServerId.size > this.maxTransactions) this.evictOldest();
     return transaction;
   }
 

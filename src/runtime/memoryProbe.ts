@@ -1,0 +1,26 @@
+import v8 from 'node:v8';
+
+/** What `npm run soak` asks the engine over its IPC channel, and what it answers. */
+export type MemoryProbeRequest = { kind: 'memory' } | { kind: 'heap-snapshot'; file: string };
+export type MemoryProbeAnswer =
+  | { kind: 'memory'; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+  | { kind: 'heap-snapshot'; file: string };
+
+/**
+ * Answers memory probes from the parent process. Off unless a parent opened an IPC channel when it
+ * spawned the engine (only `npm run soak` does): nothing listens on a port, and a terminal's
+ * `npm start` has no channel. The channel is unref'd, so it never keeps the engine alive.
+ */
+export function answerMemoryProbes(): void {
+  const send = process.send?.bind(process);
+  if (!send) return;
+  process.channel?.unref();
+  process.on('message', (request: MemoryProbeRequest) => {
+    if (request.kind === 'memory') {
+      const usage = process.memoryUsage();
+      send({ kind: 'memory', ...usage } satisfies MemoryProbeAnswer);
+    } else if (request.kind === 'heap-snapshot') {
+      send({ kind: 'heap-snapshot', file: v8.writeHeapSnapshot(request.file) } satisfies MemoryProbeAnswer);
+    }
+  });
+}
