@@ -51,7 +51,8 @@ async function paymentAnswer(
       ...(outcome.refundId ? { refundId: outcome.refundId } : {}),
     });
   }
-  if (outcome === 'pending') res.status(202);
+  // Still in flight at the deadline, or accepted by a processor that confirms later: not final yet.
+  if (outcome === 'pending' || outcome.pending) res.status(202);
   return toPublicPayment(await readPayment(deps.db, scopeOf(req), paymentId));
 }
 

@@ -73,6 +73,8 @@ describe('payments through a stripe processor (Postgres, dev server, Stripe simu
     const purchase = await process('4000000000007726', 1000, 'purchase');
     const paymentId = purchase.body.payment.id as string;
     const refund = await post('/payments/refund', { paymentId, amount: 300 });
+    // Accepted, not final: 202, as for anything still in flight.
+    expect(refund.status).toBe(202);
     expect(refund.body).toMatchObject({ amount: 300, status: 'pending', payment: { status: 'succeeded' } });
     const row = await harness.db.refund.findUniqueOrThrow({ where: { id: refund.body.id } });
     expect(row).toMatchObject({ status: 'pending', processorReference: expect.stringMatching(/^re_/) });
