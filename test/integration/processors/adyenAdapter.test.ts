@@ -1,4 +1,4 @@
-import net from 'node:net';
+import { closedPort } from '../../helpers/closedPort';
 import { adyenProcessor } from '../../../src/processors/adyen';
 import type { ProcessorAdapter } from '../../../src/processors/types';
 import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
@@ -294,12 +294,3 @@ describe('the request check itself', () => {
       expect(checkoutRequestErrors('/v71/payments', wrong)).not.toEqual([]);
   });
 });
-
-/** A port nothing listens on: a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,5 +1,5 @@
+import { closedPort } from '../../helpers/closedPort';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
 import { processorDefinition } from '../../../src/processors/registry';
 import { ProcessorTechnicalError, type AuthorizeRequest, type ThreeDsValues } from '../../../src/processors/types';
@@ -24,15 +24,6 @@ const threeDs: ThreeDsValues = {
   messageVersion: '2.2.0',
   type: 'customer',
 };
-
-/** A port nothing listens on: a connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
