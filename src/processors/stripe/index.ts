@@ -1,3 +1,4 @@
+import { currencyExponent, supportedCurrencies } from '../../domain/money';
 import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
 import { createStripeAdapter } from './adapter';
 import { classifyStripeCode } from './codes';
@@ -8,45 +9,7 @@ import { stripeCredentialsSchema } from './mappers';
  * OMR, TND) are left out: Stripe takes them only in multiples of 10 minor units, so routing sends
  * them elsewhere.
  */
-const currencies = [
-  'AED',
-  'AUD',
-  'BGN',
-  'BRL',
-  'CAD',
-  'CHF',
-  'CLP',
-  'CNY',
-  'CZK',
-  'DKK',
-  'EUR',
-  'GBP',
-  'HKD',
-  'HUF',
-  'IDR',
-  'ILS',
-  'INR',
-  'ISK',
-  'JPY',
-  'KRW',
-  'MXN',
-  'MYR',
-  'NOK',
-  'NZD',
-  'PHP',
-  'PLN',
-  'RON',
-  'SAR',
-  'SEK',
-  'SGD',
-  'THB',
-  'TRY',
-  'TWD',
-  'UAH',
-  'USD',
-  'VND',
-  'ZAR',
-] as const;
+const currencies = supportedCurrencies.filter((currency) => currencyExponent(currency) <= 2);
 
 const capabilities: ProcessorCapabilities = {
   currencies,
