@@ -1,9 +1,9 @@
 import { closedPort } from '../../helpers/closedPort';
-import { randomUUID } from 'node:crypto';
 import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
 import { processorDefinition } from '../../../src/processors/registry';
 import { ProcessorTechnicalError, type AuthorizeRequest, type ThreeDsValues } from '../../../src/processors/types';
 import { processorKits } from './kits';
+import { authorizeRequest } from './kits/requests';
 import type { KitAccount } from './kits/types';
 
 /**
@@ -35,20 +35,8 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
     account = await kit.account({ timeoutMs: engineTimeoutMs, holdMs });
   });
 
-  const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest => {
-    const paymentId = `pay_${randomUUID().replace(/-/g, '')}`;
-    return {
-      idempotencyKey: `${paymentId}:1`,
-      paymentId,
-      amount: 1999,
-      currency: 'EUR',
-      card: { number, expMonth: 12, expYear: 2099 },
-      capture: true,
-      initiatedBy: 'customer',
-      credentials: account.credentials,
-      ...overrides,
-    };
-  };
+  const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
+    authorizeRequest(account.credentials, number, overrides);
 
   it('declares its type and capabilities as static data, the same the adapter carries', () => {
     const definition = processorDefinition(type);

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { AuthorizeRequest, FollowUpRequest } from '../../../src/processors/types';
 import { processorKits } from './kits';
+import { authorizeRequest } from './kits/requests';
 import type { KitAccount } from './kits/types';
 
 /**
@@ -19,20 +19,8 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
     account = await kit.account({ timeoutMs: engineTimeoutMs, holdMs });
   });
 
-  const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest => {
-    const paymentId = `pay_${randomUUID().replace(/-/g, '')}`;
-    return {
-      idempotencyKey: `${paymentId}:1`,
-      paymentId,
-      amount: 1999,
-      currency: 'EUR',
-      card: { number, expMonth: 12, expYear: 2099 },
-      capture: true,
-      initiatedBy: 'customer',
-      credentials: account.credentials,
-      ...overrides,
-    };
-  };
+  const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
+    authorizeRequest(account.credentials, number, overrides);
 
   async function approved(call: AuthorizeRequest) {
     const result = await account.adapter.authorize(call);
