@@ -146,15 +146,19 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
     ];
     try {
       // Everything on this file's task queue: what the steps above started, directly or not.
+      let seen = '';
       const runs = await until(async () => {
         const listed: WorkflowExecutionInfo[] = [];
         for await (const run of harness.temporal.workflow.list({ query: `TaskQueue = "${harness.taskQueue}"` }))
           listed.push(run);
         const types = new Set(listed.map((run) => run.type));
         const subscriptionCharged = listed.filter((run) => run.type === 'paymentWorkflow').length >= 5;
+        seen = JSON.stringify(listed.map((run) => `${run.type} ${run.status.name}`));
         return expectedTypes.every((type) => types.has(type)) && subscriptionCharged ? listed : undefined;
         // Generous: nine kinds of run, one a child payment of a subscription, on a dev server shared with other files.
-      }, 90_000);
+      }, 90_000).catch((error: Error) => {
+        throw new Error(`${error.message}; runs seen: ${seen}`);
+      });
       const accountOf = (run: WorkflowExecutionInfo) => run.typedSearchAttributes.get(searchAttributes.AccountId);
       const withoutAccount = runs
         .filter((run) => accountOf(run) === undefined)
