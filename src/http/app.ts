@@ -9,6 +9,7 @@ import { readJsonBody, refuseOversizedBody } from './core/requestBody';
 import { checkResponseContract } from './core/responseContract';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { registerApiReference } from './docs/routes';
+import { countHttpRequests, registerMetricsRoute } from '../metrics/http';
 import { mountRoutes } from './routes';
 
 /**
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
       },
     }),
   );
+  if (deps.config.METRICS_ENABLED) app.use(countHttpRequests);
   if (deps.config.CHECK_RESPONSES ?? deps.config.NODE_ENV === 'test') app.use(checkResponseContract(deps.logger));
   app.use(refuseOversizedBody, readJsonBody());
 
@@ -41,6 +43,7 @@ export function createApp(deps: AppDeps, lastUsed = new LastUsedRecorder(deps.db
     res.json(generateOpenApiDocument());
   });
   registerApiReference(app);
+  if (deps.config.METRICS_ENABLED) registerMetricsRoute(app);
   mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {

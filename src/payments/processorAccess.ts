@@ -11,6 +11,8 @@ export function capabilityNames(type: string): string[] {
 }
 
 export interface ProcessorAccess {
+  /** The processor type (`sandbox`, `stripe`, …): what metrics are labelled with. */
+  type: string;
   adapter: ProcessorAdapter;
   credentials: Record<string, string>;
   /** The merchant turned 3DS on for this processor (external values are only sent when on). */
@@ -26,6 +28,7 @@ export async function processorAccess(
   const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
   if (!processor) throw new ProcessorMissingError(processorId);
   return {
+    type: processor.type,
     adapter: getProcessorAdapter(processor.type, {
       sandboxUrl: deps.sandboxUrl,
       timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
