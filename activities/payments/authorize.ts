@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { newId } from '../../src/domain/ids';
 import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import { ProcessorTechnicalError, type AuthorizeResult, type LookupStatus } from '../../src/processors/types';
+import { paymentAttempts, paymentCascades } from '../../src/metrics/metrics';
 import { processorAccess } from '../../src/payments/processorAccess';
 import type {
   AttemptRecord,
@@ -54,6 +55,7 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
     async authorizeAttempt(input: AuthorizeAttemptInput): Promise<AuthorizeAttemptResult> {
       const earlierTryMayHaveCharged = mayHaveChargedBefore();
       let sent = false;
+      let processorType = 'unknown';
       try {
         const scope = { accountId: input.accountId, mode: input.mode };
         const instrument = await db.paymentInstrument.findFirstOrThrow({
@@ -62,6 +64,10 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         const access = await processorAccess(deps, scope, input.processorId).catch((error: unknown) => {
           throw new ProcessorConfigurationError((error as Error).message);
         });
+        processorType = access.type;
+        // A later attempt number is the next processor of the flow; counted on its first try only.
+        if (input.attemptNumber > 1 && Context.current().info.attempt === 1)
+          paymentCascades.inc({ processor: processorType });
         sent = true;
         const result = await access.adapter.authorize({
           idempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
@@ -91,8 +97,10 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         }
         const answer = toAttemptResult(input, result);
         await upsertAttempt(input.paymentId, answer);
+        paymentAttempts.inc({ processor: processorType, outcome: answer.outcome });
         return answer;
       } catch (error) {
+        if (sent) paymentAttempts.inc({ processor: processorType, outcome: 'error' });
         throw attemptFailure(error, earlierTryMayHaveCharged, sent);
       }
     },

@@ -5,6 +5,7 @@ import { keepEventsWithSubscribers } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../../src/payments/checkoutClaims';
 import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../../src/payments/workflowTypes';
+import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
 import type { ActivityDeps } from '../deps';
 import { attemptIdempotencyKey } from './authorize';
 
@@ -33,8 +34,11 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
      * the payment no longer open and answers what was recorded, writing nothing twice.
      */
     async finalizePayment(input: FinalizeInput): Promise<FinalizeResult> {
-      return db.$transaction(async (tx) => {
+      // Set only by the call that closes the payment: a repeat after commit is not counted again.
+      let closedAt: { createdAt: Date } | null = null;
+      const result = await db.$transaction(async (tx) => {
         const payment = await tx.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
+        closedAt = null;
         if (!openStatuses.includes(payment.status)) {
           const order = payment.orderId ? await tx.order.findUnique({ where: { id: payment.orderId } }) : null;
           return { eventIds: [], order: summaryOf(order) };
@@ -162,11 +166,27 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
             status: dispute.status,
           });
         }
+        closedAt = { createdAt: payment.createdAt };
         // Only events someone subscribes to go on to the workflow's dispatch step.
         return { eventIds: await keepEventsWithSubscribers(tx, eventIds), order: summaryOf(order) };
       });
+      if (closedAt) {
+        await countFinishedPayment(input, (closedAt as { createdAt: Date }).createdAt).catch((error: unknown) =>
+          deps.logger.warn({ err: error, paymentId: input.paymentId }, 'payment metrics not counted'),
+        );
+      }
+      return result;
     },
   };
+
+  async function countFinishedPayment(input: FinalizeInput, createdAt: Date) {
+    const processor = input.processorId
+      ? await db.processor.findUnique({ where: { id: input.processorId }, select: { type: true } })
+      : null;
+    const status = input.review ? 'needs_review' : input.status;
+    paymentsFinished.inc({ status, decline_code: input.declineCode ?? '', processor: processor?.type ?? 'none' });
+    paymentDuration.observe({ status }, (Date.now() - createdAt.getTime()) / 1000);
+  }
 
   /** The session's order; null when the session stopped being open under us (logged: needs a refund). */
   async function orderForCheckout(tx: Tx, checkoutSessionId: string, paymentId: string, source: string | undefined) {

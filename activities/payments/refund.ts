@@ -1,3 +1,4 @@
+import { refundsFinished } from '../../src/metrics/metrics';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
 import { rejection } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
@@ -72,7 +73,10 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
     async finishRefund(
       input: RefundInput & { call: FollowUpCall; result: ProcessorFollowUp },
     ): Promise<FollowUpOutcome> {
-      return db.$transaction(async (tx) => {
+      // Set only by the call that settles the refund: a repeat after commit is not counted again.
+      let settled: 'succeeded' | 'failed' | null = null;
+      const outcome = await db.$transaction(async (tx) => {
+        settled = null;
         // Lock the payment row first so concurrent settlements compute its status one at a time.
         await tx.$executeRaw`UPDATE "payments" SET "updated_at" = CURRENT_TIMESTAMP WHERE "id" = ${input.paymentId}`;
         const payment = await tx.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
@@ -101,6 +105,7 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
         if (failure) {
           await tx.refund.update({ where: { id: refund.id }, data: { status: 'failed', failureCode: failure.code } });
           await tx.$executeRaw`UPDATE "payments" SET "amount_refunded" = "amount_refunded" - ${refund.amount} WHERE "id" = ${payment.id}`;
+          settled = 'failed';
           return answer([], payment.status);
         }
         await tx.refund.update({
@@ -145,8 +150,11 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
             },
           ]);
         }
+        settled = 'succeeded';
         return answer(await recordEvents(tx, payment, events), status);
       });
+      if (settled) refundsFinished.inc({ status: settled });
+      return outcome;
     },
   };
 }

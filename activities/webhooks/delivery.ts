@@ -1,3 +1,4 @@
+import { statusClass, webhookDeliveries } from '../../src/metrics/metrics';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { newId } from '../../src/domain/ids';
 import { recordEvent } from '../../src/events/recordEvent';
@@ -109,6 +110,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
                 data: { lastFailedAt: now },
               }),
       ]);
+      webhookDeliveries.inc({
+        outcome: delivered ? 'succeeded' : 'failed',
+        endpoint_status: statusClass(result.status),
+      });
       if (!streak) return { status: result.status!, attempt: info.attempt };
       const reason = result.error ?? `receiver answered HTTP ${result.status}`;
       if (result.status === 410) throw ApplicationFailure.nonRetryable(reason, webhookErrorTypes.gone);

@@ -17,6 +17,13 @@ import {
 import { createUserCommand, IamCommandError, sessionCommand } from '../iam/adminCommands';
 import { accountRoles, partnerRoles, type AccountRole, type PartnerRole } from '../iam/policies';
 import { createLogger, type Logger } from '../logging/logger';
+import { isDomainError } from '../errors';
+import {
+  listPaymentsNeedingReview,
+  resolvePaymentReview,
+  reviewOutcomes,
+  type ReviewOutcome,
+} from '../payments/review';
 
 const usage = `Usage: npm run --silent admin -- <command>
   create-partner --name NAME --mode test|live [--crm-only]   make a partner and its first partner key
@@ -28,6 +35,9 @@ const usage = `Usage: npm run --silent admin -- <command>
               [--partner PARTNER_ID --partner-role partner:admin|partner:member]
                                                              make (or find) a user, set roles, print a session token
   session --user USER_ID                                     print a fresh session token (embedded identity provider)
+  needs-review                                               list payments whose processor outcome is unknown
+  resolve-review --payment PAYMENT_ID --outcome charged|not_charged [--note TEXT]
+                                                             settle one: charged → succeeded, not_charged → failed
 Uses DATABASE_URL, else the embedded Postgres in DATA_DIR (started for the command unless npm start runs it).`;
 
 class UsageError extends Error {}
@@ -153,6 +163,23 @@ function commandFor(command: string, args: string[]): (db: Db) => Promise<unknow
       if (!userId) throw new UsageError('session needs --user USER_ID');
       return (db) => sessionCommand(db, config(), userId);
     }
+    case 'needs-review': {
+      parseArgs({ args, options: {}, strict: true });
+      return async (db) => ({ payments: await listPaymentsNeedingReview(db) });
+    }
+    case 'resolve-review': {
+      const { values } = parseArgs({
+        args,
+        options: { payment: { type: 'string' }, outcome: { type: 'string' }, note: { type: 'string' } },
+        strict: true,
+      });
+      const paymentId = values.payment?.trim();
+      if (!paymentId) throw new UsageError('resolve-review needs --payment PAYMENT_ID');
+      if (!reviewOutcomes.includes(values.outcome as ReviewOutcome))
+        throw new UsageError('resolve-review needs --outcome charged or --outcome not_charged');
+      const outcome = values.outcome as ReviewOutcome;
+      return (db) => resolvePaymentReview(db, { paymentId, outcome, note: values.note });
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -200,11 +227,14 @@ main(process.argv.slice(2)).then(
       error instanceof CommandError ||
       error instanceof ConfigError ||
       error instanceof LegacyKeyImportError ||
-      error instanceof IamCommandError;
+      error instanceof IamCommandError ||
+      isDomainError(error);
     const message = isUsage
       ? `${(error as Error).message}\n\n${usage}`
       : clean
-        ? (error as Error).message
+        ? isDomainError(error)
+          ? `${error.code}: ${error.message}`
+          : (error as Error).message
         : String((error as Error)?.stack ?? error);
     process.stderr.write(`admin: ${message}\n`);
     process.exitCode = isUsage ? 2 : 1;

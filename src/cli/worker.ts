@@ -7,6 +7,7 @@ import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
+import { startMetricsServer } from '../metrics/http';
 import { configOrExit } from './configOrExit';
 
 const cfg = configOrExit('worker');
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
     temporal: client,
   });
   lifecycle.add('worker', worker.stop);
+  if (cfg.METRICS_ENABLED && cfg.WORKER_METRICS_PORT !== undefined) {
+    const metrics = await startMetricsServer(cfg.WORKER_METRICS_PORT, cfg.HOST);
+    lifecycle.add('worker metrics', metrics.stop);
+    logger.info({ url: metrics.url }, 'worker metrics listening');
+  }
   await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 'worker polling');
 }

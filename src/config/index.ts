@@ -53,6 +53,10 @@ export const configSchema = z
     WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
     /** Check every answer against /openapi.json and log what it does not declare (default: on when NODE_ENV=test). */
     CHECK_RESPONSES: booleanFromEnv.optional(),
+    /** GET /metrics on the API (Prometheus text, no API key): keep it off the public internet. */
+    METRICS_ENABLED: booleanFromEnv.default(true),
+    /** `npm run worker` serves its own /metrics on this port when set (unset: none). */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
     /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),

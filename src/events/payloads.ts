@@ -63,6 +63,13 @@ export const eventPropertiesSchemas = {
     status: z.string(),
   }),
   s_payment_blocked: shape({ ...paymentBase, ruleId: id, declineCode: z.string().nullable() }),
+  s_payment_review_resolved: shape({
+    ...paymentBase,
+    outcome: z.enum(['charged', 'not_charged']),
+    processorId: id,
+    idempotencyKey: z.string(),
+    note: z.string().nullable(),
+  }),
   s_checkout_session_paid: shape({ checkoutSessionId: id, orderId: id, paymentId: id }),
   s_checkout_session_expired: shape({
     checkoutSessionId: id,

@@ -97,6 +97,20 @@ const builders: SampleBuilders = {
     ruleId: fake('br'),
     declineCode: 'blocked_by_rule',
   }),
+  s_payment_review_resolved: ({ baseCurrency }, fake) => {
+    const paymentId = fake('pay');
+    return {
+      paymentId,
+      orderId: fake('ord'),
+      amount,
+      currency: baseCurrency,
+      status: 'succeeded',
+      outcome: 'charged',
+      processorId: fake('proc'),
+      idempotencyKey: `${paymentId}:1`,
+      note: 'settled by an operator: the processor charged',
+    };
+  },
   s_checkout_session_paid: (_store, fake) => ({
     checkoutSessionId: fake('ch'),
     orderId: fake('ord'),

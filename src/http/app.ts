@@ -11,6 +11,7 @@ import { memoryLimitDefaults } from '../config';
 import { recordedEventShapeViolations } from '../events/recordEvent';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { registerApiReference } from './docs/routes';
+import { countHttpRequests, registerMetricsRoute } from '../metrics/http';
 import { mountRoutes } from './routes';
 
 /**
@@ -47,6 +48,7 @@ export function createApp(
       },
     }),
   );
+  if (deps.config.METRICS_ENABLED) app.use(countHttpRequests);
   if (deps.config.CHECK_RESPONSES ?? deps.config.NODE_ENV === 'test') app.use(checkResponseContract(deps.logger));
   app.use(refuseOversizedBody, readJsonBody());
 
@@ -54,6 +56,7 @@ export function createApp(
     res.json(generateOpenApiDocument());
   });
   registerApiReference(app);
+  if (deps.config.METRICS_ENABLED) registerMetricsRoute(app);
   mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {

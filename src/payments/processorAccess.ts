@@ -25,6 +25,8 @@ export function routableCurrencies(type: string, enabled: readonly string[]): st
 }
 
 export interface ProcessorAccess {
+  /** The processor type (`sandbox`, `stripe`, …): what metrics are labelled with. */
+  type: string;
   adapter: ProcessorAdapter;
   credentials: Record<string, string>;
   /** The merchant turned 3DS on for this processor (external values are only sent when on). */
@@ -40,6 +42,7 @@ export async function processorAccess(
   const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
   if (!processor) throw new ProcessorMissingError(processorId);
   return {
+    type: processor.type,
     adapter: processorDefinition(processor.type).createAdapter({
       sandboxUrl: deps.sandboxUrl,
       timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,

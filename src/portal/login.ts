@@ -3,7 +3,7 @@ import type { Db } from '../db/prisma';
 import { normaliseEmail } from '../commerce/customers';
 import { newId } from '../domain/ids';
 import { notFound, unauthenticated, unavailable } from '../errors';
-import { sendMail, type MailDeps } from './mailer';
+import type { Mailer } from './mailer';
 import { openPortalSession } from './session';
 import { hashLoginCode, newLoginCode, sameHash } from './tokens';
 
@@ -14,7 +14,10 @@ const invalidCode = 'The code is wrong, expired or already used; request a new o
  * Records a one-time login code for an e-mail of a store and mails it when the e-mail belongs to a
  * customer of the store. The answer is the same either way, so it never tells who is a customer.
  */
-export async function requestLoginCode(deps: MailDeps & { db: Db }, input: { storeId: string; email: string }) {
+export async function requestLoginCode(
+  deps: { db: Db; config: Config; mailer: Mailer },
+  input: { storeId: string; email: string },
+) {
   const { db, config } = deps;
   const store = await db.store.findUnique({ where: { id: input.storeId } });
   if (!store) throw notFound('Store');
@@ -45,7 +48,7 @@ export async function requestLoginCode(deps: MailDeps & { db: Db }, input: { sto
     },
   });
   if (customer) {
-    await sendMail(deps, {
+    await deps.mailer.send({
       mode: store.mode,
       to: email,
       subject: `Your ${store.name} sign-in code`,

@@ -1,3 +1,4 @@
+import { createTransport } from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../logging/logger';
 
@@ -17,19 +18,45 @@ export interface MailDeps {
   sandboxUrl: string;
 }
 
+/** Customer e-mail of one API process; `close` ends its pooled SMTP connections. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
 /**
- * Sends a customer e-mail. With SMTP_URL set it goes over SMTP; otherwise test-mode mail is
- * delivered to the sandbox outbox, where test-mode tooling and tests read it, and live-mode mail
- * is refused (MailNotConfiguredError) rather than silently never reaching the customer.
+ * With SMTP_URL set, mail goes over SMTP through nodemailer: a pool of connections kept open
+ * between codes, STARTTLS whenever the server offers it on `smtp://` (`?requireTLS=true` refuses
+ * a server that does not), implicit TLS on `smtps://`, AUTH from the URL's credentials. Without
+ * SMTP_URL, test-mode mail is delivered to the sandbox outbox, where test-mode tooling and tests
+ * read it, and live-mode mail is refused (MailNotConfiguredError) rather than silently never
+ * reaching the customer.
  */
-export async function sendMail(deps: MailDeps, mail: Mail): Promise<void> {
-  if (deps.config.SMTP_URL) {
-    const { sendSmtpMail } = await import('./smtp');
-    await sendSmtpMail(deps.config.SMTP_URL, deps.config.SMTP_FROM, mail);
-    return;
+export function createMailer(deps: MailDeps): Mailer {
+  const { SMTP_URL: url, SMTP_FROM: from } = deps.config;
+  if (url) {
+    // Options in the URL's query (nodemailer's own names) win over these defaults.
+    const transport = createTransport({
+      url,
+      pool: true,
+      maxConnections: 2,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    return {
+      send: async (mail) => {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      },
+      close: () => transport.close(),
+    };
   }
+  return { send: (mail) => sendToOutbox(deps.sandboxUrl, mail), close: () => undefined };
+}
+
+async function sendToOutbox(sandboxUrl: string, mail: Mail): Promise<void> {
   if (mail.mode === 'live') throw new MailNotConfiguredError();
-  const response = await fetch(`${deps.sandboxUrl}/outbox/messages`, {
+  const response = await fetch(`${sandboxUrl}/outbox/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(mail),

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeps } from './appDeps';
+import type { ApiDeps } from './appDeps';
+import { createMailer } from '../portal/mailer';
 import { createApp } from '../http/app';
 import { LastUsedRecorder } from '../keys/lastUsed';
 
@@ -10,8 +11,12 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** Serves the HTTP API; `stop` lets in-flight requests finish, then writes the keys' lastUsedAt. */
-export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
+/**
+ * Serves the HTTP API; `stop` lets in-flight requests finish, then writes the keys' lastUsedAt and
+ * closes the mailer it opened.
+ */
+export async function startApi(given: ApiDeps, port: number, host: string): Promise<RunningApi> {
+  const deps = { ...given, mailer: given.mailer ?? createMailer(given) };
   const lastUsed = new LastUsedRecorder(
     deps.db,
     deps.logger,
@@ -44,6 +49,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       });
       // The last second's uses would otherwise wait for a timer that no longer runs.
       await lastUsed.flush();
+      if (!given.mailer) deps.mailer.close();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import type { Logger } from '../logging/logger';
+import type { Mailer } from '../portal/mailer';
 
 /**
  * What the API process is built from, injected once at start-up: route handlers pass the parts a
@@ -16,4 +17,9 @@ export interface AppDeps {
   taskQueue: string;
   /** Base URL of the sandbox (acquirer, 3DS server, outbox). */
   sandboxUrl: string;
+  /** Customer e-mail (portal login codes): one per API process, its SMTP pool shared by requests. */
+  mailer: Mailer;
 }
+
+/** What startApi is given: it opens the mailer itself (and closes it on stop) unless one is passed. */
+export type ApiDeps = Omit<AppDeps, 'mailer'> & { mailer?: Mailer };

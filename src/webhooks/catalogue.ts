@@ -42,6 +42,11 @@ export const eventCatalogue = [
     emittedWhen: 'a block rule stops a payment before any processor',
   },
   {
+    recordType: 's_payment_review_resolved',
+    webhookType: 'payment/review_resolved',
+    emittedWhen: 'an operator settles a payment that needed review (processor outcome unknown)',
+  },
+  {
     recordType: 's_checkout_session_paid',
     webhookType: 'checkout_session/paid',
     emittedWhen: 'a checkout session is paid',

@@ -74,6 +74,8 @@ export function defineRoute<
 ): void {
   registerOpenApi(basePath, spec, acceptsIdempotencyKeys(router));
   router[spec.method](spec.path, async (req: Request, res: Response) => {
+    // Kept for metrics: once an error leaves the router, Express no longer says where it was mounted.
+    res.locals.routeTemplate = `${basePath}${spec.path}`;
     // Authorize, then validate: a refusal here happened before any work (see beforeWork.ts).
     const { body, query, params } = beforeWork(() => {
       if (spec.adminOnly) req.requireAdmin?.();

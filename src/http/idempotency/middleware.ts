@@ -1,3 +1,4 @@
+import { idempotentReplays } from '../../metrics/metrics';
 import type { NextFunction, Request, Response } from 'express';
 import { requestHashOf } from '../../idempotency/requestHash';
 import {
@@ -92,6 +93,7 @@ export function idempotency(db: AppDeps['db'], options: IdempotencyOptions) {
         }
         if (record.state === 'completed') {
           res.setHeader('Idempotent-Replayed', 'true');
+          idempotentReplays.inc({ api: req.baseUrl || 'none' });
           res.status(record.responseStatus ?? 200).json(record.responseBody);
           return;
         }

@@ -1,3 +1,4 @@
+import { rateLimitRefusals } from '../../metrics/metrics';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import type { Logger } from '../../logging/logger';
@@ -73,6 +74,7 @@ export function accountRateLimit(options: AccountRateLimitOptions): RequestHandl
         const usages = usagesOf(req);
         const exceeded = usages.find((usage) => usage.used > usage.limit) ?? usages[0]!;
         const retryAfter = secondsUntil(exceeded.resetTime, exceeded.windowMs, now);
+        rateLimitRefusals.inc({ limit: exceeded.name });
         const headers = {
           ...rateLimitHeaders([exceeded], limitsOf(req), windows, now),
           'Retry-After': String(retryAfter),

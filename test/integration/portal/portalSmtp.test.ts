@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { createCustomer, createStore, testVaultEnv } from '../subscriptions/subscriptionsFixtures';
@@ -7,19 +12,50 @@ import { createCustomer, createStore, testVaultEnv } from '../subscriptions/subs
 interface Received {
   commands: string[];
   data: string;
+  /** Which connection (1, 2, …) carried the message. */
+  connection: number;
+  /** Whether the message came after STARTTLS on its connection. */
+  encrypted: boolean;
 }
 
-/** A loopback SMTP server speaking just enough RFC 5321 to accept one message per session. */
-function startFakeSmtp(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
+/** A throwaway self-signed certificate for the fake server's STARTTLS. */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fake-smtp-'));
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1'].concat([
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]),
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+/**
+ * A loopback SMTP server speaking just enough RFC 5321 (and RFC 3207 STARTTLS when given a
+ * certificate) to accept messages, several per connection.
+ */
+function startFakeSmtp(certificate?: {
+  key: Buffer;
+  cert: Buffer;
+}): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
-  const server = net.createServer((socket) => {
-    const session: Received = { commands: [], data: '' };
+  let connections = 0;
+  const server = net.createServer((raw) => {
+    const connection = ++connections;
+    let socket: net.Socket = raw;
+    let encrypted = false;
+    let session: Received = { commands: [], data: '', connection, encrypted };
     let inData = false;
     let buffer = '';
-    socket.setEncoding('utf8');
-    socket.write('220 fake.smtp ready\r\n');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
       let index: number;
       while ((index = buffer.indexOf('\r\n')) >= 0) {
         const line = buffer.slice(0, index);
@@ -28,21 +64,35 @@ function startFakeSmtp(): Promise<{ port: number; received: Received[]; close():
           if (line === '.') {
             inData = false;
             received.push(session);
+            session = { commands: [], data: '', connection, encrypted };
             socket.write('250 queued\r\n');
           } else session.data += `${line}\n`;
           continue;
         }
         session.commands.push(line);
         const verb = line.split(' ')[0]!.toUpperCase();
-        if (verb === 'EHLO') socket.write('250-fake.smtp\r\n250 AUTH PLAIN\r\n');
-        else if (verb === 'AUTH') socket.write('235 ok\r\n');
+        if (verb === 'EHLO') {
+          const offersTls = certificate && !encrypted;
+          socket.write(`250-fake.smtp\r\n${offersTls ? '250-STARTTLS\r\n' : ''}250 AUTH PLAIN\r\n`);
+        } else if (verb === 'STARTTLS' && certificate) {
+          socket.write('220 go ahead\r\n');
+          raw.removeListener('data', onData);
+          socket = new tls.TLSSocket(raw, { isServer: true, ...certificate });
+          socket.on('data', onData);
+          socket.on('error', () => undefined);
+          encrypted = true;
+          session = { commands: [...session.commands], data: '', connection, encrypted };
+        } else if (verb === 'AUTH') socket.write('235 ok\r\n');
         else if (verb === 'DATA') {
           inData = true;
           socket.write('354 go on\r\n');
         } else if (verb === 'QUIT') socket.end('221 bye\r\n');
         else socket.write('250 ok\r\n');
       }
-    });
+    };
+    raw.on('data', onData);
+    raw.on('error', () => undefined);
+    raw.write('220 fake.smtp ready\r\n');
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
@@ -53,6 +103,14 @@ function startFakeSmtp(): Promise<{ port: number; received: Received[]; close():
       }),
     ),
   );
+}
+
+async function signInCustomer(harness: Harness) {
+  const merchant = await createMerchant(harness.db);
+  const store = await createStore(harness.db, merchant);
+  const email = `smtp-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await createCustomer(harness.db, merchant, email);
+  return { store, email };
 }
 
 describe('portal login codes over SMTP', () => {
@@ -101,5 +159,41 @@ describe('portal login codes over SMTP', () => {
     });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.emailVerified).toBe(true);
+  });
+});
+
+describe('portal login codes over SMTP with STARTTLS and a connection pool', () => {
+  let harness: Harness;
+  let smtp: Awaited<ReturnType<typeof startFakeSmtp>>;
+
+  beforeAll(async () => {
+    smtp = await startFakeSmtp(selfSignedCertificate());
+    harness = await startHarness({
+      ...testVaultEnv,
+      // The certificate is self-signed; requireTLS refuses a server that does not offer STARTTLS.
+      SMTP_URL: `smtp://mailer:s3cret@127.0.0.1:${smtp.port}?requireTLS=true&tls.rejectUnauthorized=false`,
+      SMTP_FROM: 'codes@shop.example',
+    });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+    await smtp?.close();
+  });
+
+  it('upgrades with STARTTLS before AUTH and sends later codes over the same pooled connection', async () => {
+    const { store, email } = await signInCustomer(harness);
+    for (let i = 0; i < 3; i++) {
+      const login = await call(harness, 'POST', '/api/v1/cms/session/login', { body: { storeId: store.id, email } });
+      expect(login.status).toBe(200);
+    }
+
+    expect(smtp.received).toHaveLength(3);
+    expect(smtp.received.every((message) => message.encrypted)).toBe(true);
+    const first = smtp.received[0]!.commands;
+    expect(first.indexOf('STARTTLS')).toBeGreaterThan(-1);
+    expect(first.findIndex((command) => command.startsWith('AUTH PLAIN'))).toBeGreaterThan(first.indexOf('STARTTLS'));
+    expect(new Set(smtp.received.map((message) => message.connection)).size).toBe(1);
+    expect(smtp.received[2]!.commands.filter((command) => /^(EHLO|AUTH)/.test(command))).toEqual([]);
+    for (const message of smtp.received) expect(message.data).toMatch(/sign-in code is \d{6}/);
   });
 });
