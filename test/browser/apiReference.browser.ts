@@ -29,9 +29,22 @@ describe('the API reference in a real headless browser', () => {
       if (!request.url().startsWith(harness.url)) foreign.push(request.url());
     });
     page.on('requestfailed', (request) => failed.push(request.url()));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
     await page.goto(`${harness.url}/docs`);
+    // Swagger UI draws only the operations near the screen; the filter box narrows the list as a reader would.
+    await page.locator('input.operation-filter-input').fill('checkout');
     const operation = page.locator('.opblock-summary-path', { hasText: '/api/public/v1/checkout/pay-v2' });
-    await operation.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await operation
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async (error: Error) => {
+        const shown = `${await page.locator('.opblock').count()} operations; ${(await page.locator('body').innerText()).slice(0, 3000)}`;
+        throw new Error(`${error.message}\npage errors: ${JSON.stringify(consoleErrors)}\npage shows: ${shown}`);
+      });
     expect(await operation.count()).toBeGreaterThan(0);
     expect(foreign).toEqual([]);
     expect(failed).toEqual([]);

@@ -32,6 +32,8 @@ const startScript = `window.ui = SwaggerUIBundle({
   deepLinking: true,
   layout: 'BaseLayout',
   defaultModelsExpandDepth: 0,
+  // A box that narrows the list to matching tags: the document is long and only the part on screen is drawn.
+  filter: true,
 });
 `;
 
