@@ -2,7 +2,7 @@ import type { Db } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { notFound } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
-import { mintApiKey, revokeApiKey, type MintedKey } from '../keys/mintKey';
+import { mintApiKey, revokeApiKeyOnce, type MintedKey } from '../keys/mintKey';
 import { recordIamEvent } from './events';
 import { canManageOrgMembership, enforce, type Grants } from './policies';
 
@@ -52,15 +52,16 @@ export async function listServiceKeys(db: Db, grants: Grants, accountId: string)
 /** Revokes one of the account's CRM keys, immediately and for good (idempotent). */
 export async function revokeServiceKey(db: Db, grants: Grants, accountId: string, keyId: string): Promise<ApiKey> {
   await managedAccount(db, grants, accountId);
-  const before = await db.apiKey.findFirst({ where: { id: keyId, accountId, kind: 'crm' } });
-  const key = await revokeApiKey(db, { id: keyId, accountId, kind: 'crm' });
-  if (!before || !key) throw notFound('Service key');
-  if (before.status === 'active')
-    await recordIamEvent(db, {
-      eventType: 's_service_key_revoked',
-      actorUserId: grants.userId,
-      accountId,
-      properties: { keyId },
-    });
-  return key;
+  return db.$transaction(async (tx) => {
+    const revoked = await revokeApiKeyOnce(tx, { id: keyId, accountId, kind: 'crm' });
+    if (!revoked) throw notFound('Service key');
+    if (revoked.revokedNow)
+      await recordIamEvent(tx, {
+        eventType: 's_service_key_revoked',
+        actorUserId: grants.userId,
+        accountId,
+        properties: { keyId },
+      });
+    return revoked.key;
+  });
 }

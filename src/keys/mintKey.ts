@@ -45,12 +45,23 @@ export async function mintApiKey(db: Db | Prisma.TransactionClient, input: KeyTo
  * `where` lets callers restrict revocation to keys they own. Returns null when nothing matched.
  */
 export async function revokeApiKey(db: Db, where: Prisma.ApiKeyWhereInput): Promise<ApiKey | null> {
+  return (await revokeApiKeyOnce(db, where))?.key ?? null;
+}
+
+/**
+ * Revokes the key and says whether this call did it: of concurrent revokes exactly one sees
+ * `revokedNow` (the conditional update), so a caller records its event once.
+ */
+export async function revokeApiKeyOnce(
+  db: Db | Prisma.TransactionClient,
+  where: Prisma.ApiKeyWhereInput,
+): Promise<{ key: ApiKey; revokedNow: boolean } | null> {
   const existing = await db.apiKey.findFirst({ where });
   if (!existing) return null;
-  if (existing.status === 'revoked') return existing;
-  await db.apiKey.updateMany({
+  if (existing.status === 'revoked') return { key: existing, revokedNow: false };
+  const { count } = await db.apiKey.updateMany({
     where: { id: existing.id, status: 'active' },
     data: { status: 'revoked', revokedAt: new Date() },
   });
-  return db.apiKey.findUniqueOrThrow({ where: { id: existing.id } });
+  return { key: await db.apiKey.findUniqueOrThrow({ where: { id: existing.id } }), revokedNow: count === 1 };
 }

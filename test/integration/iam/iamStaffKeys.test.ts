@@ -146,4 +146,23 @@ describe('IAM partner staff, service keys and credentials', () => {
         .status,
     ).toBe(404);
   });
+
+  it('10 identical revokes of one service key at once: all answer revoked, one revocation event', async () => {
+    const admin = await iamUser(harness, { account: [merchant.accountId, 'org:admin'] });
+    const base = `/accounts/${merchant.accountId}/service-keys`;
+    const minted = await iam(harness, 'POST', base, admin.token, { name: 'double click' });
+    expect(minted.status).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => iam(harness, 'POST', `${base}/${minted.body.id}/revoke`, admin.token)),
+    );
+    expect(answers.map((answer) => [answer.status, answer.body.status])).toEqual(
+      Array.from({ length: 10 }, () => [200, 'revoked']),
+    );
+    const revokedEvents = await harness.db.iamEvent.findMany({
+      where: { accountId: merchant.accountId, eventType: 's_service_key_revoked' },
+    });
+    expect(
+      revokedEvents.filter((event) => (event.properties as { keyId?: string }).keyId === minted.body.id),
+    ).toHaveLength(1);
+  });
 });
