@@ -199,6 +199,29 @@ describe('processors over HTTP', () => {
     expect(JSON.stringify(created.body)).not.toMatch(/sk_test|whsec_/);
   });
 
+  it("takes an adyen processor with the credentials its type's schema asks for, and never shows them", async () => {
+    const adyen = { ...validBody(), name: 'Adyen', type: 'adyen', supportedCurrencies: ['EUR'] };
+    const missing = await create({ ...adyen, credentials: { apiKey: 'AQE_test_key' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.issues.map((issue: { path: string }) => issue.path)).toContain('credentials.merchantAccount');
+
+    const created = await create({
+      ...adyen,
+      credentials: {
+        apiKey: 'AQE_test_key_secret',
+        merchantAccount: 'AcmeECOM',
+        hmacKey: '44782DEF547AAA06C910C43932B1EB0C',
+      },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      type: 'adyen',
+      hasCredentials: true,
+      capabilities: { asyncModifications: true },
+    });
+    expect(JSON.stringify(created.body)).not.toMatch(/AQE_test_key_secret|44782DEF/);
+  });
+
   it('refuses a type change whose stored credentials do not fit the new type, unless new credentials come with it', async () => {
     const { body } = await create(validBody());
     const change = (updatedData: Record<string, unknown>) =>
