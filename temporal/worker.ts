@@ -33,6 +33,8 @@ export interface WorkerOptions {
   activities: Activities;
   /** Sticky cache size: see workerConcurrency. */
   maxCachedWorkflows: number;
+  /** A bundle written by buildWorkflowBundleFile; without it the code is bundled in this process. */
+  workflowCodePath?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: options.workflowCodePath ? { codePath: options.workflowCodePath } : await workflowBundle(),
     activities: options.activities,
     ...workerConcurrency(options.maxCachedWorkflows),
   });

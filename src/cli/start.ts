@@ -9,6 +9,8 @@ import { routeTemporalLogsTo } from '../runtime/temporalLogging';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
+import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
+import path from 'node:path';
 import { configOrExit } from './configOrExit';
 
 /** `npm start`: Postgres, migrations, Temporal, worker, then the HTTP API, in that order. */
@@ -33,13 +35,13 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR, limits: cfg });
     lifecycle.add('sandbox', sandbox.stop);
 
-    const worker = await startWorker(temporal.settings, cfg.TEMPORAL_TASK_QUEUE, {
-      db,
-      logger,
-      config: cfg,
-      sandboxUrl: sandbox.url,
-      temporal: client,
-    });
+    const workflowCodePath = await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker'));
+    const worker = await startWorker(
+      temporal.settings,
+      cfg.TEMPORAL_TASK_QUEUE,
+      { db, logger, config: cfg, sandboxUrl: sandbox.url, temporal: client },
+      { workflowCodePath },
+    );
     lifecycle.add('worker', worker.stop);
     await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
 

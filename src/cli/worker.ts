@@ -7,6 +7,8 @@ import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
+import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
+import path from 'node:path';
 import { startMetricsServer } from '../metrics/http';
 import { configOrExit } from './configOrExit';
 
@@ -30,13 +32,13 @@ async function main(): Promise<void> {
   const settings = temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS);
   const client = await createTemporalClient(settings);
   lifecycle.add('temporal client', () => client.connection.close());
-  const worker = await startWorker(settings, cfg.TEMPORAL_TASK_QUEUE, {
-    db,
-    logger,
-    config: cfg,
-    sandboxUrl: sandboxUrlOf(cfg),
-    temporal: client,
-  });
+  const workflowCodePath = await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker'));
+  const worker = await startWorker(
+    settings,
+    cfg.TEMPORAL_TASK_QUEUE,
+    { db, logger, config: cfg, sandboxUrl: sandboxUrlOf(cfg), temporal: client },
+    { workflowCodePath },
+  );
   lifecycle.add('worker', worker.stop);
   if (cfg.METRICS_ENABLED && cfg.WORKER_METRICS_PORT !== undefined) {
     const metrics = await startMetricsServer(cfg.WORKER_METRICS_PORT, cfg.HOST);

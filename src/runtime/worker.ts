@@ -21,6 +21,7 @@ export async function startWorker(
   settings: TemporalSettings,
   taskQueue: string,
   deps: ActivityDeps,
+  options: { workflowCodePath?: string } = {},
 ): Promise<RunningWorker> {
   recordedEventShapeViolations.setLimit(
     deps.config.RECORDED_VIOLATIONS_MAX ?? memoryLimitDefaults.RECORDED_VIOLATIONS_MAX,
@@ -32,6 +33,7 @@ export async function startWorker(
     taskQueue,
     activities: createActivities(deps),
     maxCachedWorkflows: deps.config.TEMPORAL_MAX_CACHED_WORKFLOWS ?? memoryLimitDefaults.TEMPORAL_MAX_CACHED_WORKFLOWS,
+    workflowCodePath: options.workflowCodePath,
   });
   const running = worker.run();
   return {

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { launchCommandOf } from './launchCommand';
 import fs from 'node:fs';
 import { projectRoot } from '../../src/config';
 import { freePort } from '../../temporal/devServer';
@@ -66,9 +67,10 @@ function spawnCli(
   options: { detached?: boolean; logFile?: string; ipc?: boolean },
 ): EngineProcess {
   const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${script}.ts`], {
+  const launch = launchCommandOf(script, env);
+  const child = spawn(process.execPath, launch.args, {
     cwd: projectRoot,
-    env,
+    env: { ...env, ...launch.env },
     stdio: [
       'ignore',
       logFd ?? 'pipe',
