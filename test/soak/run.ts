@@ -14,9 +14,10 @@ import { createSoakTenant, type SoakTenant } from './tenant';
  * `npm run soak -- --payments N`: starts the engine as `npm start` does (its own ports and data
  * folder under $TMPDIR, wiped first), drives a steady mix from a few concurrent clients and
  * samples the engine process (RSS from /proc, V8 heap over its IPC channel) every --sample-every
- * payments. Mix of every ten: six frictionless-3DS payments, two cascades (processor A in an
- * acquirer outage, B approves), one 3DS challenge completed at the sandbox ACS, one payment
- * refunded; payment/succeeded and payment/refunded webhooks go to a local receiver.
+ * payments. Mix of every ten: five frictionless-3DS payments, one new monthly subscription (charged
+ * at once, its workflow then stays open), two cascades (processor A in an acquirer outage, B
+ * approves), one 3DS challenge completed at the sandbox ACS, one payment refunded;
+ * payment/succeeded and payment/refunded webhooks go to a local receiver.
  */
 const { values: args } = parseArgs({
   options: {
@@ -76,6 +77,11 @@ async function runOne(tenant: SoakTenant, n: number): Promise<boolean> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return false;
+  }
+  if (kind === 5) {
+    // A subscription: its workflow stays open between renewals, so the worker's cache fills with long-lived runs.
+    const created = await tenant.subscribe();
+    return created.status === 201 && created.body?.status === 'active';
   }
   const paid = await tenant.pay('frictionless', kind === 6 || kind === 7 ? 'cascade' : 'threeDs', 1000 + kind);
   if (paid.status !== 200 || paid.body?.payment?.status !== 'succeeded') return false;

@@ -13,7 +13,7 @@ export interface Answer {
 /**
  * One merchant account of the soak: processor A (held in an acquirer outage, so every payment of
  * the cascade flow falls back to B) and B; a 3DS flow on B (the default) and a cascade flow A → B;
- * a customer with both cards; a webhook endpoint at the local receiver.
+ * a customer with both cards; a monthly price to subscribe to; a webhook endpoint at the local receiver.
  */
 export async function createSoakTenant(db: Db, apiUrl: string, sandboxUrl: string, receiverUrl: string) {
   const merchant = await createMerchant(db, { mode: 'test', plan: 'premium' });
@@ -98,8 +98,24 @@ export async function createSoakTenant(db: Db, apiUrl: string, sandboxUrl: strin
         card: { number, expMonth: 12, expYear, cvc: '123' },
       })
     ).id;
+  const monthly = await post('/products', {
+    storeId: store.id,
+    name: 'Soak club',
+    variants: [
+      { name: 'Monthly', prices: [{ unitAmount: 900, currency: 'EUR', type: 'recurring', interval: 'month' }] },
+    ],
+  });
+  const monthlyPriceId: string = monthly.variants[0].prices[0].id;
   return {
     call,
+    /** POST /subscriptions: its first period is charged at once, then its workflow waits a month (stays open). */
+    subscribe: () =>
+      call('POST', '/subscriptions', {
+        storeId: store.id,
+        customerId: customer.id,
+        priceId: monthlyPriceId,
+        paymentMethodId: instruments.frictionless,
+      }),
     /** POST /payments/process: a purchase of `amount` EUR cents with a card, through a flow. */
     pay: (card: keyof typeof soakCards, flow: 'threeDs' | 'cascade', amount: number) =>
       call('POST', '/payments/process', {
