@@ -3,7 +3,21 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', '.tools/', '.data/', '.venv-fuzz/', 'coverage/', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      'src/generated/',
+      '.tools/',
+      '.data/',
+      '.venv-fuzz/',
+      'coverage/',
+      '*.js',
+      '*.mjs',
+      // The typed client's types are generated (npm run client:generate) and its build output is not source.
+      'clients/typescript/src/generated/',
+      'clients/typescript/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
