@@ -1,5 +1,6 @@
 import type { Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
+import { unavailable } from '../errors';
 import type { ProcessorEvent } from '../processors/types';
 import type { ProcessorFollowUp, SettlementOperation } from './followUpTypes';
 import { lockPayment, recordPaymentEvents, reopenSucceededRefund, settlePendingRefund } from './refundOutcomes';
@@ -14,14 +15,7 @@ type Tx = Prisma.TransactionClient;
  * always among this processor's payments: a signed event never reaches another processor's rows.
  */
 export type EventEffect =
-  | 'settled'
-  | 'reopened'
-  | 'already_settled'
-  | 'review'
-  | 'dispute_opened'
-  | 'unmatched'
-  | 'not_applicable'
-  | 'ignored';
+  'settled' | 'reopened' | 'already_settled' | 'review' | 'dispute_opened' | 'unmatched' | 'not_applicable' | 'ignored';
 
 export interface AppliedEvent {
   effect: EventEffect;
@@ -44,9 +38,26 @@ function confirmationOf(event: ProcessorEvent, code: string): ProcessorFollowUp 
     : { outcome: 'failed', code, message: event.reason ?? 'The processor failed the operation' };
 }
 
+/** The payment, also while its workflow has only recorded the approving attempt so far. */
 async function paymentByReference(tx: Tx, processorId: string, reference: string | undefined) {
   if (!reference) return null;
-  return tx.payment.findFirst({ where: { processorId, processorReference: reference } });
+  const payment = await tx.payment.findFirst({ where: { processorId, processorReference: reference } });
+  if (payment) return payment;
+  const attempt = await tx.paymentAttempt.findFirst({ where: { processorId, processorReference: reference } });
+  return attempt ? tx.payment.findUnique({ where: { id: attempt.paymentId } }) : null;
+}
+
+/**
+ * An event about a payment whose workflow has not finished recording it (Adyen sends CHARGEBACK or
+ * CAPTURE_FAILED right after the authorisation): refused, nothing recorded, so the vendor sends it
+ * again later (any non-2xx makes Stripe and Adyen retry).
+ */
+function requireSettledPayment(payment: { id: string; status: string }): void {
+  if (payment.status === 'processing' || payment.status === 'requires_action')
+    throw unavailable(
+      `Payment ${payment.id} is still being processed; send the event again later`,
+      'PAYMENT_IN_FLIGHT',
+    );
 }
 
 async function applyRefundEvent(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
@@ -131,6 +142,7 @@ async function applySettlementEvent(
 async function applyCaptureFailed(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
   const payment = await paymentByReference(tx, processorId, event.paymentReference);
   if (!payment) return nothing('unmatched');
+  requireSettledPayment(payment);
   const review = JSON.stringify({ reason: captureFailedCode, processorId, idempotencyKey: `${payment.id}:capture` });
   const message = event.reason ?? 'The processor failed the capture after confirming it';
   const moved = await tx.$executeRaw`
@@ -161,6 +173,7 @@ async function applyCaptureFailed(tx: Tx, processorId: string, event: ProcessorE
 async function applyDisputeOpened(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
   const payment = await paymentByReference(tx, processorId, event.paymentReference);
   if (!payment) return nothing('unmatched');
+  requireSettledPayment(payment);
   if (payment.amountCaptured === 0) return { paymentId: payment.id, ...nothing('not_applicable') };
   const sameCurrency = event.currency?.toUpperCase() === payment.currency && event.amount !== undefined;
   const dispute = await tx.dispute.create({

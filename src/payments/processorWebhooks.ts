@@ -50,8 +50,7 @@ export async function receiveProcessorWebhook(
   const processor = await deps.db.processor.findUnique({ where: { id: processorId } });
   if (!processor) throw notFound('Processor');
   const webhooks = isProcessorType(processor.type) ? processorDefinition(processor.type).webhooks : undefined;
-  if (!webhooks)
-    throw invalid(`Processors of type ${processor.type} send no webhooks`, 'WEBHOOKS_NOT_SUPPORTED');
+  if (!webhooks) throw invalid(`Processors of type ${processor.type} send no webhooks`, 'WEBHOOKS_NOT_SUPPORTED');
   const verified = webhooks.verify({
     ...delivery,
     credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
@@ -63,29 +62,36 @@ export async function receiveProcessorWebhook(
         `The processor has no webhook signing secret (${verified.message}): add it to its credentials`,
         'WEBHOOK_SECRET_MISSING',
       );
-    if (verified.reason === 'malformed') throw invalid(`Not a webhook of this processor: ${verified.message}`, 'INVALID_WEBHOOK');
+    if (verified.reason === 'malformed')
+      throw invalid(`Not a webhook of this processor: ${verified.message}`, 'INVALID_WEBHOOK');
     throw new DomainError('unauthenticated', 'INVALID_SIGNATURE', `Webhook signature refused: ${verified.message}`);
   }
-  let applied = 0;
   const effects: AppliedEvent[] = [];
-  for (const event of verified.events) {
-    const effect = await recordOnce(deps.db, processor.id, event);
-    if (!effect) continue;
-    applied++;
-    effects.push(effect);
+  try {
+    for (const event of verified.events) {
+      const effect = await recordOnce(deps.db, processor.id, event);
+      if (effect) effects.push(effect);
+    }
+  } finally {
+    // What committed is announced even when a later event of the batch was refused.
+    await announce(deps, effects);
   }
-  for (const effect of effects) if (effect.wake) await wake(deps, effect.wake);
-  const eventIds = effects.flatMap((effect) => effect.eventIds);
-  if (eventIds.length > 0)
-    await dispatchEventsNow(deps, eventIds).catch((error: unknown) =>
-      deps.logger.warn({ err: error }, 'event dispatch deferred to the outbox sweep'),
-    );
+  const applied = effects.length;
   return {
     received: verified.events.length,
     applied,
     duplicates: verified.events.length - applied,
     acknowledgement: webhooks.acknowledgement ?? {},
   };
+}
+
+async function announce(deps: ProcessorWebhookDeps, effects: AppliedEvent[]): Promise<void> {
+  for (const effect of effects) if (effect.wake) await wake(deps, effect.wake);
+  const eventIds = effects.flatMap((effect) => effect.eventIds);
+  if (eventIds.length > 0)
+    await dispatchEventsNow(deps, eventIds).catch((error: unknown) =>
+      deps.logger.warn({ err: error }, 'event dispatch deferred to the outbox sweep'),
+    );
 }
 
 /** The event's row and its effect in one transaction; null when the row exists (a redelivery). */

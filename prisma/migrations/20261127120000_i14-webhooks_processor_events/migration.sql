@@ -18,3 +18,5 @@ CREATE INDEX "processor_webhook_events_payment_id_idx" ON "processor_webhook_eve
 
 -- Webhooks name a payment by the processor's reference (Stripe's PaymentIntent, Adyen's pspReference).
 CREATE INDEX "payments_processor_id_processor_reference_idx" ON "payments"("processor_id", "processor_reference");
+CREATE INDEX "payment_attempts_processor_id_processor_reference_idx"
+    ON "payment_attempts"("processor_id", "processor_reference");

@@ -20,7 +20,8 @@ function lowerCaseHeaders(req: Request): Record<string, string | undefined> {
  * key: the vendor's signature, verified with the processor's own secret over the raw body,
  * authenticates the call. 401 for a bad or missing signature, 404 for an unknown processor, 400
  * for a type that sends no webhooks or a body that is not one of its webhooks, 409 when the
- * processor has no signing secret configured. Any 2xx tells the vendor not to send it again.
+ * processor has no signing secret configured, 503 for an event about a payment still being
+ * processed (nothing recorded; the vendor retries). Any 2xx tells the vendor not to send it again.
  */
 export function registerProcessorWebhookRoutes({ unauthenticatedRouter }: Routers, deps: AppDeps): void {
   keepRawBodyUnder(`${basePath}${path}/`);
@@ -36,7 +37,7 @@ export function registerProcessorWebhookRoutes({ unauthenticatedRouter }: Router
       params: processorWebhookParams,
       body: processorWebhookBodySchema,
       response: processorWebhookReceiptSchema,
-      errors: [401, 409],
+      errors: [401, 409, 503],
     },
     async ({ params, req }) => {
       const receipt = await receiveProcessorWebhook(deps, params.processorId, {
