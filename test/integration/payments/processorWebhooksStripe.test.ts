@@ -92,7 +92,10 @@ describe('Stripe webhooks (Postgres, dev server, Stripe simulator)', () => {
   const deliver = (body: string, signature: string | undefined, path = webhookPath()) =>
     call(harness, 'POST', path, {
       raw: body,
-      headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...(signature ? { 'stripe-signature': signature } : {}),
+      },
     });
 
   it('a pending refund succeeds on refund.updated; charge.refund.updated for the same change changes nothing', async () => {
@@ -158,7 +161,9 @@ describe('Stripe webhooks (Postgres, dev server, Stripe simulator)', () => {
       const rows = await harness.db.dispute.findMany({ where: { paymentId } });
       return rows.length > 0 ? rows : undefined;
     });
-    expect(disputes).toEqual([expect.objectContaining({ amount: 1200, reason: 'fraudulent', status: 'needs_response' })]);
+    expect(disputes).toEqual([
+      expect.objectContaining({ amount: 1200, reason: 'fraudulent', status: 'needs_response' }),
+    ]);
   });
 
   it('10 identical deliveries at once have one effect: one event row, one state change, one merchant event', async () => {
