@@ -1,10 +1,10 @@
 import type { Prisma } from '../db/prisma';
-import { newId } from '../domain/ids';
 import { unavailable } from '../errors';
 import type { ProcessorEvent } from '../processors/types';
 import type { ProcessorFollowUp, SettlementOperation } from './followUpTypes';
 import { lockPayment, recordPaymentEvents, reopenSucceededRefund, settlePendingRefund } from './refundOutcomes';
-import { disputeEventProperties, settleClaimedPayment } from './settlementOutcomes';
+import { recordDispute } from './disputes';
+import { settleClaimedPayment } from './settlementOutcomes';
 
 type Tx = Prisma.TransactionClient;
 
@@ -176,17 +176,12 @@ async function applyDisputeOpened(tx: Tx, processorId: string, event: ProcessorE
   requireSettledPayment(payment);
   if (payment.amountCaptured === 0) return { paymentId: payment.id, ...nothing('not_applicable') };
   const sameCurrency = event.currency?.toUpperCase() === payment.currency && event.amount !== undefined;
-  const dispute = await tx.dispute.create({
-    data: {
-      id: newId('dispute'),
-      paymentId: payment.id,
-      amount: sameCurrency ? Math.min(event.amount!, payment.amountCaptured) : payment.amountCaptured,
-      currency: payment.currency,
-      status: 'needs_response',
-      reason: event.reason ?? null,
-    },
+  const { eventId } = await recordDispute(tx, payment, {
+    amount: sameCurrency ? Math.min(event.amount!, payment.amountCaptured) : payment.amountCaptured,
+    status: 'needs_response',
+    reason: event.reason ?? null,
   });
-  const eventIds = await recordPaymentEvents(tx, payment, [['s_payment_disputed', disputeEventProperties(dispute)]]);
+  const eventIds = [eventId];
   return { paymentId: payment.id, effect: 'dispute_opened', eventIds };
 }
 

@@ -1,5 +1,5 @@
 import type { Prisma } from '../db/prisma';
-import { newId } from '../domain/ids';
+import { recordDispute } from './disputes';
 import type { SettlementOperation } from './followUpTypes';
 import { recordPaymentEvents } from './refundOutcomes';
 
@@ -80,36 +80,10 @@ export async function settleClaimedPayment(tx: Tx, claim: ClaimedSettlement, res
   const events: [string, Record<string, unknown>][] = [
     [capture ? 's_payment_succeeded' : 's_payment_voided', { ...base, status, captured: capture }],
   ];
+  const eventIds = await recordPaymentEvents(tx, payment, events);
   if (capture && result.dispute) {
-    const dispute = await tx.dispute.create({
-      data: {
-        id: newId('dispute'),
-        paymentId: payment.id,
-        amount: result.dispute.amount,
-        currency: payment.currency,
-        status: 'needs_response',
-        reason: result.dispute.reason,
-      },
-    });
-    events.push(['s_payment_disputed', disputeEventProperties(dispute)]);
+    const { amount, reason } = result.dispute;
+    eventIds.push((await recordDispute(tx, payment, { amount, reason, status: 'needs_response' })).eventId);
   }
-  return answer('settled', status, await recordPaymentEvents(tx, payment, events));
-}
-
-export function disputeEventProperties(dispute: {
-  id: string;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  reason: string | null;
-  status: string;
-}) {
-  return {
-    paymentId: dispute.paymentId,
-    disputeId: dispute.id,
-    amount: dispute.amount,
-    currency: dispute.currency,
-    reason: dispute.reason,
-    status: dispute.status,
-  };
+  return answer('settled', status, eventIds);
 }

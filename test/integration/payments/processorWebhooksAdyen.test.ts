@@ -3,7 +3,7 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { startAdyenSimulator, type RunningAdyenSimulator } from '../../../src/sandbox/vendors/adyen/server';
 import { api, ok } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 
 /**
  * The whole asynchronous loop with Adyen over real HTTP: the engine's adyen processor calls the
@@ -44,17 +44,9 @@ describe('Adyen webhooks settle what Adyen answered received (Postgres, dev serv
     await adyen?.stop();
   });
 
-  const post = (path: string, body: Record<string, unknown>) =>
-    call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });
+  const post = (path: string, body: Record<string, unknown>) => tenantApi(harness, t).post(path, body);
   const pay = async (card: string, amount: number, mode: 'purchase' | 'auth') => {
-    const answer = await post('/payments/process', {
-      storeId: t.storeId,
-      currency: 'EUR',
-      customerId: t.customerId,
-      amount,
-      mode,
-      paymentInstrumentId: await t.instrument(card),
-    });
+    const answer = await tenantApi(harness, t).process(card, amount, mode);
     expect(answer.status).toBe(200);
     return answer.body.payment.id as string;
   };

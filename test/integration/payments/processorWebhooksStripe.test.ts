@@ -1,11 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { startStripeSimulator, type RunningStripeSimulator } from '../../../src/sandbox/vendors/stripe/server';
 import { api, ok } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 
 /** A webhook receiver standing in for the engine: keeps each body and its Stripe-Signature as received. */
 async function startCapture() {
@@ -69,17 +69,9 @@ describe('Stripe webhooks (Postgres, dev server, Stripe simulator)', () => {
     await capture?.stop();
   });
 
-  const post = (path: string, body: Record<string, unknown>) =>
-    call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });
+  const post = (path: string, body: Record<string, unknown>) => tenantApi(harness, t).post(path, body);
   const purchase = async (card: string, amount: number) => {
-    const answer = await post('/payments/process', {
-      storeId: t.storeId,
-      currency: 'EUR',
-      customerId: t.customerId,
-      amount,
-      mode: 'purchase',
-      paymentInstrumentId: await t.instrument(card),
-    });
+    const answer = await tenantApi(harness, t).process(card, amount, 'purchase');
     expect(answer.body.payment).toMatchObject({ status: 'succeeded' });
     return answer.body.payment.id as string;
   };

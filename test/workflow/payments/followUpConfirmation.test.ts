@@ -52,7 +52,7 @@ function mocks(lookups: ProcessorFollowUp[]) {
       lookedUp.push(input);
       return lookups.shift() ?? { outcome: 'pending', processorReference: call.processorReference };
     },
-    dispatchEvents: async () => undefined,
+    dispatchEvents: async () => ({ started: 0 }),
   };
   return { activities, finished, lookedUp };
 }

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { eventObject, type StripeObject } from './objects';
 import type { StripeAccount } from './state';
+import { postUntilAccepted, type DeliveryRecord } from '../webhookPost';
 
 /**
  * The simulator's webhook endpoint per account (`POST /_simulator/webhooks {secretKey, url,
@@ -8,16 +9,11 @@ import type { StripeAccount } from './state';
  * (`t=<timestamp>,v1=<HMAC-SHA256 of "t.body" with the whsec_ secret>`, made by the SDK's own
  * helper), in order, retried up to 3 times until a 2xx. Without an endpoint events are only kept.
  */
-export interface StripeDelivery {
+export interface StripeDelivery extends DeliveryRecord {
   eventId: string;
   type: string;
   url?: string;
-  attempts: number;
-  status?: number;
-  error?: string;
 }
-
-const tries = 3;
 
 export class StripeWebhookSender {
   readonly deliveries: StripeDelivery[] = [];
@@ -46,32 +42,14 @@ export class StripeWebhookSender {
     this.stopped = true;
   }
 
-  private async deliver(target: { url: string; secret: string }, payload: string, delivery: StripeDelivery) {
-    for (let attempt = 1; attempt <= tries && !this.stopped; attempt++) {
-      await sleep(this.delayMs * attempt);
-      if (this.stopped) return;
-      delivery.attempts = attempt;
-      try {
-        const response = await fetch(target.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: target.secret }),
-          },
-          body: payload,
-          signal: AbortSignal.timeout(5_000),
-        });
-        delivery.status = response.status;
-        delete delivery.error;
-        await response.arrayBuffer();
-        if (response.ok) return;
-      } catch (error) {
-        delivery.error = (error as Error).message;
-      }
-    }
+  private deliver(target: { url: string; secret: string }, payload: string, delivery: StripeDelivery) {
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: target.secret }),
+    };
+    return postUntilAccepted({ url: target.url, headers, body: payload }, delivery, {
+      delayMs: this.delayMs,
+      stopped: () => this.stopped,
+    });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
