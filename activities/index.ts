@@ -6,6 +6,7 @@ import { createPaymentAuthorizeActivities } from './payments/authorize';
 import { createPaymentFinalizeActivities } from './payments/finalize';
 import { createPaymentSettlementActivities } from './payments/settlement';
 import { createPaymentRefundActivities } from './payments/refund';
+import { createFollowUpConfirmationActivities } from './payments/confirmation';
 import { createSubscriptionActivities } from './subscriptions/state';
 import { createSubscriptionChargeActivities } from './subscriptions/charge';
 import { createThreeDsActivities } from './threeds/authentication';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentFinalizeActivities(deps),
     ...createPaymentSettlementActivities(deps),
     ...createPaymentRefundActivities(deps),
+    ...createFollowUpConfirmationActivities(deps),
     ...createThreeDsActivities(deps),
     ...createThreeDsPaymentActivities(deps),
   };

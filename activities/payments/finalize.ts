@@ -1,9 +1,9 @@
 import { CheckoutAlreadyPaidError, createOrderForPaidCheckout } from '../../src/commerce/orders';
 import type { Prisma } from '../../src/db/prisma';
-import { newId } from '../../src/domain/ids';
 import { keepEventsWithSubscribers } from '../../src/events/dispatch';
-import { recordEvent } from '../../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../../src/payments/checkoutClaims';
+import { recordDispute } from '../../src/payments/disputes';
+import { recordPaymentEvents } from '../../src/payments/refundOutcomes';
 import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../../src/payments/workflowTypes';
 import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
 import type { ActivityDeps } from '../deps';
@@ -47,15 +47,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         const now = new Date();
         const eventIds: string[] = [];
         const event = async (eventType: string, properties: Record<string, unknown>) => {
-          const { id } = await recordEvent(tx, {
-            accountId: payment.accountId,
-            mode: payment.mode,
-            storeId: payment.storeId,
-            customerId: payment.customerId,
-            eventType,
-            properties,
-          });
-          eventIds.push(id);
+          eventIds.push(...(await recordPaymentEvents(tx, payment, [[eventType, properties]])));
         };
 
         let order = null;
@@ -147,24 +139,8 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           });
         }
         if (succeeded && input.dispute) {
-          const dispute = await tx.dispute.create({
-            data: {
-              id: newId('dispute'),
-              paymentId: payment.id,
-              amount: input.dispute.amount,
-              currency: payment.currency,
-              status: 'needs_response',
-              reason: input.dispute.reason,
-            },
-          });
-          await event('s_payment_disputed', {
-            paymentId: payment.id,
-            disputeId: dispute.id,
-            amount: dispute.amount,
-            currency: dispute.currency,
-            reason: dispute.reason,
-            status: dispute.status,
-          });
+          const { amount, reason } = input.dispute;
+          eventIds.push((await recordDispute(tx, payment, { amount, reason, status: 'needs_response' })).eventId);
         }
         closedAt = { createdAt: payment.createdAt };
         // Only events someone subscribes to go on to the workflow's dispatch step.

@@ -2,9 +2,16 @@ import { refundsFinished } from '../../src/metrics/metrics';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
 import { rejection } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
-import { callProcessor, recordEvents } from './settlement';
+import { lockPayment, settlePendingRefund } from '../../src/payments/refundOutcomes';
+import { callProcessor } from './settlement';
 
 const refundable = ['succeeded', 'partially_refunded'];
+
+/** A refund settled as failed elsewhere (by the processor's webhook) as the workflow's answer. */
+const refundFailure = (refund: { failureCode: string | null }) => ({
+  code: refund.failureCode ?? 'refund_failed',
+  message: 'The processor failed the refund',
+});
 
 /**
  * Refunds. `reserveRefund` adds the amount to `payments.amount_refunded` with a conditional UPDATE
@@ -73,88 +80,42 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
     async finishRefund(
       input: RefundInput & { call: FollowUpCall; result: ProcessorFollowUp },
     ): Promise<FollowUpOutcome> {
-      // Set only by the call that settles the refund: a repeat after commit is not counted again.
-      let settled: 'succeeded' | 'failed' | null = null;
-      const outcome = await db.$transaction(async (tx) => {
-        settled = null;
-        // Lock the payment row first so concurrent settlements compute its status one at a time.
-        await tx.$executeRaw`UPDATE "payments" SET "updated_at" = CURRENT_TIMESTAMP WHERE "id" = ${input.paymentId}`;
-        const payment = await tx.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
+      const { result } = input;
+      const settled = await db.$transaction(async (tx) => {
+        const payment = await lockPayment(tx, input.paymentId);
         const refund = await tx.refund.findUniqueOrThrow({ where: { id: input.refundId } });
-        const failure = input.result.outcome === 'failed' ? input.result : null;
-        const answer = (eventIds: string[], status: string) => ({
-          kind: 'done' as const,
-          paymentId: payment.id,
-          paymentStatus: status,
-          succeeded: !failure,
-          code: failure?.code ?? null,
-          message: failure?.message ?? null,
-          refundId: refund.id,
-          eventIds,
-        });
-        if (refund.status !== 'pending') return answer([], payment.status);
-        if (input.result.outcome === 'pending') {
+        if (result.outcome === 'pending') {
           // Accepted, not confirmed: the refund stays pending with its amount reserved until the
-          // processor confirms or fails it by webhook.
-          await tx.refund.update({
-            where: { id: refund.id },
-            data: { processorReference: input.result.processorReference },
-          });
-          return { ...answer([], payment.status), pending: true };
+          // processor confirms or fails it (webhook, or the workflow's lookup after a long wait).
+          if (refund.status !== 'pending')
+            return { effect: 'already_settled' as const, paymentStatus: payment.status, eventIds: [] };
+          await tx.refund.update({ where: { id: refund.id }, data: { processorReference: result.processorReference } });
+          return { effect: 'pending' as const, paymentStatus: payment.status, eventIds: [] };
         }
-        if (failure) {
-          await tx.refund.update({ where: { id: refund.id }, data: { status: 'failed', failureCode: failure.code } });
-          await tx.$executeRaw`UPDATE "payments" SET "amount_refunded" = "amount_refunded" - ${refund.amount} WHERE "id" = ${payment.id}`;
-          settled = 'failed';
-          return answer([], payment.status);
-        }
-        await tx.refund.update({
-          where: { id: refund.id },
-          data: {
-            status: 'succeeded',
-            processorReference: input.result.outcome === 'succeeded' ? input.result.processorReference : null,
-          },
-        });
-        const refunded = await tx.refund.aggregate({
-          where: { paymentId: payment.id, status: 'succeeded' },
-          _sum: { amount: true },
-        });
-        const status = (refunded._sum.amount ?? 0) >= payment.amountCaptured ? 'refunded' : 'partially_refunded';
-        await tx.payment.update({ where: { id: payment.id }, data: { status } });
-        const events: [string, Record<string, unknown>][] = [
-          [
-            's_payment_refunded',
-            {
-              paymentId: payment.id,
-              refundId: refund.id,
-              amount: refund.amount,
-              currency: refund.currency,
-              paymentStatus: status,
-            },
-          ],
-        ];
-        if (payment.orderId) {
-          await tx.order.updateMany({
-            where: { id: payment.orderId, status: { in: ['paid', 'partially_refunded'] } },
-            data: { status },
-          });
-          events.push([
-            's_order_refunded',
-            {
-              orderId: payment.orderId,
-              paymentId: payment.id,
-              refundId: refund.id,
-              amount: refund.amount,
-              currency: refund.currency,
-              status,
-            },
-          ]);
-        }
-        settled = 'succeeded';
-        return answer(await recordEvents(tx, payment, events), status);
+        return settlePendingRefund(
+          tx,
+          refund.id,
+          result.outcome === 'failed'
+            ? { succeeded: false, code: result.code, message: result.message }
+            : { succeeded: true, processorReference: result.processorReference },
+        );
       });
-      if (settled) refundsFinished.inc({ status: settled });
-      return outcome;
+      // Counted only by the call that settles the refund: a repeat after commit is not counted again.
+      if (settled.effect === 'settled')
+        refundsFinished.inc({ status: result.outcome === 'failed' ? 'failed' : 'succeeded' });
+      const refund = await db.refund.findUniqueOrThrow({ where: { id: input.refundId } });
+      const failure = result.outcome === 'failed' ? result : refund.status === 'failed' ? refundFailure(refund) : null;
+      return {
+        kind: 'done',
+        paymentId: input.paymentId,
+        paymentStatus: settled.paymentStatus,
+        succeeded: !failure,
+        ...(settled.effect === 'pending' ? { pending: true } : {}),
+        code: failure?.code ?? null,
+        message: failure?.message ?? null,
+        refundId: refund.id,
+        eventIds: settled.eventIds,
+      };
     },
   };
 }

@@ -1,7 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { Prisma } from '../../src/db/prisma';
-import { newId } from '../../src/domain/ids';
-import { recordEvent } from '../../src/events/recordEvent';
+import { settleClaimedPayment } from '../../src/payments/settlementOutcomes';
 import type {
   FollowUpCall,
   FollowUpOutcome,
@@ -12,8 +10,6 @@ import { processorAccess } from '../../src/payments/processorAccess';
 import { rejection } from '../../src/payments/workflowTypes';
 import { ProcessorTechnicalError, type FollowUpResult } from '../../src/processors/types';
 import type { ActivityDeps } from '../deps';
-
-type Tx = Prisma.TransactionClient;
 
 /** Calls capture / void / refund at the payment's processor; technical failures are thrown (retried). */
 export async function callProcessor(
@@ -44,29 +40,6 @@ export async function callProcessor(
     processorReference: result.processorReference,
     dispute: result.disputeOpened ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason } : null,
   };
-}
-
-export async function recordEvents(
-  tx: Tx,
-  payment: { accountId: string; mode: 'test' | 'live'; storeId: string; customerId: string | null },
-  events: [string, Record<string, unknown>][],
-) {
-  const ids: string[] = [];
-  for (const [eventType, properties] of events) {
-    ids.push(
-      (
-        await recordEvent(tx, {
-          accountId: payment.accountId,
-          mode: payment.mode,
-          storeId: payment.storeId,
-          customerId: payment.customerId,
-          eventType,
-          properties,
-        })
-      ).id,
-    );
-  }
-  return ids;
 }
 
 /**
@@ -122,88 +95,32 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
     async finishSettlement(
       input: SettlementInput & { workflowId: string; call: FollowUpCall; result: ProcessorFollowUp },
     ): Promise<FollowUpOutcome> {
-      return db.$transaction(async (tx) => {
-        const payment = await tx.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
-        const metadata = { ...((payment.metadata as Record<string, unknown> | null) ?? {}) };
-        const done = (eventIds: string[], succeeded: boolean, status: string) => ({
-          kind: 'done' as const,
-          paymentId: payment.id,
-          paymentStatus: status,
-          succeeded,
-          code: input.result.outcome === 'failed' ? input.result.code : null,
-          message: input.result.outcome === 'failed' ? input.result.message : null,
-          eventIds,
-        });
-        if (payment.status !== 'processing' || metadata.settlement !== input.workflowId)
-          return done([], input.result.outcome === 'succeeded', payment.status);
-        if (input.result.outcome === 'pending') {
-          // The claim stays (processing, metadata.settlement) until the processor confirms by webhook,
-          // so no other capture or void can start meanwhile; nothing is recorded as done.
-          const pendingAtProcessor = {
+      const { result } = input;
+      const settled = await db.$transaction((tx) =>
+        settleClaimedPayment(
+          tx,
+          {
+            paymentId: input.paymentId,
+            owner: input.workflowId,
             operation: input.operation,
-            processorReference: input.result.processorReference,
             amount: input.call.amount,
-          };
-          await tx.payment.update({
-            where: { id: payment.id },
-            data: { metadata: { ...metadata, pendingAtProcessor } as Prisma.InputJsonObject },
-          });
-          return { ...done([], true, payment.status), pending: true };
-        }
-        delete metadata.settlement;
-        if (input.result.outcome === 'failed') {
-          await tx.payment.update({
-            where: { id: payment.id },
-            data: { status: 'authorized', metadata: metadata as Prisma.InputJsonObject },
-          });
-          return done([], false, 'authorized');
-        }
-        const now = new Date();
-        const capture = input.operation === 'capture';
-        const status = capture ? 'succeeded' : 'canceled';
-        await tx.payment.update({
-          where: { id: payment.id },
-          data: {
-            status,
-            metadata: metadata as Prisma.InputJsonObject,
-            ...(capture ? { amountCaptured: input.call.amount, capturedAt: now } : { canceledAt: now }),
           },
-        });
-        const base = {
-          paymentId: payment.id,
-          orderId: payment.orderId,
-          amount: input.call.amount,
-          currency: payment.currency,
-          processorId: payment.processorId,
-        };
-        const events: [string, Record<string, unknown>][] = [
-          [capture ? 's_payment_succeeded' : 's_payment_voided', { ...base, status, captured: capture }],
-        ];
-        if (capture && input.result.dispute) {
-          const dispute = await tx.dispute.create({
-            data: {
-              id: newId('dispute'),
-              paymentId: payment.id,
-              amount: input.result.dispute.amount,
-              currency: payment.currency,
-              status: 'needs_response',
-              reason: input.result.dispute.reason,
-            },
-          });
-          events.push([
-            's_payment_disputed',
-            {
-              paymentId: payment.id,
-              disputeId: dispute.id,
-              amount: dispute.amount,
-              currency: dispute.currency,
-              reason: dispute.reason,
-              status: dispute.status,
-            },
-          ]);
-        }
-        return done(await recordEvents(tx, payment, events), true, status);
-      });
+          result,
+        ),
+      );
+      const failure = result.outcome === 'failed' ? result : null;
+      // Settled elsewhere first (the processor's webhook): the payment's status tells how it ended.
+      const succeeded = settled.effect === 'already_settled' ? !failure && settled.status !== 'authorized' : !failure;
+      return {
+        kind: 'done',
+        paymentId: input.paymentId,
+        paymentStatus: settled.status,
+        succeeded,
+        ...(settled.effect === 'pending' ? { pending: true } : {}),
+        code: failure?.code ?? (succeeded ? null : 'processor_declined'),
+        message: failure?.message ?? (succeeded ? null : 'The processor failed the operation'),
+        eventIds: settled.eventIds,
+      };
     },
   };
 }

@@ -58,6 +58,8 @@ export const configSchema = z
     /** `npm run worker` serves its own /metrics on this port when set (unset: none). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+    /** How long a capture, void or refund answered `pending` waits for the processor's webhook before asking it. */
+    FOLLOW_UP_CONFIRMATION_WAIT_MS: z.coerce.number().int().min(1000).default(86_400_000),
     /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(10000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3600000).default(30000),

@@ -31,6 +31,7 @@ export const idPrefixes = {
   webhookEndpoint: 'wh',
   webhookDelivery: 'whd',
   event: 'evt',
+  processorWebhookEvent: 'pwe',
   threeDsSession: '3ds',
   subscription: 'sub',
   membership: 'mem',

@@ -53,6 +53,14 @@ export const eventPropertiesSchemas = {
     declineCategory: z.string().nullable(),
   }),
   s_payment_refunded: shape({ paymentId: id, refundId: id, amount, currency, paymentStatus: z.string() }),
+  s_payment_refund_failed: shape({
+    paymentId: id,
+    refundId: id,
+    amount,
+    currency,
+    paymentStatus: z.string(),
+    failureCode: z.string(),
+  }),
   s_payment_voided: shape({ ...paymentBase, processorId: id.nullable(), captured: z.boolean() }),
   s_payment_disputed: shape({
     paymentId: id,

@@ -71,6 +71,14 @@ const builders: SampleBuilders = {
     currency: baseCurrency,
     paymentStatus: 'refunded',
   }),
+  s_payment_refund_failed: ({ baseCurrency }, fake) => ({
+    paymentId: fake('pay'),
+    refundId: fake('re'),
+    amount,
+    currency: baseCurrency,
+    paymentStatus: 'succeeded',
+    failureCode: 'refund_failed',
+  }),
   s_payment_voided: ({ baseCurrency }, fake) => ({
     paymentId: fake('pay'),
     orderId: fake('ord'),

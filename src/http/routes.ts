@@ -28,6 +28,7 @@ import { accountRateLimit } from './rate-limit/limiter';
 import type { LastUsedRecorder } from '../keys/lastUsed';
 import { ApiError } from './core/errors';
 import { registerProcessorRoutes } from './processors/routes';
+import { registerProcessorWebhookRoutes } from './processor-webhooks/routes';
 import { registerPaymentFlowRoutes } from './payment-flows/routes';
 import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
@@ -44,7 +45,7 @@ export const portalBasePath = '/api/v1/portal';
  * - `processingRouter`: /api/processing/v1, processing keys only (runtime);
  * - `partnerProcessingRouter`: /api/processing/v1/partner, partner keys only;
  * - `portalRouter`: /api/v1/portal, customer sessions (x-cms-token), no API keys;
- * - `unauthenticatedRouter`: /api/public/v1 routes with no auth (health).
+ * - `unauthenticatedRouter`: /api/public/v1 routes with no auth (health; processor webhooks, signed by the vendor).
  */
 export interface Routers {
   unauthenticatedRouter: express.Router;
@@ -64,6 +65,7 @@ export interface Routers {
 /** Each resource group's `register…Routes(routers, deps)`; add one line per group. */
 const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   ({ unauthenticatedRouter }, deps) => registerHealthRoutes(unauthenticatedRouter, deps),
+  registerProcessorWebhookRoutes,
   // First: Idempotency-Key runs before every public and processing route.
   registerIdempotency,
   registerEventRoutes,

@@ -1,8 +1,8 @@
-import type { Db } from '../db/prisma';
+import type { Db, Prisma } from '../db/prisma';
 import type { Scope } from '../commerce/scope';
 import { newId } from '../domain/ids';
 import { conflict, notFound } from '../errors';
-import { recordEvent } from '../events/recordEvent';
+import { recordPaymentEvents } from './refundOutcomes';
 
 export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
 
@@ -25,32 +25,47 @@ export async function createDispute(db: Db, scope: Scope, input: NewDispute) {
     if (payment.amountCaptured === 0) throw conflict('Only a captured payment can be disputed', 'PAYMENT_NOT_CAPTURED');
     if ((input.amount ?? 0) > payment.amountCaptured)
       throw conflict(`A dispute cannot exceed the captured ${payment.amountCaptured}`, 'DISPUTE_EXCEEDS_CAPTURED');
-    const row = await tx.dispute.create({
-      data: {
-        id: newId('dispute'),
-        paymentId: payment.id,
-        amount: input.amount ?? payment.amountCaptured,
-        currency: payment.currency,
-        status: input.status,
-        reason: input.reason ?? null,
-      },
+    return recordDispute(tx, payment, {
+      amount: input.amount ?? payment.amountCaptured,
+      status: input.status,
+      reason: input.reason ?? null,
     });
-    const event = await recordEvent(tx, {
-      ...scope,
-      storeId: payment.storeId,
-      customerId: payment.customerId,
-      eventType: 's_payment_disputed',
-      properties: {
-        paymentId: payment.id,
-        disputeId: row.id,
-        amount: row.amount,
-        currency: row.currency,
-        reason: row.reason,
-        status: row.status,
-      },
-    });
-    return { dispute: row, eventId: event.id };
   });
+}
+
+/**
+ * A dispute row of a payment and its `s_payment_disputed` event, in the caller's transaction (the
+ * disputes route, a processor's chargeback webhook, a capture the processor answers disputed).
+ */
+export async function recordDispute(
+  tx: Prisma.TransactionClient,
+  payment: {
+    id: string;
+    currency: string;
+    accountId: string;
+    mode: 'test' | 'live';
+    storeId: string;
+    customerId: string | null;
+  },
+  fields: { amount: number; status: DisputeStatus; reason: string | null },
+) {
+  const dispute = await tx.dispute.create({
+    data: { id: newId('dispute'), paymentId: payment.id, currency: payment.currency, ...fields },
+  });
+  const [eventId] = await recordPaymentEvents(tx, payment, [
+    [
+      's_payment_disputed',
+      {
+        paymentId: payment.id,
+        disputeId: dispute.id,
+        amount: dispute.amount,
+        currency: dispute.currency,
+        reason: dispute.reason,
+        status: dispute.status,
+      },
+    ],
+  ]);
+  return { dispute, eventId: eventId! };
 }
 
 /** A dispute of one of the caller's payments, or not_found. */

@@ -10,6 +10,8 @@ export interface SettlementInput {
   mode: 'test' | 'live';
   /** capture only: minor units, at most the authorized amount; default all of it. */
   amount?: number | null;
+  /** How long a `pending` answer waits for the processor's webhook before a lookup (default 24 h). */
+  confirmationWaitMs?: number;
 }
 
 export interface RefundInput {
@@ -20,6 +22,8 @@ export interface RefundInput {
   /** Minor units; default what is left to refund. */
   amount?: number | null;
   reason?: string | null;
+  /** How long a `pending` answer waits for the processor's webhook before a lookup (default 24 h). */
+  confirmationWaitMs?: number;
 }
 
 export type FollowUpRefusal = Rejection;

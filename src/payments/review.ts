@@ -1,6 +1,6 @@
 import type { Db } from '../db/prisma';
 import { conflict, notFound } from '../errors';
-import { recordEvent } from '../events/recordEvent';
+import { recordPaymentEvents } from './refundOutcomes';
 
 /**
  * Payments needing review: failed while a processor may still hold a charge (the reversal of an
@@ -102,31 +102,24 @@ export async function resolvePaymentReview(
       currency: payment.currency,
       status: payment.status,
     };
-    const event = (eventType: string, properties: Record<string, unknown>) =>
-      recordEvent(tx, {
-        accountId: payment.accountId,
-        mode: payment.mode,
-        storeId: payment.storeId,
-        customerId: payment.customerId,
-        eventType,
-        properties,
-      });
-    const resolvedEvent = await event('s_payment_review_resolved', {
-      ...base,
-      outcome: input.outcome,
-      processorId: review.processorId,
-      idempotencyKey: review.idempotencyKey,
-      note,
-    });
-    const eventIds = [resolvedEvent.id];
-    if (charged) {
-      const succeeded = await event('s_payment_succeeded', {
-        ...base,
-        processorId: payment.processorId,
-        captured: payment.intent !== 'auth',
-      });
-      eventIds.push(succeeded.id);
-    }
+    const events: [string, Record<string, unknown>][] = [
+      [
+        's_payment_review_resolved',
+        {
+          ...base,
+          outcome: input.outcome,
+          processorId: review.processorId,
+          idempotencyKey: review.idempotencyKey,
+          note,
+        },
+      ],
+    ];
+    if (charged)
+      events.push([
+        's_payment_succeeded',
+        { ...base, processorId: payment.processorId, captured: payment.intent !== 'auth' },
+      ]);
+    const eventIds = await recordPaymentEvents(tx, payment, events);
     return {
       paymentId: payment.id,
       outcome: input.outcome,

@@ -149,6 +149,60 @@ export interface ProcessorDefinition {
    */
   classify(vendorCode: string): DeclineCode;
   createAdapter(deps: AdapterDeps): ProcessorAdapter;
+  /** Asynchronous outcomes by webhook (`POST /processor-webhooks/{processorId}`); absent: the type sends none. */
+  webhooks?: ProcessorWebhooks;
+}
+
+/**
+ * What a processor's webhook event means for the engine:
+ * - capture / void / refund: the processor confirms (`succeeded`) or fails an operation it answered
+ *   `pending`; a failed refund that had been confirmed reopens its amount (Adyen REFUND_FAILED,
+ *   Stripe refund.failed);
+ * - capture_failed: a capture already counted as done failed later (Adyen CAPTURE_FAILED): review;
+ * - dispute_opened: a chargeback on a captured payment;
+ * - ignored: acknowledged and recorded, nothing to do (authorisations, reversals, notices …).
+ */
+export type ProcessorEventKind = 'capture' | 'void' | 'refund' | 'capture_failed' | 'dispute_opened' | 'ignored';
+
+export interface ProcessorEvent {
+  /** Stable across the vendor's redeliveries of the event: the engine applies each once. */
+  vendorEventId: string;
+  /** The vendor's own event type (`refund.updated`, `REFUND`). */
+  vendorType: string;
+  kind: ProcessorEventKind;
+  succeeded: boolean;
+  /** The engine's key the operation was sent with (a refund id, `<payment id>:capture`), when the vendor echoes it. */
+  engineKey?: string;
+  /** The processor's reference of the payment (PaymentIntent id, Adyen pspReference). */
+  paymentReference?: string;
+  /** The processor's reference of the operation itself (a Stripe refund id, the modification's pspReference). */
+  operationReference?: string;
+  /** Minor units of the engine's currency (dispute amounts). */
+  amount?: number;
+  currency?: string;
+  reason?: string;
+}
+
+export interface WebhookDelivery {
+  /** The body exactly as received: signatures are computed over bytes, not over parsed JSON. */
+  rawBody: Buffer;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  credentials: Record<string, string>;
+  /** The processor is a live one (a test notification is refused there, and the reverse). */
+  live: boolean;
+}
+
+export type WebhookVerification =
+  | { ok: true; events: ProcessorEvent[] }
+  /** no_secret: the credentials carry no signing secret, so nothing can be accepted. */
+  | { ok: false; reason: 'no_secret' | 'bad_signature' | 'malformed'; message: string };
+
+export interface ProcessorWebhooks {
+  /** Verifies the vendor's signature over the delivery and parses it into engine events. Pure. */
+  verify(delivery: WebhookDelivery): WebhookVerification;
+  /** Fields the vendor expects in a 2xx answer (Adyen: `notificationResponse: "[accepted]"`). */
+  acknowledgement?: Record<string, string>;
 }
 
 /** An integration failure: retried by the activity's retry policy, then cascades. Its code is in the table. */

@@ -30,6 +30,11 @@ export const eventCatalogue = [
     emittedWhen: 'a payment ends declined or in error after every processor tried',
   },
   { recordType: 's_payment_refunded', webhookType: 'payment/refunded', emittedWhen: 'a refund of a payment succeeds' },
+  {
+    recordType: 's_payment_refund_failed',
+    webhookType: 'payment/refund_failed',
+    emittedWhen: 'a refund the processor had confirmed fails later: its amount is refundable again',
+  },
   { recordType: 's_payment_voided', webhookType: 'payment/voided', emittedWhen: 'an authorisation is voided' },
   {
     recordType: 's_payment_disputed',

@@ -1,6 +1,7 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
+import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
 
 const { reserveRefund, finishRefund } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -21,10 +22,15 @@ const { dispatchEvents } = proxyActivities<Activities>({
   retry: { maximumAttempts: 10 },
 });
 
-/** One refund (workflow id = refund id): reserve the amount → call the processor → record (or release). */
+/**
+ * One refund (workflow id = refund id): reserve the amount → call the processor → record (or
+ * release). A refund the processor answered `pending` waits for its confirmation: the webhook
+ * route records it and signals, or after a long wait the workflow asks (docs/processors.md).
+ */
 export async function refundWorkflow(input: RefundInput): Promise<FollowUpOutcome> {
+  const messages = followUpMessages();
   const call = await reserveRefund(input);
-  if ('kind' in call) return call;
+  if ('kind' in call) return messages.ended(call);
   let result: ProcessorFollowUp;
   try {
     result = await refundAtProcessor({ ...input, call });
@@ -32,7 +38,17 @@ export async function refundWorkflow(input: RefundInput): Promise<FollowUpOutcom
     if (!(error instanceof ActivityFailure)) throw error;
     result = { outcome: 'failed', code: 'processor_unavailable', message: 'The processor could not be reached' };
   }
-  const outcome = await finishRefund({ ...input, call, result });
+  let outcome = await finishRefund({ ...input, call, result });
+  messages.answer(outcome);
+  // Histories from before the patch ended here with the refund pending.
+  if (outcome.kind === 'done' && outcome.pending && patched(awaitConfirmationPatch)) {
+    const confirmed = await awaitConfirmation(
+      messages.confirmation,
+      { ...input, operation: 'refund', call, refundId: input.refundId },
+      input.confirmationWaitMs ?? defaultConfirmationWaitMs,
+    );
+    if (confirmed) outcome = await finishRefund({ ...input, call, result: confirmed });
+  }
   if (outcome.kind === 'done' && outcome.eventIds.length > 0) await dispatchEvents(outcome.eventIds);
-  return outcome;
+  return messages.ended(outcome);
 }

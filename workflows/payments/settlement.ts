@@ -1,6 +1,7 @@
-import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { FollowUpOutcome, ProcessorFollowUp, SettlementInput } from '../../src/payments/followUpTypes';
+import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
 
 const { beginSettlement, finishSettlement } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -21,11 +22,16 @@ const { dispatchEvents } = proxyActivities<Activities>({
   retry: { maximumAttempts: 10 },
 });
 
-/** Capture or void of an authorized payment: claim it → call the processor → record (or give it back). */
+/**
+ * Capture or void of an authorized payment: claim it → call the processor → record (or give it
+ * back). A `pending` answer keeps the claim and waits for the processor's confirmation (webhook
+ * signal, or a lookup after a long wait).
+ */
 export async function paymentSettlementWorkflow(input: SettlementInput): Promise<FollowUpOutcome> {
+  const messages = followUpMessages();
   const workflowId = workflowInfo().workflowId;
   const call = await beginSettlement({ ...input, workflowId });
-  if ('kind' in call) return call;
+  if ('kind' in call) return messages.ended(call);
   let result: ProcessorFollowUp;
   try {
     result = await settleAtProcessor({ ...input, call });
@@ -33,7 +39,17 @@ export async function paymentSettlementWorkflow(input: SettlementInput): Promise
     if (!(error instanceof ActivityFailure)) throw error;
     result = { outcome: 'failed', code: 'processor_unavailable', message: 'The processor could not be reached' };
   }
-  const outcome = await finishSettlement({ ...input, workflowId, call, result });
+  let outcome = await finishSettlement({ ...input, workflowId, call, result });
+  messages.answer(outcome);
+  // Histories from before the patch ended here with the payment still processing.
+  if (outcome.kind === 'done' && outcome.pending && patched(awaitConfirmationPatch)) {
+    const confirmed = await awaitConfirmation(
+      messages.confirmation,
+      { ...input, call, settlementOwner: workflowId },
+      input.confirmationWaitMs ?? defaultConfirmationWaitMs,
+    );
+    if (confirmed) outcome = await finishSettlement({ ...input, workflowId, call, result: confirmed });
+  }
   if (outcome.kind === 'done' && outcome.eventIds.length > 0) await dispatchEvents(outcome.eventIds);
-  return outcome;
+  return messages.ended(outcome);
 }

@@ -26,8 +26,25 @@ export function refuseOversizedBody(req: Request, _res: Response, next: NextFunc
   next();
 }
 
+/**
+ * Bodies kept byte for byte, for routes that verify a signature over them (processor webhooks):
+ * only requests under a registered path prefix, so no other request holds its bytes twice.
+ */
+const rawBodies = new WeakMap<Request, Buffer>();
+const rawBodyPrefixes: string[] = [];
+
+export function keepRawBodyUnder(pathPrefix: string): void {
+  if (!rawBodyPrefixes.includes(pathPrefix)) rawBodyPrefixes.push(pathPrefix);
+}
+
+/** The body as received (empty when none came or the route did not ask for it). */
+export function rawBodyOf(req: Request): Buffer {
+  return rawBodies.get(req) ?? Buffer.alloc(0);
+}
+
 /** body-parser's `verify`: JSON must be UTF-8 (RFC 8259), and invalid bytes are refused, not turned into U+FFFD. */
-function requireUtf8(_req: Request, _res: Response, bytes: Buffer, encoding: string): void {
+function requireUtf8(req: Request, _res: Response, bytes: Buffer, encoding: string): void {
+  if (rawBodyPrefixes.some((prefix) => req.originalUrl.startsWith(prefix))) rawBodies.set(req, bytes);
   if (encoding !== 'utf-8') {
     throw Object.assign(new Error(`unsupported charset "${encoding}"`), { status: 415, type: 'charset.unsupported' });
   }

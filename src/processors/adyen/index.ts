@@ -3,6 +3,7 @@ import { classifyAdyenCode } from './codes';
 import type { ProcessorDefinition } from '../types';
 import { adyenCredentialsSchema } from './credentials';
 import { createAdyenAdapter } from './adapter';
+import { adyenWebhooks } from './engineEvents';
 
 /** `adyen`: Adyen Checkout API v71 (docs/processors-adyen.md). */
 export const adyenProcessor: ProcessorDefinition = {
@@ -11,4 +12,5 @@ export const adyenProcessor: ProcessorDefinition = {
   credentialsSchema: adyenCredentialsSchema,
   classify: classifyAdyenCode,
   createAdapter: createAdyenAdapter,
+  webhooks: adyenWebhooks,
 };

@@ -157,7 +157,12 @@ export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCa
       followUp(request, 'refund', async (stripe, options) => {
         if (request.amount <= 0) return followUpFailure('invalid_amount', 'A refund must be positive');
         const refund = await stripe.refunds.create(
-          { payment_intent: request.processorReference, amount: toStripeAmount(request.amount, request.currency) },
+          {
+            payment_intent: request.processorReference,
+            amount: toStripeAmount(request.amount, request.currency),
+            // The refund's webhooks name the engine's refund by it.
+            metadata: { engine_key: request.idempotencyKey },
+          },
           options,
         );
         if (refund.status === 'succeeded') return { outcome: 'succeeded', processorReference: refund.id };

@@ -3,6 +3,7 @@ import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
 import { createStripeAdapter } from './adapter';
 import { classifyStripeCode } from './codes';
 import { stripeCredentialsSchema } from './mappers';
+import { stripeWebhooks } from './webhooks';
 
 /**
  * Stripe's card presentment currencies the engine knows. The three-decimal ones (BHD, JOD, KWD,
@@ -22,7 +23,7 @@ const capabilities: ProcessorCapabilities = {
   externalThreeDs: true,
   hostedThreeDs: false,
   networkTokens: false,
-  // Captures and cancels answer at once; a refund Stripe answers `pending` is recorded pending.
+  // Captures and cancels answer at once; a refund Stripe answers `pending` waits for its webhook.
   asyncModifications: false,
 };
 
@@ -33,4 +34,5 @@ export const stripeProcessor: ProcessorDefinition = {
   credentialsSchema: stripeCredentialsSchema,
   classify: classifyStripeCode,
   createAdapter: (deps) => createStripeAdapter(deps, capabilities),
+  webhooks: stripeWebhooks,
 };

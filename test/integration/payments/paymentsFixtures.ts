@@ -164,3 +164,19 @@ export async function authorizeTries(harness: Harness, paymentId: string): Promi
     )
     .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
 }
+
+/** The tenant's API with a fresh Idempotency-Key per call, and a card payment in EUR by `POST /payments/process`. */
+export function tenantApi(harness: Harness, t: PaymentTenant) {
+  const post = (path: string, body: Record<string, unknown>) =>
+    call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });
+  const process = async (card: string, amount: number, mode: 'purchase' | 'auth') =>
+    post('/payments/process', {
+      storeId: t.storeId,
+      currency: 'EUR',
+      customerId: t.customerId,
+      amount,
+      mode,
+      paymentInstrumentId: await t.instrument(card),
+    });
+  return { post, process };
+}

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, ok } from '../commerce/commerceHelpers';
+import { startHarness, type Harness } from '../../helpers/harness';
+import { ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
-import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 
 /** Payments, captures, voids and refunds through the engine to a stripe processor (the Stripe simulator). */
 const stripe = stripeKit();
@@ -27,17 +26,9 @@ describe('payments through a stripe processor (Postgres, dev server, Stripe simu
     await stripe.stop();
   });
 
-  const post = (path: string, body: Record<string, unknown>) =>
-    call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });
-  const process = async (card: string, amount: number, mode: 'purchase' | 'auth') =>
-    post('/payments/process', {
-      storeId: t.storeId,
-      currency: 'EUR',
-      customerId: t.customerId,
-      amount,
-      mode,
-      paymentInstrumentId: await t.instrument(card),
-    });
+  const post = (path: string, body: Record<string, unknown>) => tenantApi(harness, t).post(path, body);
+  const process = (card: string, amount: number, mode: 'purchase' | 'auth') =>
+    tenantApi(harness, t).process(card, amount, mode);
 
   it('authorizes (auth), captures part of it at Stripe; what Stripe holds is what was captured', async () => {
     const auth = await process('4242424242424242', 3000, 'auth');

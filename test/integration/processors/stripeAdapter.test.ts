@@ -118,7 +118,12 @@ it('sends the engine key as Idempotency-Key on every POST of a payment life cycl
     ['/v1/customers', other.idempotencyKey],
   ]);
   expect(posts[1]!.params).toEqual({ amount_to_capture: '3000' });
-  expect(posts[2]!.params).toEqual({ payment_intent: auth.processorReference, amount: '1000' });
+  // The refund carries the engine's key in its metadata: its webhooks name the engine's refund by it.
+  expect(posts[2]!.params).toEqual({
+    payment_intent: auth.processorReference,
+    amount: '1000',
+    metadata: { engine_key: 'ref-1' },
+  });
   // The reversal refunds what is left, without an amount, so a replay sends the same request.
   expect(posts[3]!.params).toEqual({ payment_intent: auth.processorReference });
 });

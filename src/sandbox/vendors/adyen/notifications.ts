@@ -1,22 +1,17 @@
 import { buildNotification, type AdyenNotificationItem } from '../../../processors/adyen/webhooks';
 import type { AdyenSimulatorState } from './state';
+import { postUntilAccepted, type DeliveryRecord } from '../webhookPost';
 
 /**
  * Sends the simulator's notifications as Adyen does: one signed item per POST to the merchant
  * account's webhook URL, after the API answer, in order, retried until a 2xx (a few times here).
  * Without a configured webhook the items are only recorded.
  */
-export interface Delivery {
+export interface Delivery extends DeliveryRecord {
   eventCode: string;
   pspReference: string;
   url?: string;
-  attempts: number;
-  /** HTTP status of the last try; undefined while pending or when nothing was configured. */
-  status?: number;
-  error?: string;
 }
-
-const tries = 3;
 
 export class NotificationSender {
   readonly deliveries: Delivery[] = [];
@@ -50,28 +45,9 @@ export class NotificationSender {
     if (!target) return;
     delivery.url = target.url;
     const body = JSON.stringify(buildNotification([item], target.live, target.hmacKey));
-    for (let attempt = 1; attempt <= tries && !this.stopped; attempt++) {
-      await sleep(this.delayMs * attempt);
-      if (this.stopped) return;
-      delivery.attempts = attempt;
-      try {
-        const response = await fetch(target.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-          signal: AbortSignal.timeout(5_000),
-        });
-        delivery.status = response.status;
-        delete delivery.error;
-        await response.arrayBuffer();
-        if (response.ok) return;
-      } catch (error) {
-        delivery.error = (error as Error).message;
-      }
-    }
+    await postUntilAccepted({ url: target.url, headers: { 'content-type': 'application/json' }, body }, delivery, {
+      delayMs: this.delayMs,
+      stopped: () => this.stopped,
+    });
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

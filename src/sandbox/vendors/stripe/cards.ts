@@ -15,8 +15,12 @@ export type StripeCardBehaviour =
   | { kind: 'error_after_charge' }
   /** Answers 500 before doing anything (in front of the API: no result is saved under the key). */
   | { kind: 'error_before_charge' }
-  /** Approves; its refunds stay `pending`. */
-  | { kind: 'refund_pending' };
+  /** Approves; its refunds stay `pending`, then succeed (refund.updated, charge.refund.updated). */
+  | { kind: 'refund_pending' }
+  /** Approves; its refunds succeed, then fail (refund.failed, refund.updated, charge.refund.updated). */
+  | { kind: 'refund_fails' }
+  /** Approves; once captured, the charge is disputed as fraudulent (charge.dispute.created). */
+  | { kind: 'disputed' };
 
 const declined = (declineCode: string, message: string): StripeCardBehaviour => ({
   kind: 'decline',
@@ -45,6 +49,8 @@ export const stripeTestCards: Readonly<Record<string, StripeCardBehaviour>> = {
   '4000000000005001': { kind: 'error_after_charge' },
   '4000000000005019': { kind: 'error_before_charge' },
   '4000000000007726': { kind: 'refund_pending' },
+  '4000000000005126': { kind: 'refund_fails' },
+  '4000000000000259': { kind: 'disputed' },
 };
 
 export const defaultHoldMs = 10_000;

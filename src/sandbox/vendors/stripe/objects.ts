@@ -126,3 +126,33 @@ export function errorBody(
     },
   };
 }
+
+/** An Event as Stripe sends it to a webhook endpoint (`data.object` is a snapshot of the object). */
+export function eventObject(type: string, object: StripeObject): StripeObject {
+  return {
+    ...fixture('event'),
+    id: stripeId('evt'),
+    object: 'event',
+    api_version: '2025-10-29.clover',
+    created: now(),
+    data: { object: structuredClone(object) },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+export function disputeObject(charge: StripeObject, reason: string): StripeObject {
+  return {
+    ...fixture('dispute'),
+    id: stripeId('dp'),
+    amount: charge.amount_captured,
+    charge: charge.id,
+    created: now(),
+    currency: charge.currency,
+    payment_intent: charge.payment_intent,
+    reason,
+    status: 'needs_response',
+  };
+}

@@ -1,7 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isExpiryInFuture, passesLuhn } from '../../../domain/luhn';
 import { stripeTestCards, type StripeCardBehaviour } from './cards';
-import { chargeObject, errorBody, paymentIntentObject, refundObject, type StripeObject } from './objects';
+import {
+  chargeObject,
+  disputeObject,
+  errorBody,
+  paymentIntentObject,
+  refundObject,
+  type StripeObject,
+} from './objects';
 import type { StoredAnswer, StripeAccount } from './state';
 
 /** What the simulated Stripe does with each call (the router has already deduped it by Idempotency-Key). */
@@ -91,6 +98,7 @@ export async function createPaymentIntent(account: StripeAccount, params: Params
   if (intent.capture_method === 'automatic') {
     Object.assign(intent, { status: 'succeeded', amount_received: amount });
     Object.assign(charge, { captured: true, amount_captured: amount });
+    disputeIfDisputed(account, number, charge);
   } else {
     Object.assign(intent, { status: 'requires_capture', amount_capturable: amount });
   }
@@ -132,7 +140,10 @@ export function capturePaymentIntent(account: StripeAccount, id: string, params:
     });
   Object.assign(intent, { status: 'succeeded', amount_received: amount, amount_capturable: 0 });
   const charge = account.charges.get(intent.latest_charge as string);
-  if (charge) Object.assign(charge, { captured: true, amount_captured: amount });
+  if (charge) {
+    Object.assign(charge, { captured: true, amount_captured: amount });
+    disputeIfDisputed(account, account.cardOf.get(id) ?? '', charge);
+  }
   return ok(intent);
 }
 
@@ -177,12 +188,50 @@ export function createRefund(account: StripeAccount, params: Params): StoredAnsw
       `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
       { code: 'amount_too_large', param: 'amount' },
     );
-  const pending = stripeTestCards[account.cardOf.get(id) ?? '']?.kind === 'refund_pending';
-  const refund = refundObject(intent, amount, pending ? 'pending' : 'succeeded');
+  const behaviour = stripeTestCards[account.cardOf.get(id) ?? '']?.kind;
+  const refund = refundObject(intent, amount, behaviour === 'refund_pending' ? 'pending' : 'succeeded');
+  refund.metadata = (record(params.metadata) ?? {}) as Record<string, string>;
   account.refunds.set(refund.id as string, refund);
   const refunded = (charge.amount_refunded as number) + amount;
   Object.assign(charge, { amount_refunded: refunded, refunded: refunded >= (charge.amount_captured as number) });
+  const later = (status: 'succeeded' | 'failed', ms: number | null) => {
+    if (ms !== null) setTimeout(() => settleRefund(account, refund.id as string, status), ms).unref();
+  };
+  if (behaviour === 'refund_pending') later('succeeded', account.pendingRefundSettleMs);
+  if (behaviour === 'refund_fails') later('failed', account.pendingRefundSettleMs ?? 50);
   return ok(refund);
+}
+
+/**
+ * A refund's later outcome, as Stripe reports it: a pending one succeeds or fails, a succeeded one
+ * can still fail (the card was closed). A failed refund gives its amount back to the charge. Sends
+ * `refund.failed` (failures), `refund.updated` and `charge.refund.updated`. False when the refund
+ * cannot move that way.
+ */
+export function settleRefund(account: StripeAccount, refundId: string, status: 'succeeded' | 'failed'): boolean {
+  const refund = account.refunds.get(refundId);
+  const from = refund?.status;
+  if (!refund || (status === 'succeeded' ? from !== 'pending' : from !== 'pending' && from !== 'succeeded'))
+    return false;
+  refund.status = status;
+  if (status === 'failed') {
+    refund.failure_reason = 'expired_or_canceled_card';
+    const charge = account.charges.get(refund.charge as string);
+    if (charge) {
+      const refunded = (charge.amount_refunded as number) - (refund.amount as number);
+      Object.assign(charge, { amount_refunded: refunded, refunded: false });
+    }
+    account.notify('refund.failed', refund);
+  }
+  account.notify('refund.updated', refund);
+  account.notify('charge.refund.updated', refund);
+  return true;
+}
+
+function disputeIfDisputed(account: StripeAccount, number: string, charge: StripeObject): void {
+  if (stripeTestCards[number]?.kind !== 'disputed') return;
+  Object.assign(charge, { disputed: true });
+  account.notify('charge.dispute.created', disputeObject(charge, 'fraudulent'));
 }
 
 /** A PaymentIntent as answered, with `latest_charge` expanded when asked. */

@@ -8,6 +8,7 @@ import {
   createRefund,
   presentIntent,
   searchPaymentIntents,
+  settleRefund,
 } from './operations';
 import { StripeSimulatorState, type StoredAnswer, type StripeAccount } from './state';
 
@@ -21,6 +22,10 @@ import { StripeSimulatorState, type StoredAnswer, type StripeAccount } from './s
  *   POST /_simulator/hold {secretKey, ms} (how long the hold card waits), GET
  *   /_simulator/requests?secretKey= (every POST as received), GET /_simulator/intents?secretKey=
  *   (PaymentIntents with their charge).
+ * - Webhooks (webhooks.ts): POST /_simulator/webhooks {secretKey, url, webhookSecret} (where the
+ *   account's events go, signed), POST /_simulator/pending-refunds {secretKey, settleAfterMs}
+ *   (null: pending refunds wait for POST /_simulator/refunds/:id/settle {secretKey, status}),
+ *   GET /_simulator/events?secretKey= (every event the account sent).
  */
 export function createStripeSimulatorRouter(state = new StripeSimulatorState()): express.Router {
   const router = express.Router();
@@ -98,6 +103,32 @@ export function createStripeSimulatorRouter(state = new StripeSimulatorState()):
       return void res.status(400).json({ message: 'secretKey (string) and ms (integer ≥ 0) are required' });
     state.account(secretKey).holdMs = Math.min(ms as number, maxHoldMs);
     res.json({ secretKey, holdMs: state.account(secretKey).holdMs });
+  });
+  router.post('/_simulator/webhooks', express.json(), (req, res) => {
+    const { secretKey, url, webhookSecret } = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof secretKey !== 'string' || typeof url !== 'string' || typeof webhookSecret !== 'string')
+      return void res.status(400).json({ message: 'secretKey, url and webhookSecret (strings) are required' });
+    state.account(secretKey).webhook = { url, secret: webhookSecret };
+    res.status(204).end();
+  });
+  router.post('/_simulator/pending-refunds', express.json(), (req, res) => {
+    const { secretKey, settleAfterMs } = (req.body ?? {}) as { secretKey?: unknown; settleAfterMs?: unknown };
+    const valid = settleAfterMs === null || (Number.isInteger(settleAfterMs) && (settleAfterMs as number) >= 0);
+    if (typeof secretKey !== 'string' || !valid)
+      return void res.status(400).json({ message: 'secretKey (string) and settleAfterMs (integer ≥ 0 or null)' });
+    state.account(secretKey).pendingRefundSettleMs = settleAfterMs as number | null;
+    res.json({ secretKey, settleAfterMs });
+  });
+  router.post('/_simulator/refunds/:id/settle', express.json(), (req, res) => {
+    const { secretKey, status } = (req.body ?? {}) as { secretKey?: unknown; status?: unknown };
+    if (typeof secretKey !== 'string' || (status !== 'succeeded' && status !== 'failed'))
+      return void res.status(400).json({ message: 'secretKey (string) and status (succeeded | failed) are required' });
+    if (!settleRefund(state.account(secretKey), String(req.params.id), status))
+      return void res.status(409).json({ message: `refund ${String(req.params.id)} cannot become ${status}` });
+    res.status(204).end();
+  });
+  router.get('/_simulator/events', (req, res) => {
+    res.json({ events: state.account(String(req.query.secretKey ?? '')).events });
   });
   router.get('/_simulator/requests', (req, res) => {
     res.json({ requests: state.account(String(req.query.secretKey ?? '')).requests });

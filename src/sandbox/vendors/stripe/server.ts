@@ -7,6 +7,7 @@ import { StripeSimulatorState } from './state';
 export interface RunningStripeSimulator {
   /** The origin to give a stripe processor as `credentials.endpoint`. */
   url: string;
+  state: StripeSimulatorState;
   stop(): Promise<void>;
 }
 
@@ -22,7 +23,8 @@ export function createStripeSimulatorApp(state = new StripeSimulatorState()): ex
 
 /** Serves the Stripe simulator on its own port: Stripe's paths (`/v1/…`) sit at the root. */
 export async function startStripeSimulator(port = 0, host = '127.0.0.1'): Promise<RunningStripeSimulator> {
-  const server = http.createServer(createStripeSimulatorApp());
+  const state = new StripeSimulatorState();
+  const server = http.createServer(createStripeSimulatorApp(state));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -30,8 +32,10 @@ export async function startStripeSimulator(port = 0, host = '127.0.0.1'): Promis
   const { port: actualPort } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${actualPort}`,
+    state,
     stop: () =>
       new Promise<void>((resolve) => {
+        state.sender.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,5 +1,6 @@
 import type { StripeObject } from './objects';
 import { defaultHoldMs } from './cards';
+import { StripeWebhookSender } from './webhooks';
 
 /** What the Stripe simulator keeps per secret key (one simulated Stripe account each). */
 export interface StoredAnswer {
@@ -35,6 +36,13 @@ export class StripeAccount {
   readonly requests: LoggedRequest[] = [];
   outage = false;
   holdMs = defaultHoldMs;
+  /** Where this account's events are POSTed, signed with `secret` (none: only kept in `events`). */
+  webhook?: { url: string; secret: string };
+  readonly events: StripeObject[] = [];
+  /** How long a pending refund waits before it succeeds by itself (null: until settled by hand). */
+  pendingRefundSettleMs: number | null = 50;
+  /** Sends an event about `object` (set by the simulator's state). */
+  notify: (type: string, object: StripeObject) => void = () => undefined;
   private readonly answers = new Map<string, IdempotencyRecord>();
 
   /**
@@ -68,11 +76,15 @@ export class StripeAccount {
 export class StripeSimulatorState {
   private readonly accounts = new Map<string, StripeAccount>();
 
+  constructor(readonly sender = new StripeWebhookSender(20)) {}
+
   account(secretKey: string): StripeAccount {
     let account = this.accounts.get(secretKey);
     if (!account) {
-      account = new StripeAccount();
-      this.accounts.set(secretKey, account);
+      const created = new StripeAccount();
+      created.notify = (type, object) => this.sender.send(created, type, object);
+      this.accounts.set(secretKey, created);
+      account = created;
     }
     return account;
   }

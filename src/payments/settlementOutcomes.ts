@@ -1,0 +1,89 @@
+import type { Prisma } from '../db/prisma';
+import { recordDispute } from './disputes';
+import type { SettlementOperation } from './followUpTypes';
+import { recordPaymentEvents } from './refundOutcomes';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * The end of a capture or void, written once whoever learns it first: the settlement workflow
+ * (the processor's answer, or its lookup after a long wait) or the processor-webhook route. The
+ * workflow claimed the payment (`processing`, `metadata.settlement` = its workflow id); only the
+ * claim's owner moves it on, with a conditional UPDATE, so a repeat finds it settled.
+ */
+export type SettlementResult =
+  | { outcome: 'succeeded'; dispute?: { amount: number; reason: string | null } | null }
+  | { outcome: 'pending'; processorReference: string }
+  | { outcome: 'failed' };
+
+export interface ClaimedSettlement {
+  paymentId: string;
+  /** The workflow that claimed the payment (`metadata.settlement`). */
+  owner: string;
+  operation: SettlementOperation;
+  amount: number;
+}
+
+export type SettlementEffect = 'settled' | 'pending' | 'already_settled';
+
+type Metadata = Record<string, unknown>;
+
+export async function settleClaimedPayment(tx: Tx, claim: ClaimedSettlement, result: SettlementResult) {
+  const payment = await tx.payment.findUniqueOrThrow({ where: { id: claim.paymentId } });
+  const metadata: Metadata = { ...((payment.metadata as Metadata | null) ?? {}) };
+  const answer = (effect: SettlementEffect, status: string, eventIds: string[] = []) => ({ effect, status, eventIds });
+  if (payment.status !== 'processing' || metadata.settlement !== claim.owner)
+    return answer('already_settled', payment.status);
+  const claimed = { id: payment.id, status: 'processing', metadata: { path: ['settlement'], equals: claim.owner } };
+  if (result.outcome === 'pending') {
+    // The claim stays (processing, metadata.settlement) until the processor confirms, so no other
+    // capture or void can start meanwhile; nothing is recorded as done.
+    const pendingAtProcessor = {
+      operation: claim.operation,
+      processorReference: result.processorReference,
+      amount: claim.amount,
+    };
+    await tx.payment.updateMany({
+      where: claimed,
+      data: { metadata: { ...metadata, pendingAtProcessor } as Prisma.InputJsonObject },
+    });
+    return answer('pending', payment.status);
+  }
+  delete metadata.settlement;
+  delete metadata.pendingAtProcessor;
+  if (result.outcome === 'failed') {
+    const moved = await tx.payment.updateMany({
+      where: claimed,
+      data: { status: 'authorized', metadata: metadata as Prisma.InputJsonObject },
+    });
+    return moved.count === 1 ? answer('settled', 'authorized') : answer('already_settled', payment.status);
+  }
+  const now = new Date();
+  const capture = claim.operation === 'capture';
+  const status = capture ? 'succeeded' : 'canceled';
+  const moved = await tx.payment.updateMany({
+    where: claimed,
+    data: {
+      status,
+      metadata: metadata as Prisma.InputJsonObject,
+      ...(capture ? { amountCaptured: claim.amount, capturedAt: now } : { canceledAt: now }),
+    },
+  });
+  if (moved.count !== 1) return answer('already_settled', payment.status);
+  const base = {
+    paymentId: payment.id,
+    orderId: payment.orderId,
+    amount: claim.amount,
+    currency: payment.currency,
+    processorId: payment.processorId,
+  };
+  const events: [string, Record<string, unknown>][] = [
+    [capture ? 's_payment_succeeded' : 's_payment_voided', { ...base, status, captured: capture }],
+  ];
+  const eventIds = await recordPaymentEvents(tx, payment, events);
+  if (capture && result.dispute) {
+    const { amount, reason } = result.dispute;
+    eventIds.push((await recordDispute(tx, payment, { amount, reason, status: 'needs_response' })).eventId);
+  }
+  return answer('settled', status, eventIds);
+}

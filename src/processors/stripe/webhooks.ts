@@ -1,0 +1,103 @@
+import Stripe from 'stripe';
+import type { ProcessorEvent, ProcessorWebhooks, WebhookDelivery, WebhookVerification } from '../types';
+import { fromStripeAmount } from './mappers';
+
+/**
+ * Stripe webhooks: `Stripe-Signature` verified by the official SDK (`webhooks.constructEvent`: HMAC
+ * of `timestamp.body` with the endpoint's `whsec_…` secret, and the timestamp within 300 s of now,
+ * Stripe's default tolerance against replays). Events the engine acts on:
+ * - `refund.updated`, `charge.refund.updated`, `refund.failed` (the object is the Refund): status
+ *   `succeeded` confirms a pending refund, `failed` / `canceled` fails it (or reopens a confirmed
+ *   one). The refund carries the engine's key in `metadata.engine_key` (the adapter sets it).
+ * - `charge.dispute.created`: a dispute on the PaymentIntent.
+ * Every other event is acknowledged and ignored (captures and cancels answer at once at Stripe).
+ */
+export const stripeToleranceSeconds = 300;
+
+const refundEvents = new Set(['refund.updated', 'charge.refund.updated', 'refund.failed']);
+
+interface RefundObject {
+  id: string;
+  status?: string | null;
+  payment_intent?: string | { id: string } | null;
+  metadata?: Record<string, string> | null;
+  failure_reason?: string | null;
+}
+
+interface DisputeObject {
+  id: string;
+  amount: number;
+  currency: string;
+  reason?: string | null;
+  payment_intent?: string | { id: string } | null;
+}
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? undefined);
+
+export function stripeEventToProcessorEvent(event: { id: string; type: string; data: { object: unknown } }) {
+  const base = { vendorEventId: event.id, vendorType: event.type };
+  const ignored: ProcessorEvent = { ...base, kind: 'ignored', succeeded: true };
+  if (refundEvents.has(event.type)) {
+    const refund = event.data.object as RefundObject;
+    const status = refund.status ?? '';
+    if (!['succeeded', 'failed', 'canceled'].includes(status)) return ignored;
+    const engineKey = refund.metadata?.engine_key;
+    const paymentReference = idOf(refund.payment_intent);
+    return {
+      ...base,
+      kind: 'refund',
+      succeeded: status === 'succeeded',
+      operationReference: refund.id,
+      ...(engineKey ? { engineKey } : {}),
+      ...(paymentReference ? { paymentReference } : {}),
+      ...(refund.failure_reason ? { reason: refund.failure_reason } : {}),
+    } satisfies ProcessorEvent;
+  }
+  if (event.type === 'charge.dispute.created') {
+    const dispute = event.data.object as DisputeObject;
+    const paymentReference = idOf(dispute.payment_intent);
+    const currency = dispute.currency.toUpperCase();
+    return {
+      ...base,
+      kind: 'dispute_opened',
+      succeeded: true,
+      operationReference: dispute.id,
+      amount: fromStripeAmount(dispute.amount, currency),
+      currency,
+      ...(paymentReference ? { paymentReference } : {}),
+      ...(dispute.reason ? { reason: dispute.reason } : {}),
+    } satisfies ProcessorEvent;
+  }
+  return ignored;
+}
+
+/** `receivedAtMs` only for tests of the tolerance; the SDK reads the clock otherwise. */
+export function verifyStripeDelivery(delivery: WebhookDelivery, receivedAtMs?: number): WebhookVerification {
+  const secret = delivery.credentials.webhookSecret;
+  if (!secret) return { ok: false, reason: 'no_secret', message: 'the processor has no webhookSecret' };
+  const header = delivery.headers['stripe-signature'];
+  if (!header) return { ok: false, reason: 'bad_signature', message: 'the Stripe-Signature header is missing' };
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(
+      delivery.rawBody,
+      header,
+      secret,
+      stripeToleranceSeconds,
+      undefined,
+      receivedAtMs,
+    );
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      return { ok: false, reason: 'bad_signature', message: error.message };
+    return { ok: false, reason: 'malformed', message: 'the body is not a Stripe event' };
+  }
+  if (typeof event.id !== 'string' || typeof event.type !== 'string' || !event.data)
+    return { ok: false, reason: 'malformed', message: 'the body is not a Stripe event' };
+  if (event.livemode !== delivery.live)
+    return { ok: false, reason: 'bad_signature', message: `a ${event.livemode ? 'live' : 'test'} mode event` };
+  return { ok: true, events: [stripeEventToProcessorEvent(event)] };
+}
+
+export const stripeWebhooks: ProcessorWebhooks = { verify: (delivery) => verifyStripeDelivery(delivery) };
