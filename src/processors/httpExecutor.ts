@@ -1,3 +1,4 @@
+import type { DeclineCode } from './declineCodes';
 import { ProcessorTechnicalError } from './types';
 
 /**
@@ -18,6 +19,11 @@ export interface JsonRequest {
   headers?: Record<string, string>;
   body: unknown;
   timeoutMs: number;
+  /**
+   * The code of a 5xx answer, for a vendor whose answer says more than its status (Adyen's
+   * `Transient-Error: true` means nothing was processed). Default: `serverErrorCode` below.
+   */
+  classifyServerError?: (status: number, headers: Headers) => DeclineCode;
 }
 
 export function postJson(request: JsonRequest): Promise<JsonAnswer> {
@@ -60,8 +66,10 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
     );
   }
   const elapsedMs = Math.round(performance.now() - started);
-  if (response.status >= 500)
-    throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, serverErrorCode(response.status));
+  if (response.status >= 500) {
+    const code = request.classifyServerError?.(response.status, response.headers) ?? serverErrorCode(response.status);
+    throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, code);
+  }
   try {
     return { status: response.status, body: JSON.parse(text) as unknown, elapsedMs };
   } catch {

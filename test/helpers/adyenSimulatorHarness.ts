@@ -9,7 +9,9 @@ import {
 /**
  * The Adyen simulator for a test file, with every exchange recorded: `problems()` lists each request
  * body Adyen's document would reject, each missing or over-long header, and each simulator answer
- * off the document's response schemas. A file calls it after each test so no request goes unchecked.
+ * off the document's response schemas (a stored answer replayed under its key is checked against the
+ * operation that first produced it, as Adyen replays it whatever the path). A file calls it after
+ * each test so no request goes unchecked.
  */
 export interface CheckedSimulator {
   simulator: RunningAdyenSimulator;
@@ -23,6 +25,16 @@ export async function startCheckedSimulator(options: AdyenSimulatorOptions = {})
   const responses: ObservedExchange[] = [];
   let checkedRequests = 0;
   let checkedResponses = 0;
+  /** Per API key and idempotency key, the path whose answer Adyen stored: a replay is that answer, checked as such. */
+  const storedBy = new Map<string, string>();
+  const answeredPath = (response: ObservedExchange): string => {
+    const key = response.headers['idempotency-key'];
+    if (typeof key !== 'string' || response.status === undefined || response.status < 200 || response.status >= 300)
+      return response.path;
+    const scope = `${String(response.headers['x-api-key'])}\u0000${key}`;
+    if (!storedBy.has(scope)) storedBy.set(scope, response.path);
+    return storedBy.get(scope)!;
+  };
   const simulator = await startAdyenSimulator({
     ...options,
     onRequest: (exchange) => requests.push(exchange),
@@ -45,7 +57,7 @@ export async function startCheckedSimulator(options: AdyenSimulatorOptions = {})
       for (const response of responses.slice(checkedResponses)) {
         const where = `${response.method} ${response.path} → ${response.status}`;
         found.push(
-          ...checkoutResponseErrors(response.path, response.status!, response.responseBody).map(
+          ...checkoutResponseErrors(answeredPath(response), response.status!, response.responseBody).map(
             (e) => `${where}: ${e}`,
           ),
         );

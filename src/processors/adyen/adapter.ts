@@ -1,10 +1,11 @@
+import { declineCategoryOf, type DeclineCode } from '../declineCodes';
 import { postJson } from '../httpExecutor';
 import { ProcessorTechnicalError, type FollowUpRequest, type ReversalRequest, type ReversalResult } from '../types';
+import type { AdapterDeps, AuthorizeRequest, AuthorizeResult, FollowUpResult, ProcessorAdapter } from '../types';
 import { adyenCapabilities } from './capabilities';
-import type { AdapterDeps, ProcessorAdapter } from '../types';
 import { checkoutBaseUrl, parseAdyenCredentials, type AdyenCredentials } from './credentials';
-import { mayHoldMoney, readProbeAnswer, toLookupResult, type StoredUnderKey } from './lookup';
-import { lookupProbeRequest, modificationRequest, paymentRequest, reversalRequest } from './requests';
+import { afterFence, isKeyFence, mayHoldMoney, readKeyAnswer, toLookupResult, type StoredUnderKey } from './lookup';
+import { keyFenceRequest, lookupProbeRequest, modificationRequest, paymentRequest, reversalRequest } from './requests';
 import { toAuthorizeResult, toFollowUpResult, type AdyenAnswer } from './responses';
 
 /**
@@ -13,6 +14,16 @@ import { toAuthorizeResult, toFollowUpResult, type AdyenAnswer } from './respons
  * `deps.sandboxUrl` is not used: the `endpoint` credential points the adapter at a simulator.
  */
 const maxIdempotencyKeyLength = 64;
+
+/**
+ * Adyen marks an error after which nothing was processed (the key stays unused) with
+ * `Transient-Error: true` (CheckoutService-v71, `RequestedTestErrorResponseCode`); any other 5xx
+ * may come after the message reached the card network, so its outcome is unknown.
+ */
+function serverErrorCode(status: number, headers: Headers): DeclineCode {
+  if (headers.get('transient-error')?.toLowerCase() === 'true') return 'processor_unavailable';
+  return status === 504 ? 'timeout' : 'processor_error';
+}
 
 export function createAdyenAdapter(deps: AdapterDeps): ProcessorAdapter {
   async function send(
@@ -26,45 +37,61 @@ export function createAdyenAdapter(deps: AdapterDeps): ProcessorAdapter {
         `idempotency key longer than Adyen's ${maxIdempotencyKeyLength}`,
         'invalid_request',
       );
-    try {
-      const answer = await postJson({
-        url: `${checkoutBaseUrl(credentials)}${path}`,
-        headers: { 'x-api-key': credentials.apiKey, 'idempotency-key': idempotencyKey },
-        body,
-        timeoutMs: deps.timeoutMs,
-      });
-      return { status: answer.status, body: answer.body };
-    } catch (error) {
-      // Adyen does not promise that a 503 processed nothing: every 5xx leaves the outcome open.
-      if (error instanceof ProcessorTechnicalError && error.code === 'processor_unavailable')
-        throw new ProcessorTechnicalError(error.message, 'processor_error');
-      throw error;
-    }
+    const answer = await postJson({
+      url: `${checkoutBaseUrl(credentials)}${path}`,
+      headers: { 'x-api-key': credentials.apiKey, 'idempotency-key': idempotencyKey },
+      body,
+      timeoutMs: deps.timeoutMs,
+      classifyServerError: serverErrorCode,
+    });
+    return { status: answer.status, body: answer.body };
   }
 
   const paymentPath = (pspReference: string, action: 'captures' | 'cancels' | 'refunds' | 'reversals') =>
     `/payments/${encodeURIComponent(pspReference)}/${action}`;
 
-  async function modify(request: FollowUpRequest, action: 'captures' | 'cancels' | 'refunds') {
+  async function modify(request: FollowUpRequest, action: 'captures' | 'cancels' | 'refunds'): Promise<FollowUpResult> {
+    const withAmount = action !== 'cancels';
+    if (withAmount && request.amount <= 0) return refusedAsData('invalid_amount', 'the amount must be positive');
     const credentials = parseAdyenCredentials(request.credentials);
-    const body = modificationRequest(request, credentials, action !== 'cancels');
+    const body = modificationRequest(request, credentials, withAmount);
     return toFollowUpResult(
       await send(credentials, paymentPath(request.processorReference, action), request.idempotencyKey, body),
     );
   }
 
-  /** Resends the probe under the authorization's key: Adyen answers with what it stored for it. */
+  /**
+   * Adyen has no read of a payment by reference or key. The probe, resent under the key, gets the
+   * stored answer of a request Adyen processed; when the key is unused, the fence closes it so a
+   * late original cannot charge (docs/processors-adyen.md "Lookup").
+   */
   async function storedUnder(idempotencyKey: string, credentials: AdyenCredentials): Promise<StoredUnderKey> {
-    return readProbeAnswer(await send(credentials, '/payments', idempotencyKey, lookupProbeRequest(credentials)));
+    const probe = readKeyAnswer(await send(credentials, '/payments', idempotencyKey, lookupProbeRequest(credentials)));
+    if (probe.kind === 'payment') return { found: true, payment: probe.payment };
+    if (probe.kind === 'fenced') return { found: false };
+    const fence = readKeyAnswer(
+      await send(credentials, '/paymentMethods', idempotencyKey, keyFenceRequest(credentials)),
+    );
+    return afterFence(fence, probe.errorCode);
   }
 
   return {
     type: 'adyen',
     capabilities: adyenCapabilities,
     async authorize(request) {
+      if (withoutDsTransId(request))
+        return declinedAsData(
+          'invalid_authentication_data',
+          'External 3-D Secure 2 values need the DS transaction id (Adyen: mpiData.dsTransID)',
+        );
       const credentials = parseAdyenCredentials(request.credentials);
       const body = paymentRequest(request, credentials);
       const answer = await send(credentials, '/payments', request.idempotencyKey, body);
+      if (answer.status >= 200 && answer.status < 300 && isKeyFence(answer.body))
+        throw new ProcessorTechnicalError(
+          'a lookup closed this key before the authorization arrived; Adyen processed nothing under it',
+          'idempotency_conflict',
+        );
       return toAuthorizeResult(answer, { capture: request.capture, amount: body.amount, reference: body.reference });
     },
     capture: (request) => modify(request, 'captures'),
@@ -103,4 +130,17 @@ export function createAdyenAdapter(deps: AdapterDeps): ProcessorAdapter {
       }
     },
   };
+}
+
+/** Adyen's "authorised elsewhere" flow needs dsTransID for 3-D Secure 2 on every scheme. */
+function withoutDsTransId(request: AuthorizeRequest): boolean {
+  return request.threeDs !== undefined && request.threeDs.messageVersion.startsWith('2') && !request.threeDs.dsTransID;
+}
+
+function declinedAsData(code: DeclineCode, message: string): AuthorizeResult {
+  return { outcome: 'declined', code, category: declineCategoryOf(code), message };
+}
+
+function refusedAsData(code: DeclineCode, message: string): FollowUpResult {
+  return { outcome: 'failed', code, category: declineCategoryOf(code), message };
 }

@@ -3,28 +3,62 @@ import type { LookupResult } from '../types';
 import { readPaymentAnswer, type AdyenAnswer, type AdyenPaymentResponse } from './responses';
 
 /**
- * What Adyen stored under an authorization's idempotency key, read from the answer to the lookup
- * probe (requests.ts `lookupProbeRequest`, docs/processors-adyen.md "Lookup"). Pure.
+ * What Adyen holds under an authorization's idempotency key, read from the answers to the lookup
+ * probe and the key fence (requests.ts; docs/processors-adyen.md "Lookup"). Pure.
  *
  * - A payment answer is the stored answer of the first request under the key: it stands.
- * - A 422 refusal of the probe itself (not 704) means Adyen took the probe as a new request:
- *   nothing is stored under the key, so nothing was charged under it. This rests on two
- *   assumptions that docs/processors-adyen.md ("Lookup") states, with how to check them.
+ * - The fence's answer (a payment-methods list) means an earlier lookup closed the key: nothing
+ *   was charged under it and nothing will be.
  * - 704 means a request under the key is still being processed: unknown, ask again later.
+ * - Any other 422 is a refusal of the request itself (the probe's card fails the Luhn check).
  */
+export type KeyAnswer =
+  | { kind: 'payment'; payment: AdyenPaymentResponse }
+  | { kind: 'fenced' }
+  | { kind: 'refused'; errorCode: string | undefined };
+
 export type StoredUnderKey = { found: false } | { found: true; payment: AdyenPaymentResponse };
 
-export function readProbeAnswer(answer: AdyenAnswer): StoredUnderKey {
-  if (answer.status === 422 || answer.status === 409) {
-    const read = readServiceErrorCode(answer.body);
-    if (read === '704')
-      throw new ProcessorTechnicalError('adyen is still processing a request under this key', 'idempotency_conflict');
-    if (answer.status === 422) return { found: false };
-  }
+export function readKeyAnswer(answer: AdyenAnswer): KeyAnswer {
+  if (answer.status >= 200 && answer.status < 300 && isKeyFence(answer.body)) return { kind: 'fenced' };
+  const errorCode = readServiceErrorCode(answer.body);
+  if ((answer.status === 422 || answer.status === 409) && errorCode === '704')
+    throw new ProcessorTechnicalError('adyen is still processing a request under this key', 'idempotency_conflict');
+  if (answer.status === 422) return { kind: 'refused', errorCode };
   const read = readPaymentAnswer(answer);
   if (read.kind === 'refused')
     throw new ProcessorTechnicalError(`adyen refused the lookup with HTTP ${answer.status}`, 'invalid_response');
-  return { found: true, payment: read.payment };
+  return { kind: 'payment', payment: read.payment };
+}
+
+/** The answer of `POST /paymentMethods`, which only the key fence sends. */
+export function isKeyFence(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Array.isArray((body as { paymentMethods?: unknown }).paymentMethods) &&
+    !('resultCode' in body)
+  );
+}
+
+/**
+ * The probe found the key unused (or replayed its own refusal); the fence's answer decides. Only a
+ * closed key is `not_found`: a fence Adyen refused leaves the key open, so the lookup cannot tell.
+ */
+export function afterFence(fence: KeyAnswer, probeRefusal: string | undefined): StoredUnderKey {
+  switch (fence.kind) {
+    case 'payment':
+      return { found: true, payment: fence.payment };
+    case 'fenced':
+      return { found: false };
+    case 'refused':
+      // The probe's own refusal, replayed: Adyen stored it under the key, which closes the key too.
+      if (probeRefusal !== undefined && fence.errorCode === probeRefusal) return { found: false };
+      throw new ProcessorTechnicalError(
+        `adyen refused the key fence (${fence.errorCode ?? '?'}); the key stays open, the outcome unknown`,
+        'invalid_response',
+      );
+  }
 }
 
 type FoundStatus = Extract<LookupResult, { outcome: 'found' }>['status'];

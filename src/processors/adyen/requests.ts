@@ -124,8 +124,9 @@ export const lookupProbeCardNumber = '4111111111111112';
 
 /**
  * The body resent under an authorization's idempotency key to learn what Adyen stored for it
- * (docs/processors-adyen.md, "Lookup"). Adyen answers a known key with the stored answer of the
- * first request; an unknown key is processed as this request, which Adyen rejects as invalid.
+ * (docs/processors-adyen.md, "Lookup"). Adyen answers a key it already processed with the stored
+ * answer of the first request; an unused key is taken as this request, which Adyen refuses as
+ * invalid before anything reaches a card network.
  */
 export function lookupProbeRequest(credentials: AdyenCredentials): AdyenPaymentRequest {
   return {
@@ -136,4 +137,13 @@ export function lookupProbeRequest(credentials: AdyenCredentials): AdyenPaymentR
     paymentMethod: { type: 'scheme', number: lookupProbeCardNumber, expiryMonth: '12', expiryYear: '2099' },
     shopperInteraction: 'Ecommerce',
   };
+}
+
+/**
+ * Sent under the key after the probe found it unused: `POST /paymentMethods` changes nothing, and
+ * Adyen stores its answer under the key, so any later request under that key (a late original
+ * authorization) is answered with it instead of being processed.
+ */
+export function keyFenceRequest(credentials: AdyenCredentials): { merchantAccount: string } {
+  return { merchantAccount: credentials.merchantAccount };
 }

@@ -34,6 +34,9 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
   beforeEach(async () => {
     account = await kit.account({ timeoutMs: engineTimeoutMs, holdMs });
   });
+  afterEach(() => {
+    expect(kit.problems?.() ?? []).toEqual([]);
+  });
 
   const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
     authorizeRequest(account.credentials, number, overrides);

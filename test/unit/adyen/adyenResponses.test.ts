@@ -1,4 +1,11 @@
-import { mayHoldMoney, readProbeAnswer, toLookupResult } from '../../../src/processors/adyen/lookup';
+import {
+  afterFence,
+  mayHoldMoney,
+  readKeyAnswer,
+  toLookupResult,
+  type KeyAnswer,
+  type StoredUnderKey,
+} from '../../../src/processors/adyen/lookup';
 import { toAuthorizeResult, toFollowUpResult } from '../../../src/processors/adyen/responses';
 import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
 import { ProcessorTechnicalError } from '../../../src/processors/types';
@@ -127,9 +134,19 @@ describe('Adyen modification answer → FollowUpResult', () => {
   });
 });
 
+/** What the adapter's lookup concludes from the probe's answer and, when it found nothing, the fence's. */
+function storedUnder(probeAnswer: { status: number; body: unknown }, fenceAnswer?: { status: number; body: unknown }) {
+  const probe = readKeyAnswer(probeAnswer);
+  if (probe.kind === 'payment') return { found: true, payment: probe.payment } as StoredUnderKey;
+  if (probe.kind === 'fenced') return { found: false } as StoredUnderKey;
+  if (!fenceAnswer) throw new Error('the lookup sends the fence next');
+  return afterFence(readKeyAnswer(fenceAnswer), probe.errorCode);
+}
+const fenceAnswer = { status: 200, body: { paymentMethods: [{ name: 'Cards', type: 'scheme' }] } };
+
 describe('Adyen lookup by idempotency key replay', () => {
   it('a stored authorisation is found with its reference and amount', () => {
-    const stored = readProbeAnswer(payment('Authorised'));
+    const stored = storedUnder(payment('Authorised'));
     expect(toLookupResult(stored)).toEqual({
       outcome: 'found',
       processorReference: 'QFQTPCQ8HXSKGK82',
@@ -145,23 +162,41 @@ describe('Adyen lookup by idempotency key replay', () => {
     ['ChallengeShopper', 'pending', false],
     ['Pending', 'pending', true],
   ] as const)('stored %s is %s (may hold money: %s)', (resultCode, status, holds) => {
-    const stored = readProbeAnswer(payment(resultCode));
+    const stored = storedUnder(payment(resultCode));
     expect(toLookupResult(stored)).toMatchObject({ outcome: 'found', status });
     expect(stored.found && mayHoldMoney(stored.payment)).toBe(holds);
   });
 
-  it('the probe refused as a new request means nothing stands under the key', () => {
-    expect(toLookupResult(readProbeAnswer(serviceError(422, '101')))).toEqual({ outcome: 'not_found' });
+  it('the probe refused as a new request, then the key closed by the fence (or by the stored refusal): not found', () => {
+    expect(toLookupResult(storedUnder(serviceError(422, '101'), fenceAnswer))).toEqual({ outcome: 'not_found' });
+    expect(toLookupResult(storedUnder(serviceError(422, '101'), serviceError(422, '101')))).toEqual({
+      outcome: 'not_found',
+    });
+    // A key an earlier lookup closed answers the probe with the fence's stored answer.
+    expect(toLookupResult(storedUnder(fenceAnswer))).toEqual({ outcome: 'not_found' });
   });
 
-  it('a key still in progress, or another payment than expected, is not an answer', () => {
-    expect(thrownCode(() => readProbeAnswer(serviceError(422, '704')))).toBe('idempotency_conflict');
-    expect(thrownCode(() => readProbeAnswer(serviceError(409, '704')))).toBe('idempotency_conflict');
-    expect(thrownCode(() => readProbeAnswer(serviceError(409, '000')))).toBe('invalid_response');
-    expect(thrownCode(() => toLookupResult(readProbeAnswer(payment('Authorised')), 'OTHER00000000000'))).toBe(
+  it('the original arriving between probe and fence is found; a fence Adyen refused leaves the outcome open', () => {
+    expect(toLookupResult(storedUnder(serviceError(422, '101'), payment('Authorised')))).toMatchObject({
+      outcome: 'found',
+      status: 'authorized',
+    });
+    expect(thrownCode(() => storedUnder(serviceError(422, '101'), serviceError(422, '000')))).toBe('invalid_response');
+    const refusedFence: KeyAnswer = { kind: 'refused', errorCode: '901' };
+    expect(thrownCode(() => afterFence(refusedFence, undefined))).toBe('invalid_response');
+  });
+
+  it('a key still in progress, a stored 5xx, or another payment than expected, is not an answer', () => {
+    expect(thrownCode(() => readKeyAnswer(serviceError(422, '704')))).toBe('idempotency_conflict');
+    expect(thrownCode(() => readKeyAnswer(serviceError(409, '704')))).toBe('idempotency_conflict');
+    expect(thrownCode(() => readKeyAnswer(serviceError(409, '000')))).toBe('invalid_response');
+    expect(thrownCode(() => storedUnder(serviceError(422, '101'), serviceError(422, '704')))).toBe(
+      'idempotency_conflict',
+    );
+    expect(thrownCode(() => toLookupResult(storedUnder(payment('Authorised')), 'OTHER00000000000'))).toBe(
       'invalid_response',
     );
-    expect(thrownCode(() => toLookupResult(readProbeAnswer(payment('Authorised', { amount: undefined }))))).toBe(
+    expect(thrownCode(() => toLookupResult(storedUnder(payment('Authorised', { amount: undefined }))))).toBe(
       'invalid_response',
     );
   });

@@ -55,6 +55,39 @@ export const adyenTestCards: Readonly<Record<string, AdyenCardBehaviour>> = {
   '4000000000000259': { kind: 'dispute' },
 };
 
+/**
+ * Adyen's own test trigger: in its test environment `paymentMethod.holderName` set to one of these
+ * values gives that result whatever the card (docs.adyen.com/development-resources/testing/result-codes).
+ * A subset; the simulator applies it before the card's own behaviour.
+ */
+export interface TriggeredRefusal {
+  resultCode: 'Refused' | 'Error';
+  refusalReasonCode: string;
+  refusalReason: string;
+}
+
+const triggered = (resultCode: TriggeredRefusal['resultCode'], code: string, reason: string): TriggeredRefusal => ({
+  resultCode,
+  refusalReasonCode: code,
+  refusalReason: reason,
+});
+
+export const holderNameTriggers: Readonly<Record<string, TriggeredRefusal>> = {
+  DECLINED: triggered('Refused', '2', 'Refused'),
+  REFERRAL: triggered('Refused', '3', 'Referral'),
+  ERROR: triggered('Error', '4', 'Acquirer Error'),
+  BLOCK_CARD: triggered('Refused', '5', 'Blocked Card'),
+  CARD_EXPIRED: triggered('Refused', '6', 'Expired Card'),
+  ISSUER_UNAVAILABLE: triggered('Refused', '9', 'Issuer Unavailable'),
+  NOT_ENOUGH_BALANCE: triggered('Refused', '12', 'Not enough balance'),
+};
+
+export function refusalTriggeredBy(holderName: string | undefined): TriggeredRefusal | undefined {
+  return holderName !== undefined && Object.hasOwn(holderNameTriggers, holderName)
+    ? holderNameTriggers[holderName]
+    : undefined;
+}
+
 export function behaviourOf(number: string): AdyenCardBehaviour {
   return Object.hasOwn(adyenTestCards, number) ? adyenTestCards[number]! : { kind: 'authorise' };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AdyenNotificationItem } from '../../../processors/adyen/webhooks';
-import { behaviourOf, brandOf } from './cards';
+import { behaviourOf, brandOf, refusalTriggeredBy, type TriggeredRefusal } from './cards';
 import type { AdyenSimulatorState, SimPayment, StoredAnswer } from './state';
 
 /**
@@ -40,7 +40,8 @@ export function processPayment(state: AdyenSimulatorState, body: PaymentBody, ba
   const behaviour = behaviourOf(body.paymentMethod.number);
   const pspReference = state.newPspReference();
   const authentication = authenticationOf(body.mpiData);
-  const result = decide(behaviour, authentication, expired(body.paymentMethod, now), pspReference, baseUrl);
+  const trigger = refusalTriggeredBy(body.paymentMethod.holderName);
+  const result = decide(behaviour, authentication, expired(body.paymentMethod, now), pspReference, baseUrl, trigger);
   const manualCapture = body.additionalData?.manualCapture === 'true';
   const authorised = result.resultCode === 'Authorised';
   const payment: SimPayment = {
@@ -93,10 +94,12 @@ function decide(
   isExpired: boolean,
   pspReference: string,
   baseUrl: string,
+  trigger: TriggeredRefusal | undefined,
 ): Decision {
   if (isExpired) return { resultCode: 'Refused', refusalReasonCode: '6', refusalReason: 'Expired Card' };
   if (authentication === 'failed')
     return { resultCode: 'Refused', refusalReasonCode: '11', refusalReason: '3D Not Authenticated' };
+  if (trigger) return { ...trigger };
   switch (behaviour.kind) {
     case 'refuse':
       return {

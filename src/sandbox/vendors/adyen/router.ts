@@ -1,5 +1,5 @@
 import express from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { behaviourOf, passesLuhn } from './cards';
 import { modificationBodySchema, modificationKinds, processModification, type ModificationKind } from './modifications';
 import type { NotificationSender } from './notifications';
@@ -48,8 +48,17 @@ export function createCheckoutRouter(
       if (!passesLuhn(card)) return serviceError(422, '101', 'Invalid card number', 'validation');
       const behaviour = behaviourOf(card).kind;
       if (behaviour === 'server_error') return serviceError(500, '000', 'Internal error', 'internal');
-      if (behaviour === 'slow') await sleep(options.holdMs);
+      if (behaviour === 'slow') await sleep(holdFor(parsed.data.merchantAccount));
       return processPayment(state, parsed.data, options.baseUrl(), new Date());
+    });
+  });
+
+  /** Side-effect free; the engine's lookup sends it to close an unused key (docs/processors-adyen.md). */
+  router.post('/paymentMethods', async (req, res) => {
+    await idempotent(req, res, (body) => {
+      const parsed = parse(paymentMethodsBodySchema, body);
+      if ('refusal' in parsed) return parsed.refusal;
+      return { answer: { status: 200, body: { paymentMethods: cardPaymentMethods } }, notifications: [] };
     });
   });
 
@@ -65,6 +74,10 @@ export function createCheckoutRouter(
       return processModification(state, action, String(req.params.pspReference), parsed.data, new Date());
     });
   });
+
+  function holdFor(merchantAccount: string | undefined): number {
+    return (merchantAccount === undefined ? undefined : state.holdFor(merchantAccount)) ?? options.holdMs;
+  }
 
   function reply(res: express.Response, status: number, body: unknown, headers: Record<string, string> = {}) {
     const exchange = res.locals.exchange as ObservedExchange | undefined;
@@ -90,6 +103,13 @@ export function createCheckoutRouter(
       reply(res, 401, serviceError(401, '000', 'HTTP Status Response - Unauthorized', 'security').answer.body);
       return;
     }
+    const account = merchantAccountOf(req);
+    if (account !== undefined && state.isDown(account)) {
+      // Adyen's transient error: nothing processed, the key stays unused (Transient-Error: true).
+      const down = serviceError(500, '000', 'Unable to process the request: no connection available', 'internal');
+      reply(res, 500, down.answer.body, { 'transient-error': 'true' });
+      return;
+    }
     const key = req.get('idempotency-key');
     const echo: Record<string, string> = key ? { 'idempotency-key': key } : {};
     if (key) {
@@ -111,14 +131,21 @@ export function createCheckoutRouter(
     const answer: StoredAnswer = processed.answer;
     const stored = answer.status >= 200 && answer.status < 300;
     if (key) state.finish(apiKey, key, stored ? answer : undefined);
-    const merchantAccount = (req.body as { merchantAccount?: unknown } | undefined)?.merchantAccount;
-    if (typeof merchantAccount === 'string') sender.enqueue(merchantAccount, processed.notifications);
-    if (stored && behaviourHolds(req)) await sleep(options.holdMs);
+    if (account !== undefined) sender.enqueue(account, processed.notifications);
+    if (stored && behaviourHolds(req)) await sleep(holdFor(account));
     reply(res, answer.status, answer.body, echo);
   }
 
   return router;
 }
+
+function merchantAccountOf(req: express.Request): string | undefined {
+  const merchantAccount = (req.body as { merchantAccount?: unknown } | undefined)?.merchantAccount;
+  return typeof merchantAccount === 'string' ? merchantAccount : undefined;
+}
+
+const paymentMethodsBodySchema = z.object({ merchantAccount: z.string().min(1) });
+const cardPaymentMethods = [{ brands: ['visa', 'mc'], name: 'Cards', type: 'scheme' }];
 
 /** The answer-lost card: processed and stored, but the answer comes too late for the caller. */
 function behaviourHolds(req: express.Request): boolean {

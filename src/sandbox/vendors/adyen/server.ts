@@ -11,7 +11,8 @@ import { AdyenSimulatorState } from './state';
  * A simulator of Adyen's Checkout API v71 over real HTTP, for the adapter's tests and for staging
  * (point a processor's `endpoint` credential at it). Its answers follow the response schemas of
  * Adyen's OpenAPI document; the cards are in cards.ts. Besides Adyen's paths it serves
- * `/simulator/…` to configure webhooks, push any notification (e.g. a CHARGEBACK) and inspect.
+ * `/simulator/…` to configure webhooks, push any notification (e.g. a CHARGEBACK), switch an account's
+ * outage or hold time, and inspect payments.
  */
 export interface AdyenSimulatorOptions extends Partial<Omit<CheckoutRouterOptions, 'baseUrl'>> {
   /** Delay before each notification is sent (ms), after the API answer. */
@@ -42,6 +43,10 @@ const pushSchema = z.object({
   success: z.boolean().default(true),
   reason: z.string().optional(),
 });
+
+const outageSchema = z.object({ merchantAccount: z.string().min(1), enabled: z.boolean() });
+const holdSchema = z.object({ merchantAccount: z.string().min(1), ms: z.number().int().min(0).max(120_000) });
+const paymentsQuerySchema = z.object({ merchantAccount: z.string().min(1), reference: z.string().optional() });
 
 export function createAdyenSimulatorApp(
   state: AdyenSimulatorState,
@@ -77,6 +82,24 @@ export function createAdyenSimulatorApp(
       },
     ]);
     res.status(202).json({ queued: 1 });
+  });
+  app.post('/simulator/outage', (req, res) => {
+    const { merchantAccount, enabled } = outageSchema.parse(req.body);
+    state.setOutage(merchantAccount, enabled);
+    res.status(204).end();
+  });
+  app.post('/simulator/hold', (req, res) => {
+    const { merchantAccount, ms } = holdSchema.parse(req.body);
+    state.setHold(merchantAccount, ms);
+    res.status(204).end();
+  });
+  /** The ledger of a merchant account, optionally of one merchant reference (the engine's payment id). */
+  app.get('/simulator/payments', (req, res) => {
+    const { merchantAccount, reference } = paymentsQuerySchema.parse(req.query);
+    const payments = [...state.payments.values()].filter(
+      (p) => p.merchantAccount === merchantAccount && (reference === undefined || p.reference === reference),
+    );
+    res.json({ payments });
   });
   app.get('/simulator/payments/:pspReference', (req, res) => {
     const payment = state.payments.get(req.params.pspReference);

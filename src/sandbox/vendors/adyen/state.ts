@@ -47,6 +47,9 @@ export class AdyenSimulatorState {
   private readonly answers = new Map<string, StoredAnswer>();
   private readonly inProgress = new Set<string>();
   private readonly targets = new Map<string, WebhookTarget>();
+  /** Test controls per merchant account (not Adyen's): an outage, and how long held answers hold. */
+  private readonly down = new Set<string>();
+  private readonly holds = new Map<string, number>();
 
   /** Adyen's 16-character pspReference, unique in this simulator. */
   newPspReference(): string {
@@ -73,6 +76,23 @@ export class AdyenSimulatorState {
   finish(scope: string, key: string, answer?: StoredAnswer): void {
     this.inProgress.delete(scopedKey(scope, key));
     if (answer) this.answers.set(scopedKey(scope, key), answer);
+  }
+
+  setOutage(merchantAccount: string, enabled: boolean): void {
+    if (enabled) this.down.add(merchantAccount);
+    else this.down.delete(merchantAccount);
+  }
+
+  isDown(merchantAccount: string): boolean {
+    return this.down.has(merchantAccount);
+  }
+
+  setHold(merchantAccount: string, ms: number): void {
+    this.holds.set(merchantAccount, ms);
+  }
+
+  holdFor(merchantAccount: string): number | undefined {
+    return this.holds.get(merchantAccount);
   }
 
   setWebhookTarget(merchantAccount: string, target: WebhookTarget): void {

@@ -1,3 +1,4 @@
+import { adyenKit } from './adyen';
 import { sandboxKit } from './sandbox';
 import { stripeKit } from './stripe';
 import type { ProcessorKit } from './types';
@@ -8,4 +9,5 @@ export const processorKits: readonly ProcessorKit[] = [
   sandboxKit('sandbox'),
   sandboxKit('sandbox_hosted3ds'),
   stripeKit(),
+  adyenKit(),
 ];

@@ -12,6 +12,12 @@ export interface ProcessorKit {
   stop(): Promise<void>;
   /** A fresh account at the simulator: nothing of other tests is visible to it. */
   account(options: { timeoutMs: number; holdMs: number }): Promise<KitAccount>;
+  /**
+   * What the adapter sent (or the simulator answered) since the last call that the vendor's own
+   * API document refuses; the suite expects none after every test. Kits whose requests are built
+   * by the vendor's SDK (Stripe) or that have no published document (sandbox) leave it out.
+   */
+  problems?(): string[];
   cards: {
     approve: string;
     approveOther: string;
