@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createMerchant } from '../../helpers/fixtures';
 import { startHarness, type Harness } from '../../helpers/harness';
-import { createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
-import { netCharged, payV2, untilSettled } from './paymentsFixtures';
+import { attemptsOf, crossTypeTenant } from './crossTypeTenant';
+import { netCharged } from './paymentsFixtures';
 
 /**
  * A cascade across processor types, through the engine: a flow of stripe (the Stripe simulator)
@@ -25,80 +24,29 @@ describe('cascade stripe → sandbox (Postgres, dev server, Stripe simulator, sa
   });
 
   async function tenant() {
-    const merchant = await createMerchant(harness.db, { mode: 'test', plan: 'premium' });
-    const token = merchant.token;
     const stripeAccount: KitAccount = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
     const acquirerMerchant = `m_${randomUUID()}`;
-    const processor = (name: string, type: string, credentials: Record<string, string>) =>
-      ok(harness, 'POST', '/processors', token, {
-        name,
-        type,
-        credentials,
-        // The merchant enables KWD on both; only the sandbox's type takes it.
-        supportedCurrencies: ['EUR', 'KWD'],
-        baseCurrency: 'EUR',
-      });
-    const stripeProcessor = await processor('Stripe', 'stripe', stripeAccount.credentials);
-    const sandboxProcessor = await processor('Sandbox', 'sandbox', { merchantId: acquirerMerchant });
-    const flow = await ok(harness, 'POST', '/payment-flows', token, {
-      name: 'Stripe then sandbox',
-      strategy: 'cascade',
-      threeDsEnabled: false,
-      stickyProcessorEnabled: false,
-      pickProcessorStrategy: 'ordered',
-      fallbackMode: true,
-      maxFallbackRetries: 1,
-      processorConfigs: [
-        { processorId: stripeProcessor.id, weight: 100 },
-        { processorId: sandboxProcessor.id, weight: 0 },
+    // The merchant enables KWD on both; only the sandbox's type takes it.
+    const { processorIds, pay } = await crossTypeTenant(
+      harness,
+      [
+        { name: 'Stripe', type: 'stripe', credentials: stripeAccount.credentials },
+        { name: 'Sandbox', type: 'sandbox', credentials: { merchantId: acquirerMerchant } },
       ],
-      fallbackProcessorConfigs: [{ processorId: sandboxProcessor.id, orderIndex: 0 }],
-    });
-    const store = await ok(harness, 'POST', '/stores', token, {
-      name: 'Shop',
-      baseCurrency: 'EUR',
-      presentmentCurrencies: ['KWD'],
-      defaultPaymentFlowId: flow.id,
-    });
-    const product = await createProduct(harness, token, store.id, [
-      { unitAmount: 1999, currency: 'EUR' },
-      { unitAmount: 1999, currency: 'KWD' },
-    ]);
-    const customer = await createCustomer(harness, token);
+      ['EUR', 'KWD'],
+    );
     const sandboxLedger = async (reference: string) => {
       const query = new URLSearchParams({ merchantId: acquirerMerchant, reference });
       return ((await (await fetch(`${harness.sandboxUrl}/acquirer/ledger?${query.toString()}`)).json()) as any).entries;
     };
     return {
-      stripeId: stripeProcessor.id as string,
-      sandboxId: sandboxProcessor.id as string,
+      stripeId: processorIds[0]!,
+      sandboxId: processorIds[1]!,
       stripeAccount,
       sandboxLedger,
-      async pay(card: string, currency = 'EUR') {
-        const prices = product.variants[0].prices as { id: string; currency: string }[];
-        const session = await ok(harness, 'POST', '/checkout-sessions', token, {
-          storeId: store.id,
-          customerId: customer.id,
-          currency,
-          lineItems: [{ priceId: prices.find((p) => p.currency === currency)!.id, quantity: 1 }],
-        });
-        const nextYear = new Date().getUTCFullYear() + 1;
-        const instrument = await ok(harness, 'POST', '/payment-instruments', token, {
-          customerId: customer.id,
-          card: { number: card, expMonth: 12, expYear: nextYear, cvc: '123' },
-        });
-        const answer = await payV2(harness, token, {
-          checkoutSessionId: session.id,
-          paymentInstrumentId: instrument.id,
-        });
-        expect([200, 202, 402]).toContain(answer.status);
-        return untilSettled(harness, token, answer.body.payment?.id ?? answer.body.data?.paymentId, 40_000);
-      },
+      pay: (card: string, currency = 'EUR') => pay(card, { currency }),
     };
   }
-
-  const attemptsOf = (detail: any) =>
-    detail.attempts.map((a: any) => [a.attemptNumber, a.processorId, a.outcome, a.errorCode]);
 
   it('falls back to the sandbox on a soft decline at Stripe; one charge in the end', async () => {
     const t = await tenant();
