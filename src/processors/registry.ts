@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { adyenProcessor } from './adyen';
 import { sandboxProcessor } from './sandbox';
 import { sandboxHosted3dsProcessor } from './sandbox_hosted3ds';
@@ -51,4 +52,13 @@ export function capabilityNames(capabilities: ProcessorCapabilities): string[] {
 /** Whether the processor type takes payments in this currency (ISO 4217, any case). */
 export function takesCurrency(capabilities: ProcessorCapabilities, currency: string): boolean {
   return capabilities.currencies === 'any' || capabilities.currencies.includes(currency.toUpperCase());
+}
+
+/** A type's credentials as JSON Schema (from its zod schema), for the API document. */
+export function credentialsJsonSchema(type: string): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(processorDefinition(type).credentialsSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+  });
+  return schema;
 }

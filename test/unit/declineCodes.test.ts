@@ -7,6 +7,7 @@ import {
   isKnownDeclineCode,
   isOutcomeUnknown,
 } from '../../src/processors/declineCodes';
+import { processorTypes } from '../../src/processors/registry';
 import { testCards } from '../../src/sandbox/acquirer/cards';
 import { blockedByRuleCode, noProcessorCode, outcomeUnknownCode } from '../../src/payments/workflowTypes';
 
@@ -29,16 +30,20 @@ function codesIn(files: string[], patterns: RegExp[]): string[] {
   });
 }
 
+/** Every file of every processor folder (a new processor is scanned without touching this test). */
+const processorFiles = fs
+  .readdirSync(path.join(root, 'src/processors'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.includes(path.sep) && file.endsWith('.ts'))
+  .map((file) => path.join('src/processors', file));
+
 const producers = [
   'src/sandbox/acquirer/cards.ts',
   'src/sandbox/acquirer/operations.ts',
   'src/sandbox/acquirer/router.ts',
-  'src/processors/sandbox/transformers.ts',
   'src/threeds/paymentPlan.ts',
   'src/threeds/serverClient.ts',
   'src/sandbox/acquirer/lookup.ts',
-  'src/processors/stripe/adapter.ts',
-  'src/processors/stripe/mappers.ts',
+  ...processorFiles,
   'activities/payments/authorize.ts',
   'workflows/payments/workflow.ts',
   'workflows/payments/attempts.ts',
@@ -113,7 +118,10 @@ describe('error code table', () => {
     ]);
     for (const card of Object.values(testCards)) if (card.kind === 'decline') emitted.add(card.code);
     for (const code of [blockedByRuleCode, noProcessorCode, outcomeUnknownCode]) emitted.add(code);
-    // Sanity: the scan sees codes from each kind of producer.
+    // Sanity: the scan sees codes from each kind of producer, every processor folder among them.
+    expect(processorFiles).toEqual(
+      expect.arrayContaining(processorTypes.map((type) => expect.stringContaining(`${type}${path.sep}`))),
+    );
     expect([...emitted]).toEqual(
       expect.arrayContaining([
         'card_declined',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currencySchema, idOf, idParam } from '../../commerce/schemas';
-import { isProcessorType, processorDefinition, processorTypes } from '../../processors/registry';
+import { credentialsJsonSchema, processorDefinition, processorTypes } from '../../processors/registry';
 
 const capabilitiesSchema = z.object({
   currencies: z.union([z.array(z.string()), z.literal('any')]),
@@ -33,10 +33,22 @@ export const processorSchema = z
   })
   .openapi('Processor');
 
+/** The registered types (src/processors/registry.ts), as an enum in the API document. */
+const [firstType, ...otherTypes] = processorTypes;
 export const processorTypeSchema = z
-  .string()
-  .refine(isProcessorType, { message: `type must be a registered processor type: ${processorTypes.join(', ')}` })
-  .openapi({ description: `Adapter type: ${processorTypes.join(', ')}` });
+  .enum([firstType!, ...otherTypes], {
+    error: () => `type must be a registered processor type: ${processorTypes.join(', ')}`,
+  })
+  .openapi({ description: 'Adapter type: one folder under src/processors/ each (docs/processors.md)' });
+
+/** Each registered type's credentials schema, as the document shows them (`anyOf`, one per type). */
+const credentialsByType = processorTypes.map((type) => ({ type, schema: credentialsJsonSchema(type) }));
+
+function fieldList(schema: Record<string, unknown>): string {
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const names = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+  return names.map((name) => (required.has(name) ? name : `${name}?`)).join(', ');
+}
 
 /**
  * An object of strings; its fields per type are checked by the type's own schema
@@ -47,11 +59,10 @@ export const credentialsSchema = z
   .refine((value) => Object.keys(value).length <= 50, { message: 'at most 50 credential fields' })
   .openapi({
     description:
-      'Object of strings, write-only (never returned), fields per type (docs/processors.md): ' +
-      'sandbox and sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; ' +
-      'stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, ' +
-      'returnUrl?, endpoint?}. `endpoint` (an http(s) origin replacing the ' +
-      "vendor's scheme, host and port) is refused in live mode.",
+      'Object of strings, write-only (never returned), its fields per type (docs/processors.md): ' +
+      credentialsByType.map(({ type, schema }) => `${type} {${fieldList(schema)}}`).join('; ') +
+      ". `endpoint` (an http(s) origin replacing the vendor's scheme, host and port) is refused in live mode.",
+    anyOf: credentialsByType.map(({ type, schema }) => ({ title: `${type} credentials`, ...schema })),
   });
 
 const processorFields = {
