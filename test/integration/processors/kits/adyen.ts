@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
 import type { SimPayment } from '../../../../src/sandbox/vendors/adyen/state';
 import { startCheckedSimulator, type CheckedSimulator } from '../../../helpers/adyenSimulatorHarness';
+import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
 /**
@@ -14,14 +15,7 @@ export function adyenKit(): ProcessorKit {
   let checked: CheckedSimulator | undefined;
   const apiKey = `AQE_contract_${randomBytes(8).toString('hex')}`;
   const url = () => checked!.simulator.url;
-  const control = async (path: string, body: unknown) => {
-    const answer = await fetch(`${url()}/simulator/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 204) throw new Error(`simulator ${path} answered ${answer.status}`);
-  };
+  const control = (path: string, body: unknown) => simulatorControl(`${url()}/simulator/${path}`, body, 204);
   return {
     type: 'adyen',
     async start() {
@@ -32,22 +26,17 @@ export function adyenKit(): ProcessorKit {
     stop: async () => checked?.simulator.stop(),
     problems: () => checked?.problems() ?? [],
     cards: {
-      approve: '4242424242424242',
-      approveOther: '5555555555554444',
+      ...sharedCards,
       declines: [
-        ['4000000000000002', 'card_declined', 'hard_decline'],
-        ['4000000000009995', 'insufficient_funds', 'hard_decline'],
+        ...sharedDeclines,
         ['4000000000009987', 'pickup_card', 'hard_decline'],
         ['4000000000009979', 'fraudulent', 'hard_decline'],
         ['4000000000000069', 'expired_card', 'hard_decline'],
         ['4000000000000127', 'incorrect_cvc', 'hard_decline'],
         ['4000000000000101', 'do_not_honor', 'soft_decline'],
         ['4000000000000135', 'authentication_required', 'soft_decline'],
-        ['4000000000000119', 'processing_error', 'technical'],
         ['4000000000000010', 'processing_error', 'technical'],
-        ['4242424242424241', 'incorrect_number', 'hard_decline'],
       ],
-      requires3ds: '4000000000003220',
       // Processing takes the hold; meanwhile Adyen answers the key with 704 (in progress).
       hold: '4000000000000085',
       // No card charges and then answers 5xx: the simulator's 5xx card (…0200) processes nothing.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server';
+import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
 /** The sandbox acquirer (src/sandbox/acquirer) as `sandbox` or `sandbox_hosted3ds`. */
@@ -16,17 +17,12 @@ export function sandboxKit(type: 'sandbox' | 'sandbox_hosted3ds'): ProcessorKit 
     },
     stop: async () => sandbox?.stop(),
     cards: {
-      approve: '4242424242424242',
-      approveOther: '5555555555554444',
+      ...sharedCards,
       declines: [
-        ['4000000000000002', 'card_declined', 'hard_decline'],
-        ['4000000000009995', 'insufficient_funds', 'hard_decline'],
+        ...sharedDeclines,
         ['4000000000009987', 'lost_card', 'hard_decline'],
         ['4000000000000101', 'do_not_honor', 'soft_decline'],
-        ['4000000000000119', 'processing_error', 'technical'],
-        ['4242424242424241', 'incorrect_number', 'hard_decline'],
       ],
-      requires3ds: '4000000000003220',
       hold: '4000000000000077',
     },
     async account({ timeoutMs, holdMs }) {
@@ -37,14 +33,7 @@ export function sandboxKit(type: 'sandbox' | 'sandbox_hosted3ds'): ProcessorKit 
         rejectedCredentials: { ...credentials, apiKey: 'invalid_key' },
         credentialsAt: (origin) => ({ ...credentials, endpoint: origin }),
         adapter: getProcessorAdapter(type, { sandboxUrl: url(), timeoutMs }),
-        async outage(enabled) {
-          const answer = await fetch(`${url()}/acquirer/outage`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ merchantId, enabled }),
-          });
-          if (answer.status !== 200) throw new Error(`outage switch answered ${answer.status}`);
-        },
+        outage: (enabled) => simulatorControl(`${url()}/acquirer/outage`, { merchantId, enabled }, 200),
         async netCharged(paymentId) {
           const query = new URLSearchParams({ merchantId, reference: paymentId });
           const answer = await fetch(`${url()}/acquirer/ledger?${query.toString()}`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
 import { startStripeSimulator, type RunningStripeSimulator } from '../../../../src/sandbox/vendors/stripe/server';
+import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
 interface SimulatedIntent {
@@ -15,14 +16,7 @@ interface SimulatedIntent {
 export function stripeKit(): ProcessorKit {
   let simulator: RunningStripeSimulator | undefined;
   const url = () => simulator!.url;
-  const control = async (path: string, body: unknown) => {
-    const answer = await fetch(`${url()}/_simulator/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 200) throw new Error(`simulator ${path} answered ${answer.status}`);
-  };
+  const control = (path: string, body: unknown) => simulatorControl(`${url()}/_simulator/${path}`, body, 200);
   return {
     type: 'stripe',
     async start() {
@@ -30,20 +24,15 @@ export function stripeKit(): ProcessorKit {
     },
     stop: async () => simulator?.stop(),
     cards: {
-      approve: '4242424242424242',
-      approveOther: '5555555555554444',
+      ...sharedCards,
       declines: [
-        ['4000000000000002', 'card_declined', 'hard_decline'],
-        ['4000000000009995', 'insufficient_funds', 'hard_decline'],
+        ...sharedDeclines,
         ['4000000000009987', 'lost_card', 'hard_decline'],
         ['4000000000009979', 'stolen_card', 'hard_decline'],
         ['4000000000000069', 'expired_card', 'hard_decline'],
         ['4000000000000127', 'incorrect_cvc', 'hard_decline'],
         ['4000000000005100', 'do_not_honor', 'soft_decline'],
-        ['4000000000000119', 'processing_error', 'technical'],
-        ['4242424242424241', 'incorrect_number', 'hard_decline'],
       ],
-      requires3ds: '4000000000003220',
       hold: '4000000000000077',
       errorAfterCharge: '4000000000005001',
     },
