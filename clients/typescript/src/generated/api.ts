@@ -103,6 +103,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/processor-webhooks/{processorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    processorId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProcessorWebhookReceipt"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unsupported Media Type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Service Unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/events/recent": {
         parameters: {
             query?: never;
@@ -16712,11 +16908,35 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        /** @description Adapter type: sandbox, sandbox_hosted3ds, stripe, adyen */
-                        type: string;
-                        /** @description Object of strings, write-only (never returned), fields per type (docs/processors.md): sandbox and sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, returnUrl?, endpoint?}. `endpoint` (an http(s) origin replacing the vendor's scheme, host and port) is refused in live mode. */
+                        /**
+                         * @description Adapter type: one folder under src/processors/ each (docs/processors.md)
+                         * @enum {string}
+                         */
+                        type: "sandbox" | "sandbox_hosted3ds" | "stripe" | "adyen";
+                        /** @description Object of strings, write-only (never returned), its fields per type (docs/processors.md): sandbox {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, endpoint?, returnUrl?}. `endpoint` (an http(s) origin replacing the vendor's scheme, host and port) is refused in live mode. */
                         credentials: {
                             [key: string]: string;
+                        } | {
+                            merchantId: string;
+                            apiKey?: string;
+                            timeoutDelayMs?: string;
+                            endpoint?: string;
+                        } | {
+                            merchantId: string;
+                            apiKey?: string;
+                            timeoutDelayMs?: string;
+                            endpoint?: string;
+                        } | {
+                            secretKey: string;
+                            webhookSecret?: string;
+                            endpoint?: string;
+                        } | {
+                            apiKey: string;
+                            merchantAccount: string;
+                            hmacKey?: string;
+                            liveUrlPrefix?: string;
+                            endpoint?: string;
+                            returnUrl?: string;
                         };
                         supportedCurrencies: ("AED" | "AUD" | "BGN" | "BHD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "ISK" | "JOD" | "JPY" | "KRW" | "KWD" | "MXN" | "MYR" | "NOK" | "NZD" | "OMR" | "PHP" | "PLN" | "RON" | "SAR" | "SEK" | "SGD" | "THB" | "TND" | "TRY" | "TWD" | "UAH" | "USD" | "VND" | "ZAR")[];
                         /**
@@ -16928,11 +17148,35 @@ export interface paths {
                         processorId: string;
                         updatedData: {
                             name?: string;
-                            /** @description Adapter type: sandbox, sandbox_hosted3ds, stripe, adyen */
-                            type?: string;
-                            /** @description Object of strings, write-only (never returned), fields per type (docs/processors.md): sandbox and sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, returnUrl?, endpoint?}. `endpoint` (an http(s) origin replacing the vendor's scheme, host and port) is refused in live mode. */
+                            /**
+                             * @description Adapter type: one folder under src/processors/ each (docs/processors.md)
+                             * @enum {string}
+                             */
+                            type?: "sandbox" | "sandbox_hosted3ds" | "stripe" | "adyen";
+                            /** @description Object of strings, write-only (never returned), its fields per type (docs/processors.md): sandbox {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; sandbox_hosted3ds {merchantId, apiKey?, timeoutDelayMs?, endpoint?}; stripe {secretKey, webhookSecret?, endpoint?}; adyen {apiKey, merchantAccount, hmacKey?, liveUrlPrefix?, endpoint?, returnUrl?}. `endpoint` (an http(s) origin replacing the vendor's scheme, host and port) is refused in live mode. */
                             credentials?: {
                                 [key: string]: string;
+                            } | {
+                                merchantId: string;
+                                apiKey?: string;
+                                timeoutDelayMs?: string;
+                                endpoint?: string;
+                            } | {
+                                merchantId: string;
+                                apiKey?: string;
+                                timeoutDelayMs?: string;
+                                endpoint?: string;
+                            } | {
+                                secretKey: string;
+                                webhookSecret?: string;
+                                endpoint?: string;
+                            } | {
+                                apiKey: string;
+                                merchantAccount: string;
+                                hmacKey?: string;
+                                liveUrlPrefix?: string;
+                                endpoint?: string;
+                                returnUrl?: string;
                             };
                             supportedCurrencies?: ("AED" | "AUD" | "BGN" | "BHD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "ISK" | "JOD" | "JPY" | "KRW" | "KWD" | "MXN" | "MYR" | "NOK" | "NZD" | "OMR" | "PHP" | "PLN" | "RON" | "SAR" | "SEK" | "SGD" | "THB" | "TND" | "TRY" | "TWD" | "UAH" | "USD" | "VND" | "ZAR")[];
                             /**
@@ -24664,6 +24908,19 @@ export interface components {
                 taskQueue: string;
                 workerPolling: boolean;
             };
+        };
+        ProcessorWebhookReceipt: {
+            /** @description Events in the delivery */
+            received: number;
+            /** @description Events seen for the first time (recorded and applied) */
+            applied: number;
+            /** @description Events already received before: nothing changed */
+            duplicates: number;
+            /**
+             * @description Adyen's acknowledgement
+             * @enum {string}
+             */
+            notificationResponse?: "[accepted]";
         };
         Event: {
             id: string;
