@@ -1,3 +1,4 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type {
@@ -10,6 +11,34 @@ import type { RetryDecision } from '../../../src/domain/billingRetry';
 import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
 
 export const day = 24 * 3600 * 1000;
+
+/** A promise the test opens when it wants a held activity to go on. */
+export function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The failure type an update ended with (validator refusal or handler failure), or 'completed'. */
+export async function outcomeOf(result: Promise<unknown>): Promise<string> {
+  return result.then(
+    () => 'completed',
+    (error: unknown) =>
+      error instanceof WorkflowUpdateFailedError
+        ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
+        : 'other',
+  );
+}
 
 /** A subscription state for workflow tests; override what a test cares about. */
 export function subscriptionState(overrides: Partial<SubscriptionState> = {}): SubscriptionState {

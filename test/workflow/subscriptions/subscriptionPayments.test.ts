@@ -12,7 +12,7 @@ import {
 } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, executeUpdateOnce, step, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
 import { paymentInput } from '../payments/paymentMocks';
-import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
+import { day, eventually, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
 
 /** Resolves when the test says how the challenged payment ended. */
 function challengeGate() {
@@ -21,14 +21,6 @@ function challengeGate() {
     settle = resolve;
   });
   return { ended, settle };
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('subscription charges: child payments, card budget, 3DS switch follow-up (time skipping)', () => {

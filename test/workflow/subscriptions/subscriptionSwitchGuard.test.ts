@@ -1,6 +1,6 @@
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../../src/domain/billingState';
 import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
 import {
@@ -10,35 +10,7 @@ import {
   type SwitchRequest,
 } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
-import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
-
-/** A promise the test opens when it wants a held activity to go on. */
-function gate() {
-  let open: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The failure type an update ended with (validator refusal or handler failure), or 'completed'. */
-async function outcomeOf(result: Promise<unknown>): Promise<string> {
-  return result.then(
-    () => 'completed',
-    (error: unknown) =>
-      error instanceof WorkflowUpdateFailedError
-        ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
-        : 'other',
-  );
-}
+import { day, eventually, gate, mockSubscriptionActivities, outcomeOf, subscriptionState } from './subscriptionHarness';
 
 /** How many updates of this name the workflow accepted (a validator's refusal never reaches the history). */
 async function acceptedUpdates(handle: WorkflowHandle, name: string): Promise<number> {
