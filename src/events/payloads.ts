@@ -139,7 +139,12 @@ export const eventPropertiesSchemas = {
   s_subscription_resumed: z.union([
     shape({ ...subscriptionBase, automatic: z.boolean() }),
     // The portal's resume: a cancel at period end withdrawn, so the next period is billed.
-    shape({ ...subscriptionBase, automatic: z.literal(false), cancelWithdrawn: z.literal(true), nextBillingAt: isoDate }),
+    shape({
+      ...subscriptionBase,
+      automatic: z.literal(false),
+      cancelWithdrawn: z.literal(true),
+      nextBillingAt: isoDate,
+    }),
   ]),
   s_subscription_cancelled: z.union([
     shape({ ...subscriptionBase, atPeriodEnd: z.literal(true), cancelAt: isoDate }),

@@ -62,7 +62,11 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
       expect(final).toMatchObject({ status: 'canceled', canceledAtMs: periodEnd, cancelReasonId: null });
     });
     expect(mocks.charges.map((charge) => charge.input.reason)).toEqual(['first_charge']);
-    expect(eventTypes(mocks)).toEqual(['s_subscription_renewed', 's_subscription_cancelled', 's_subscription_cancelled']);
+    expect(eventTypes(mocks)).toEqual([
+      's_subscription_renewed',
+      's_subscription_cancelled',
+      's_subscription_cancelled',
+    ]);
     expect(mocks.events[1]?.properties).toEqual({ atPeriodEnd: true, cancelAt: iso(periodEnd) });
     expect(mocks.events[2]).toMatchObject({
       state: { status: 'canceled', canceledAtMs: periodEnd },
@@ -98,17 +102,17 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
     const periodEnd = billingDateAt(state.anchorAtMs, 'month', 1, 1);
     await withWorker(env, mocks.activities, async (taskQueue) => {
       const handle = await startAndWait(taskQueue, state);
-      expect(
-        await outcomeOf(executeUpdateOnce(handle, withdrawCancelUpdate, [{ atMs: await nowMs() }])),
-      ).toBe('SubscriptionNoScheduledCancelError');
+      expect(await outcomeOf(executeUpdateOnce(handle, withdrawCancelUpdate, [{ atMs: await nowMs() }]))).toBe(
+        'SubscriptionNoScheduledCancelError',
+      );
       await executeUpdateOnce(handle, customerCancelUpdate, [{ atPeriodEnd: true, atMs: await nowMs() }]);
       await untilQuiescent(handle);
       const resumed = await executeUpdateOnce(handle, withdrawCancelUpdate, [{ atMs: await nowMs() }]);
       expect(resumed).toMatchObject({ status: 'active', cancelAtPeriodEnd: false, cancelReasonId: null });
       await untilQuiescent(handle);
-      expect(
-        await outcomeOf(executeUpdateOnce(handle, withdrawCancelUpdate, [{ atMs: await nowMs() }])),
-      ).toBe('SubscriptionNoScheduledCancelError');
+      expect(await outcomeOf(executeUpdateOnce(handle, withdrawCancelUpdate, [{ atMs: await nowMs() }]))).toBe(
+        'SubscriptionNoScheduledCancelError',
+      );
 
       await step('past the period end', env.sleep(periodEnd - (await nowMs()) + day));
       expect(await handle.query(subscriptionStateQuery)).toMatchObject({
