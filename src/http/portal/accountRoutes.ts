@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import type { z } from 'zod';
 import { requireCustomerAccount } from '../../portal/access';
 import { cancelOwnSubscription, resumeOwnSubscription } from '../../portal/cancellation';
 import {
@@ -11,8 +12,9 @@ import {
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { pageInfo } from '../lists';
-import { pageQuerySchema } from '../lists/validators';
+import { pageQuerySchema, type PageRequest, type pageInfoSchema } from '../lists/validators';
 import { portalSessionOf } from '../portal-sessions/session';
+import type { CustomerPortalSession } from '../../portal/session';
 import {
   toPortalCustomer,
   toPortalMembership,
@@ -32,6 +34,7 @@ import {
 } from './accountValidators';
 
 const basePath = '/api/v1/portal';
+type PageInfo = z.input<typeof pageInfoSchema>;
 const tags = ['portal'];
 
 /** The session's customer, when the session opens their account (a verified customer session). */
@@ -48,7 +51,6 @@ function accountSessionOf(req: Request) {
  */
 export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps): void {
   const { db } = deps;
-  const list = { method: 'get' as const, tags, security: 'cmsToken' as const, query: pageQuerySchema };
 
   defineRoute(
     portalRouter,
@@ -69,65 +71,53 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
     },
   );
 
-  defineRoute(
-    portalRouter,
-    basePath,
-    {
-      ...list,
-      path: '/orders',
-      summary: "The customer's orders in this store, newest first, with their lines",
-      response: portalOrderListSchema,
-    },
-    async ({ query, req }) => {
-      const { rows, total } = await listPortalOrders(db, accountSessionOf(req), query);
-      return { data: rows.map(toPortalOrder), pagination: pageInfo(query, total) };
-    },
-  );
+  /** A GET list of the session customer's own rows: one page of them, presented one by one. */
+  function defineOwnList<Row, Item>(
+    path: string,
+    summary: string,
+    response: z.ZodType<unknown, { data: Item[]; pagination: PageInfo }>,
+    load: (session: CustomerPortalSession, page: PageRequest) => Promise<{ rows: Row[]; total: number }>,
+    present: (row: Row, nowMs: number) => NoInfer<Item>,
+  ): void {
+    defineRoute(
+      portalRouter,
+      basePath,
+      { method: 'get', path, summary, tags, security: 'cmsToken', query: pageQuerySchema, response },
+      async ({ query, req }) => {
+        const { rows, total } = await load(accountSessionOf(req), query);
+        const now = Date.now();
+        return { data: rows.map((row) => present(row, now)), pagination: pageInfo(query, total) };
+      },
+    );
+  }
 
-  defineRoute(
-    portalRouter,
-    basePath,
-    {
-      ...list,
-      path: '/subscriptions',
-      summary: "The customer's subscriptions in this store, newest first: status, option, price, current period",
-      response: portalSubscriptionListSchema,
-    },
-    async ({ query, req }) => {
-      const { rows, total } = await listPortalSubscriptions(db, accountSessionOf(req), query);
-      const now = Date.now();
-      return { data: rows.map((row) => toPortalSubscription(row, now)), pagination: pageInfo(query, total) };
-    },
+  defineOwnList(
+    '/orders',
+    "The customer's orders in this store, newest first, with their lines",
+    portalOrderListSchema,
+    (session, page) => listPortalOrders(db, session, page),
+    toPortalOrder,
   );
-
-  defineRoute(
-    portalRouter,
-    basePath,
-    {
-      ...list,
-      path: '/memberships',
-      summary: "The customer's memberships in this store, newest first: program, status, credit balance, savings",
-      response: portalMembershipListSchema,
-    },
-    async ({ query, req }) => {
-      const { rows, total } = await listPortalMemberships(db, accountSessionOf(req), query);
-      return { data: rows.map(toPortalMembership), pagination: pageInfo(query, total) };
-    },
+  defineOwnList(
+    '/subscriptions',
+    "The customer's subscriptions in this store, newest first: status, option, price, current period",
+    portalSubscriptionListSchema,
+    (session, page) => listPortalSubscriptions(db, session, page),
+    toPortalSubscription,
   );
-
-  defineRoute(
-    portalRouter,
-    basePath,
-    {
-      ...list,
-      path: '/payment-methods',
-      summary: "The customer's cards, newest first: brand, last 4, expiry, default (never the number)",
-      response: portalPaymentMethodListSchema,
-    },
-    async ({ query, req }) => {
-      const { rows, total } = await listPortalPaymentMethods(db, accountSessionOf(req), query);
-      return { data: rows.map(toPortalPaymentMethod), pagination: pageInfo(query, total) };
-    },
+  defineOwnList(
+    '/memberships',
+    "The customer's memberships in this store, newest first: program, status, credit balance, savings",
+    portalMembershipListSchema,
+    (session, page) => listPortalMemberships(db, session, page),
+    toPortalMembership,
+  );
+  defineOwnList(
+    '/payment-methods',
+    "The customer's cards, newest first: brand, last 4, expiry, default (never the number)",
+    portalPaymentMethodListSchema,
+    (session, page) => listPortalPaymentMethods(db, session, page),
+    toPortalPaymentMethod,
   );
 
   defineRoute(

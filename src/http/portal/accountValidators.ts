@@ -65,11 +65,9 @@ export const portalSubscriptionSchema = z
     interval: z.string(),
     intervalCount: z.number().int(),
     currentPeriodStart: isoDate.nullable().openapi({ description: 'Null once canceled' }),
-    currentPeriodEnd: isoDate
-      .nullable()
-      .openapi({
-        description: 'The next billing date, or when a cancel at period end takes effect; null once canceled',
-      }),
+    currentPeriodEnd: isoDate.nullable().openapi({
+      description: 'The next billing date, or when a cancel at period end takes effect; null once canceled',
+    }),
     cancelAtPeriodEnd: z.boolean(),
     nextBillingAt: isoDate
       .nullable()

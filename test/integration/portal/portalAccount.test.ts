@@ -108,7 +108,7 @@ describe('portal: the customer sees what they own', () => {
 
   it('every view answers 401 without a token, or with one that is not a session', async () => {
     for (const path of ['/me', '/orders', '/subscriptions', '/memberships', '/payment-methods']) {
-      for (const headers of [{}, { 'x-cms-token': 'cms_notatoken' }]) {
+      for (const headers of [{}, { 'x-cms-token': 'cms_notatoken' }] as Record<string, string>[]) {
         const answer = await get(path, headers);
         expect([path, answer.status]).toEqual([path, 401]);
         expect(answer.body).toMatchObject({ code: 'NOT_AUTHORIZED', message: expect.any(String) });

@@ -1,9 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Activities } from '../../../activities';
-import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../../src/domain/billingState';
 import { billingDateAt } from '../../../src/domain/billing';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
 import {
   customerCancelUpdate,
   subscriptionStateQuery,
@@ -11,7 +8,16 @@ import {
   withdrawCancelUpdate,
 } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, executeUpdateOnce, step, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
-import { day, eventually, gate, mockSubscriptionActivities, outcomeOf, subscriptionState } from './subscriptionHarness';
+import {
+  day,
+  eventually,
+  heldCharges,
+  mockSubscriptionActivities,
+  outcomeOf,
+  startSubscription,
+  subscriptionState,
+  switchRequest,
+} from './subscriptionHarness';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const hour = 3600_000;
@@ -33,11 +39,7 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
 
   /** Starts the workflow for `state` and lets two days pass (a first charge due in that time is made). */
   async function startAndWait(taskQueue: string, state: ReturnType<typeof subscriptionState>) {
-    const handle = await env.client.workflow.start(subscriptionWorkflow, {
-      workflowId: state.subscriptionId,
-      taskQueue,
-      args: [{ state }],
-    });
+    const handle = await startSubscription(env, taskQueue, state);
     await step('first period', env.sleep(2 * day));
     await untilQuiescent(handle);
     return handle;
@@ -158,27 +160,6 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
     expect(mocks.events[1]?.properties).toEqual({ atPeriodEnd: false, reason: 'requested' });
   });
 
-  /** Mocks whose renewal charge and switch charge wait until the test opens their gate. */
-  function heldCharges() {
-    const mocks = mockSubscriptionActivities(env);
-    const held = gate();
-    const started: string[] = [];
-    const activities: Partial<Activities> = {
-      ...mocks.activities,
-      async prepareRenewalPayment(input: SubscriptionChargeInput) {
-        started.push(input.reason);
-        await held.opened;
-        return mocks.activities.prepareRenewalPayment(input);
-      },
-      async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
-        started.push(input.reason);
-        await held.opened;
-        return mocks.activities.chargeSubscription(input);
-      },
-    };
-    return { mocks, held, started, activities };
-  }
-
   /** What cancel and resume answer while something is charging. */
   const refusalsWhileCharging = async (handle: WorkflowHandle) =>
     Promise.all([
@@ -188,16 +169,12 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
     ]);
 
   it('while a renewal is charging, cancel and resume are refused as busy (never queued); after it, cancel goes through', async () => {
-    const { mocks, held, started, activities } = heldCharges();
+    const { mocks, held, started, activities } = heldCharges(env);
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start });
     await withWorker(env, activities, async (taskQueue) => {
       try {
-        const handle = await env.client.workflow.start(subscriptionWorkflow, {
-          workflowId: state.subscriptionId,
-          taskQueue,
-          args: [{ state }],
-        });
+        const handle = await startSubscription(env, taskQueue, state);
         await eventually(() => started.length === 1);
         expect(await refusalsWhileCharging(handle)).toEqual([
           'SubscriptionBusyError',
@@ -220,7 +197,7 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
   });
 
   it('while a switch is charging, cancel and resume are refused as busy', async () => {
-    const { mocks, held, started, activities } = heldCharges();
+    const { mocks, held, started, activities } = heldCharges(env);
     const start = await nowMs();
     const state = subscriptionState({
       startedAtMs: start - 10 * day,
@@ -230,24 +207,9 @@ describe('subscription workflow: the customer cancels and resumes (time skipping
     });
     await withWorker(env, activities, async (taskQueue) => {
       try {
-        const handle = await env.client.workflow.start(subscriptionWorkflow, {
-          workflowId: state.subscriptionId,
-          taskQueue,
-          args: [{ state }],
-        });
+        const handle = await startSubscription(env, taskQueue, state);
         const switched = handle.executeUpdate(switchOptionUpdate, {
-          args: [
-            {
-              optionId: 'price_pro',
-              productId: 'prod_pro',
-              variantId: 'var_pro',
-              price: 3000,
-              currency: 'USD',
-              interval: 'month',
-              intervalCount: 1,
-              atMs: start,
-            },
-          ],
+          args: [switchRequest('price_pro', start)],
         });
         await eventually(() => started.length === 1);
         expect(await refusalsWhileCharging(handle)).toEqual([

@@ -1,6 +1,8 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import type { SwitchRequest } from '../../../workflows/subscriptions/messages';
 import type {
   RenewalPaymentPlan,
   SubscriptionChargeInput,
@@ -38,6 +40,29 @@ export async function outcomeOf(result: Promise<unknown>): Promise<string> {
         ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
         : 'other',
   );
+}
+
+/** A switch to a 3000-a-month option (`price_pro` unless named) at `atMs`. */
+export function switchRequest(optionId: string, atMs: number): SwitchRequest {
+  return {
+    optionId,
+    productId: 'prod_pro',
+    variantId: 'var_pro',
+    price: 3000,
+    currency: 'USD',
+    interval: 'month',
+    intervalCount: 1,
+    atMs,
+  };
+}
+
+/** Starts the subscription workflow for `state` (workflow id = subscription id). */
+export function startSubscription(env: TestWorkflowEnvironment, taskQueue: string, state: SubscriptionState) {
+  return env.client.workflow.start(subscriptionWorkflow, {
+    workflowId: state.subscriptionId,
+    taskQueue,
+    args: [{ state }],
+  });
 }
 
 /** A subscription state for workflow tests; override what a test cares about. */
@@ -225,4 +250,28 @@ export function mockSubscriptionActivities(
     },
   } satisfies Partial<Activities>;
   return { activities, charges, orders, events, reattempts, awaited, payments };
+}
+
+/**
+ * Mocks whose renewal charge (prepareRenewalPayment) and switch charge (chargeSubscription) wait
+ * until the test opens `held`; `started` lists the reason of each charge that began.
+ */
+export function heldCharges(env: TestWorkflowEnvironment) {
+  const mocks = mockSubscriptionActivities(env);
+  const held = gate();
+  const started: string[] = [];
+  const activities: Partial<Activities> = {
+    ...mocks.activities,
+    async prepareRenewalPayment(input: SubscriptionChargeInput) {
+      started.push(input.reason);
+      await held.opened;
+      return mocks.activities.prepareRenewalPayment(input);
+    },
+    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
+      started.push(input.reason);
+      await held.opened;
+      return mocks.activities.chargeSubscription(input);
+    },
+  };
+  return { mocks, held, started, activities };
 }
