@@ -98,7 +98,7 @@ export function buildListQuery(request: ListRequest, definition: ListDefinition)
 }
 
 /** The `pagination` of a list answer. */
-export function pageInfo(query: ListQuery, totalCount: number) {
+export function pageInfo(query: Pick<ListQuery, 'page' | 'pageSize'>, totalCount: number) {
   return { page: query.page, pageSize: query.pageSize, totalCount, totalPages: Math.ceil(totalCount / query.pageSize) };
 }
 

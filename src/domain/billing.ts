@@ -67,6 +67,25 @@ export function firstCycleAtOrAfter(
   return n;
 }
 
+/**
+ * Where the period the customer is in began, for display: the last billing date at or before
+ * `nowMs` and before the next billing date, or the start when none has passed yet (a trial, a
+ * first period). A skipped date that has not come yet does not start a period.
+ */
+export function periodStartAt(
+  schedule: { anchorMs: number; interval: BillingInterval; intervalCount: number },
+  startedAtMs: number,
+  nextBillingAtMs: number,
+  nowMs: number,
+): number {
+  let start = startedAtMs;
+  for (let n = 0; ; n += 1) {
+    const date = billingDateAt(schedule.anchorMs, schedule.interval, schedule.intervalCount, n);
+    if (date >= nextBillingAtMs || date > nowMs) return start;
+    start = Math.max(start, date);
+  }
+}
+
 /** Length in ms of the period that starts at cycle n (months differ, so it is computed). */
 export function periodLengthMs(anchorMs: number, interval: BillingInterval, intervalCount: number, n: number): number {
   return billingDateAt(anchorMs, interval, intervalCount, n + 1) - billingDateAt(anchorMs, interval, intervalCount, n);

@@ -136,7 +136,16 @@ export const eventPropertiesSchemas = {
     shape({ ...subscriptionBase, change: z.literal('payment_method'), paymentMethodId: id }),
   ]),
   s_subscription_paused: shape({ ...subscriptionBase, pausedUntil: isoDate }),
-  s_subscription_resumed: shape({ ...subscriptionBase, automatic: z.boolean() }),
+  s_subscription_resumed: z.union([
+    shape({ ...subscriptionBase, automatic: z.boolean() }),
+    // The portal's resume: a cancel at period end withdrawn, so the next period is billed.
+    shape({
+      ...subscriptionBase,
+      automatic: z.literal(false),
+      cancelWithdrawn: z.literal(true),
+      nextBillingAt: isoDate,
+    }),
+  ]),
   s_subscription_cancelled: z.union([
     shape({ ...subscriptionBase, atPeriodEnd: z.literal(true), cancelAt: isoDate }),
     shape({ ...subscriptionBase, atPeriodEnd: z.boolean(), reason: z.string() }),

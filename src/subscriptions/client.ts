@@ -33,6 +33,7 @@ const refusals: Record<string, (message: string) => DomainError> = {
   [subscriptionFailureTypes.sameOption]: (message) => conflict(message, 'SAME_OPTION'),
   [subscriptionFailureTypes.dateAlreadySkipped]: (message) => conflict(message, 'DATE_ALREADY_SKIPPED'),
   [subscriptionFailureTypes.invalidRequest]: (message) => invalid(message),
+  [subscriptionFailureTypes.noScheduledCancel]: (message) => conflict(message, 'NO_SCHEDULED_CANCEL'),
 };
 
 /**

@@ -85,7 +85,7 @@ export const eventCatalogue = [
   {
     recordType: 's_subscription_resumed',
     webhookType: 'subscription/resumed',
-    emittedWhen: 'a paused subscription resumes',
+    emittedWhen: 'a paused subscription resumes, or a cancel at period end is withdrawn',
   },
   {
     recordType: 's_subscription_cancelled',

@@ -5,6 +5,7 @@ import {
   canTransition,
   firstCycleAtOrAfter,
   nextStatus,
+  periodStartAt,
   subscriptionEvents,
   subscriptionStatuses,
   subscriptionTransitions,
@@ -149,5 +150,31 @@ describe('billing labels of memberships', () => {
     ['week', 2, 'every-2-weeks'],
   ])('%s x %i is %s', (interval, count, label) => {
     expect(billingLabel(interval, count)).toBe(label);
+  });
+});
+
+describe('the period a subscription is in (periodStartAt)', () => {
+  const monthly = { anchorMs: at('2027-01-31T10:00:00.000Z'), interval: 'month' as const, intervalCount: 1 };
+  const started = at('2027-01-20T08:00:00.000Z');
+  it.each([
+    // [label, next billing date, now, period start]
+    ['before the first billing date (a trial): the start', '2027-01-31T10:00:00.000Z', '2027-01-25T00:00:00Z', started],
+    ['in the first paid period: the anchor', '2027-02-28T10:00:00.000Z', '2027-02-10T00:00:00Z', monthly.anchorMs],
+    [
+      'months later, month ends clamped',
+      '2027-05-31T10:00:00.000Z',
+      '2027-05-01T00:00:00Z',
+      at('2027-04-30T10:00:00Z'),
+    ],
+    // The April 30 date was skipped (next is May 31) and has not come yet: the period began Mar 31.
+    ['a skipped date still ahead', '2027-05-31T10:00:00.000Z', '2027-04-10T00:00:00Z', at('2027-03-31T10:00:00Z')],
+    [
+      'past due (the next date has passed): the date before it',
+      '2027-02-28T10:00:00.000Z',
+      '2027-03-05T00:00:00Z',
+      monthly.anchorMs,
+    ],
+  ])('%s', (_label, next, now, expected) => {
+    expect(iso(periodStartAt(monthly, started, at(next), at(now)))).toBe(iso(expected));
   });
 });

@@ -1,5 +1,5 @@
 import { isDomainError } from '../../src/errors';
-import { assertSameStore, requirePortalAction } from '../../src/portal/access';
+import { assertSameStore, requireCustomerAccount, requirePortalAction } from '../../src/portal/access';
 import { sessionRefusal, type PortalSessionContext } from '../../src/portal/session';
 
 const customerSession: PortalSessionContext = {
@@ -60,6 +60,14 @@ describe('portal access rules', () => {
     ],
   ] as const)('%s', (_label, session, action, targetId, code) => {
     expect(refusalOf(() => requirePortalAction(session, action, targetId))).toBe(code);
+  });
+
+  it.each([
+    ['a verified customer session', customerSession, null],
+    ['an unverified customer session', { ...customerSession, emailVerified: false }, 'EMAIL_VERIFICATION_REQUIRED'],
+    ['an offer session, whatever its link allows', { ...offerSession, offerTargetId: null }, 'ACTION_NOT_ALLOWED'],
+  ] as const)("the customer's own account: %s", (_label, session, code) => {
+    expect(refusalOf(() => requireCustomerAccount(session))).toBe(code);
   });
 
   it('refuses a target in another store than the session’s', () => {

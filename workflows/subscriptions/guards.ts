@@ -61,3 +61,25 @@ export function assertCanSkip(state: SubscriptionState, request: SkipRequest): v
     );
   }
 }
+
+/** A customer's own change is never queued behind a money movement: it waits for none, it is refused. */
+function assertNothingInFlight(inFlight: ChargeInFlight): void {
+  if (inFlight) {
+    throw refuse(`a ${inFlight.kind} charge of this subscription is in progress; try again when it ends`, failure.busy);
+  }
+}
+
+/** The portal's cancel: the transition rules, and nothing charging at the moment. */
+export function assertCustomerCanCancel(state: SubscriptionState, inFlight: ChargeInFlight): void {
+  assertNothingInFlight(inFlight);
+  assertCan(state, 'canceled');
+}
+
+/** The portal's resume: only a live subscription set to cancel at period end, nothing charging at the moment. */
+export function assertCanWithdrawCancel(state: SubscriptionState, inFlight: ChargeInFlight): void {
+  assertNothingInFlight(inFlight);
+  if (state.pendingSwitch) assertCan(state, 'switched');
+  if (state.status === 'canceled') throw refuse('a canceled subscription cannot be resumed', failure.transition);
+  if (!state.cancelAtPeriodEnd)
+    throw refuse('the subscription is not set to cancel at the end of its period', failure.noScheduledCancel);
+}

@@ -9,6 +9,14 @@ export interface CancelRequest {
   reasonId?: string | null;
   atMs: number;
 }
+/** A customer's own change from the portal (cancel, or withdraw a cancel at period end). */
+export interface CustomerChangeRequest {
+  atMs: number;
+}
+export interface CustomerCancelRequest extends CustomerChangeRequest {
+  /** true: cancel at the end of the current period; false: cancel now. */
+  atPeriodEnd: boolean;
+}
 export interface PauseRequest {
   /** Paused until this time, then resumed automatically. */
   untilMs: number;
@@ -61,6 +69,8 @@ export const subscriptionFailureTypes = {
   /** The date named by a skip is skipped already. */
   dateAlreadySkipped: 'SubscriptionDateAlreadySkippedError',
   invalidRequest: 'InvalidRequest',
+  /** A withdrawal of a cancel at period end, when none is scheduled. */
+  noScheduledCancel: 'SubscriptionNoScheduledCancelError',
 } as const;
 
 export const cancelSubscriptionUpdate = defineUpdate<SubscriptionState, [CancelRequest]>('cancel');
@@ -68,6 +78,13 @@ export const pauseSubscriptionUpdate = defineUpdate<SubscriptionState, [PauseReq
 export const resumeSubscriptionUpdate = defineUpdate<SubscriptionState, [ResumeRequest]>('resume');
 /** Skips the next billing date (the period is given for free; the date after is billed). */
 export const skipNextDateUpdate = defineUpdate<SubscriptionState, [SkipRequest]>('skipNextDate');
+/**
+ * The customer's cancel (portal): as `cancel`, but refused (busy) rather than queued while a charge
+ * is in flight, so the customer sees that charge's outcome before deciding.
+ */
+export const customerCancelUpdate = defineUpdate<SubscriptionState, [CustomerCancelRequest]>('customerCancel');
+/** Withdraws a cancel at period end (portal "resume"): the next period is billed as usual. */
+export const withdrawCancelUpdate = defineUpdate<SubscriptionState, [CustomerChangeRequest]>('withdrawCancel');
 export const switchOptionUpdate = defineUpdate<SwitchAnswer, [SwitchRequest]>('switchOption');
 /** The customer's card changed (portal default card); the next charge uses it. */
 export const paymentMethodChangedSignal = defineSignal<[{ paymentMethodId: string }]>('paymentMethodChanged');

@@ -15,20 +15,31 @@ import { nextBillingAtMs, type SubscriptionState } from '../../src/domain/billin
 import { WorkflowLock } from '../shared/lock';
 import {
   type CancelRequest,
+  type CustomerCancelRequest,
+  type CustomerChangeRequest,
   type ResumeRequest,
   type SkipRequest,
   cancelSubscriptionUpdate,
+  customerCancelUpdate,
   pauseSubscriptionUpdate,
   paymentMethodChangedSignal,
   resumeSubscriptionUpdate,
   skipNextDateUpdate,
   subscriptionStateQuery,
   switchOptionUpdate,
+  withdrawCancelUpdate,
 } from './messages';
 import { chargeRenewal } from './charge';
 import { completePendingSwitch, switchSubscription } from './switch';
 import { saveState } from './save';
-import { assertCan as assertCanIn, assertCanSkip, assertCanSwitch, type ChargeInFlight } from './guards';
+import {
+  assertCan as assertCanIn,
+  assertCanSkip,
+  assertCanSwitch,
+  assertCanWithdrawCancel,
+  assertCustomerCanCancel,
+  type ChargeInFlight,
+} from './guards';
 
 const { readClock } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
@@ -82,31 +93,53 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   setHandler(subscriptionStateQuery, () => state);
 
+  /** Cancels now, or marks the cancel for the end of the period (the loop ends it then). */
+  async function cancel(request: CancelRequest): Promise<SubscriptionState> {
+    assertCan('canceled');
+    const reasonId = request.reasonId ?? state.cancelReasonId;
+    const atPeriodEnd = request.atPeriodEnd && state.status !== 'past_due';
+    // Asked already (a retry, a double-click): nothing changes, so nothing is written or sent twice.
+    if (atPeriodEnd && state.cancelAtPeriodEnd && reasonId === state.cancelReasonId) return state;
+    state.cancelReasonId = reasonId;
+    if (atPeriodEnd) {
+      state.cancelAtPeriodEnd = true;
+      await persist('s_subscription_cancelled', {
+        atPeriodEnd: true,
+        cancelAt: new Date(nextBillingAtMs(state)).toISOString(),
+      });
+    } else {
+      move('canceled');
+      state.canceledAtMs = request.atMs;
+      state.dunning = null;
+      await persist('s_subscription_cancelled', { atPeriodEnd: false, reason: request.reasonId ?? 'requested' });
+    }
+    return state;
+  }
+
+  setHandler(cancelSubscriptionUpdate, (request) => exclusive(() => cancel(request)), {
+    validator: (_request: CancelRequest) => assertCan('canceled'),
+  });
+
+  // The portal's own cancel and resume: refused while a charge is in flight (not queued behind it).
+  setHandler(customerCancelUpdate, (request) => exclusive(() => cancel({ ...request, reasonId: null })), {
+    validator: (_request: CustomerCancelRequest) => assertCustomerCanCancel(state, chargeInFlight()),
+  });
+
   setHandler(
-    cancelSubscriptionUpdate,
-    (request) =>
+    withdrawCancelUpdate,
+    (_request) =>
       exclusive(async () => {
-        assertCan('canceled');
-        const reasonId = request.reasonId ?? state.cancelReasonId;
-        const atPeriodEnd = request.atPeriodEnd && state.status !== 'past_due';
-        // Asked already (a retry, a double-click): nothing changes, so nothing is written or sent twice.
-        if (atPeriodEnd && state.cancelAtPeriodEnd && reasonId === state.cancelReasonId) return state;
-        state.cancelReasonId = reasonId;
-        if (atPeriodEnd) {
-          state.cancelAtPeriodEnd = true;
-          await persist('s_subscription_cancelled', {
-            atPeriodEnd: true,
-            cancelAt: new Date(nextBillingAtMs(state)).toISOString(),
-          });
-        } else {
-          move('canceled');
-          state.canceledAtMs = request.atMs;
-          state.dunning = null;
-          await persist('s_subscription_cancelled', { atPeriodEnd: false, reason: request.reasonId ?? 'requested' });
-        }
+        assertCanWithdrawCancel(state, null);
+        state.cancelAtPeriodEnd = false;
+        state.cancelReasonId = null;
+        await persist('s_subscription_resumed', {
+          automatic: false,
+          cancelWithdrawn: true,
+          nextBillingAt: new Date(nextBillingAtMs(state)).toISOString(),
+        });
         return state;
       }),
-    { validator: (_request: CancelRequest) => assertCan('canceled') },
+    { validator: (_request: CustomerChangeRequest) => assertCanWithdrawCancel(state, chargeInFlight()) },
   );
 
   setHandler(

@@ -30,6 +30,15 @@ export const paginationSchema = z
   })
   .strict();
 
+/** `?page=&pageSize=` of a GET list: the same bounds as a list body's `pagination`. */
+export const pageQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    pageSize: z.coerce.number().int().min(1).max(maxPageSize).default(defaultPageSize),
+  })
+  .strict();
+export type PageRequest = z.infer<typeof pageQuerySchema>;
+
 export const sortBySchema = z
   .object({
     field: z.string().min(1),

@@ -4,6 +4,8 @@ import { idOf } from '../../commerce/schemas';
 import type { Account, ApiKey } from '../../generated/prisma/client';
 import { pageInfoSchema } from '../lists/validators';
 
+export { pageQuerySchema } from '../lists/validators';
+
 const modeSchema = z.enum(['test', 'live']);
 
 export const createMerchantSchema = z
@@ -27,13 +29,6 @@ export const merchantSchema = z
   .openapi('Merchant');
 
 export const createdMerchantSchema = merchantSchema.extend({ created: z.boolean() }).openapi('CreatedMerchant');
-
-export const pageQuerySchema = z
-  .object({
-    page: z.coerce.number().int().min(1).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(20),
-  })
-  .strict();
 
 export const merchantListSchema = z
   .object({ data: z.array(merchantSchema), pagination: pageInfoSchema })

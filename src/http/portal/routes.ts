@@ -6,6 +6,7 @@ import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { portalIdempotency } from '../idempotency/register';
 import { portalSessionOf, requirePortalSession } from '../portal-sessions/session';
+import { registerPortalAccountRoutes } from './accountRoutes';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
 import {
@@ -25,6 +26,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   const { db, temporal } = deps;
   // Authenticate first: an Idempotency-Key is scoped to the session's customer.
   portalRouter.use(requirePortalSession(db), portalIdempotency(deps));
+  registerPortalAccountRoutes(portalRouter, deps);
 
   defineRoute(
     portalRouter,

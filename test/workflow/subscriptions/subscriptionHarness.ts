@@ -1,5 +1,8 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import type { SwitchRequest } from '../../../workflows/subscriptions/messages';
 import type {
   RenewalPaymentPlan,
   SubscriptionChargeInput,
@@ -10,6 +13,57 @@ import type { RetryDecision } from '../../../src/domain/billingRetry';
 import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
 
 export const day = 24 * 3600 * 1000;
+
+/** A promise the test opens when it wants a held activity to go on. */
+export function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The failure type an update ended with (validator refusal or handler failure), or 'completed'. */
+export async function outcomeOf(result: Promise<unknown>): Promise<string> {
+  return result.then(
+    () => 'completed',
+    (error: unknown) =>
+      error instanceof WorkflowUpdateFailedError
+        ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
+        : 'other',
+  );
+}
+
+/** A switch to a 3000-a-month option (`price_pro` unless named) at `atMs`. */
+export function switchRequest(optionId: string, atMs: number): SwitchRequest {
+  return {
+    optionId,
+    productId: 'prod_pro',
+    variantId: 'var_pro',
+    price: 3000,
+    currency: 'USD',
+    interval: 'month',
+    intervalCount: 1,
+    atMs,
+  };
+}
+
+/** Starts the subscription workflow for `state` (workflow id = subscription id). */
+export function startSubscription(env: TestWorkflowEnvironment, taskQueue: string, state: SubscriptionState) {
+  return env.client.workflow.start(subscriptionWorkflow, {
+    workflowId: state.subscriptionId,
+    taskQueue,
+    args: [{ state }],
+  });
+}
 
 /** A subscription state for workflow tests; override what a test cares about. */
 export function subscriptionState(overrides: Partial<SubscriptionState> = {}): SubscriptionState {
@@ -196,4 +250,28 @@ export function mockSubscriptionActivities(
     },
   } satisfies Partial<Activities>;
   return { activities, charges, orders, events, reattempts, awaited, payments };
+}
+
+/**
+ * Mocks whose renewal charge (prepareRenewalPayment) and switch charge (chargeSubscription) wait
+ * until the test opens `held`; `started` lists the reason of each charge that began.
+ */
+export function heldCharges(env: TestWorkflowEnvironment) {
+  const mocks = mockSubscriptionActivities(env);
+  const held = gate();
+  const started: string[] = [];
+  const activities: Partial<Activities> = {
+    ...mocks.activities,
+    async prepareRenewalPayment(input: SubscriptionChargeInput) {
+      started.push(input.reason);
+      await held.opened;
+      return mocks.activities.prepareRenewalPayment(input);
+    },
+    async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
+      started.push(input.reason);
+      await held.opened;
+      return mocks.activities.chargeSubscription(input);
+    },
+  };
+  return { mocks, held, started, activities };
 }

@@ -8,11 +8,10 @@ import {
   skipNextDateUpdate,
   subscriptionStateQuery,
   switchOptionUpdate,
-  type SwitchRequest,
 } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, executeUpdateOnce, step, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
 import { paymentInput } from '../payments/paymentMocks';
-import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
+import { day, eventually, mockSubscriptionActivities, subscriptionState, switchRequest } from './subscriptionHarness';
 
 /** Resolves when the test says how the challenged payment ended. */
 function challengeGate() {
@@ -21,14 +20,6 @@ function challengeGate() {
     settle = resolve;
   });
   return { ended, settle };
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('subscription charges: child payments, card budget, 3DS switch follow-up (time skipping)', () => {
@@ -40,16 +31,7 @@ describe('subscription charges: child payments, card budget, 3DS switch follow-u
     await env?.teardown();
   });
   const nowMs = async () => Number(await env.currentTimeMs());
-  const switchTo = (atMs: number): SwitchRequest => ({
-    optionId: 'price_pro',
-    productId: 'prod_pro',
-    variantId: 'var_pro',
-    price: 3000,
-    currency: 'USD',
-    interval: 'month',
-    intervalCount: 1,
-    atMs,
-  });
+  const switchTo = (atMs: number) => switchRequest('price_pro', atMs);
 
   it('charges a renewal as a child payment workflow and follows an already-started payment instead of charging again', async () => {
     const mocks = mockSubscriptionActivities(env);

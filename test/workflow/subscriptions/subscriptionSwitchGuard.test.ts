@@ -1,44 +1,24 @@
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
-import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../../src/domain/billingState';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import type { SubscriptionChargeInput } from '../../../src/domain/billingState';
 import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
 import {
   paymentMethodChangedSignal,
   subscriptionStateQuery,
   switchOptionUpdate,
-  type SwitchRequest,
 } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
-import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';
-
-/** A promise the test opens when it wants a held activity to go on. */
-function gate() {
-  let open: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The failure type an update ended with (validator refusal or handler failure), or 'completed'. */
-async function outcomeOf(result: Promise<unknown>): Promise<string> {
-  return result.then(
-    () => 'completed',
-    (error: unknown) =>
-      error instanceof WorkflowUpdateFailedError
-        ? ((error.cause as { type?: string } | undefined)?.type ?? 'failed')
-        : 'other',
-  );
-}
+import {
+  day,
+  eventually,
+  gate,
+  heldCharges,
+  mockSubscriptionActivities,
+  outcomeOf,
+  subscriptionState,
+  switchRequest,
+} from './subscriptionHarness';
 
 /** How many updates of this name the workflow accepted (a validator's refusal never reaches the history). */
 async function acceptedUpdates(handle: WorkflowHandle, name: string): Promise<number> {
@@ -66,36 +46,10 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
     await env?.teardown();
   });
   const nowMs = async () => Number(await env.currentTimeMs());
-  const switchTo = (optionId: string, atMs: number): SwitchRequest => ({
-    optionId,
-    productId: 'prod_pro',
-    variantId: 'var_pro',
-    price: 3000,
-    currency: 'USD',
-    interval: 'month',
-    intervalCount: 1,
-    atMs,
-  });
-
-  /** Mocks whose switch charge is held until the test opens `held`. */
-  function heldSwitchCharge() {
-    const mocks = mockSubscriptionActivities(env);
-    const held = gate();
-    const switchCharges: SubscriptionChargeInput[] = [];
-    const charge = mocks.activities.chargeSubscription;
-    const activities: Partial<Activities> = {
-      ...mocks.activities,
-      async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
-        switchCharges.push(input);
-        await held.opened;
-        return charge(input);
-      },
-    };
-    return { mocks, held, switchCharges, activities };
-  }
+  const switchTo = switchRequest;
 
   it('ten switch updates sent together: the validator accepts one, refuses the rest before they are queued, and one charge is made', async () => {
-    const { mocks, held, switchCharges, activities } = heldSwitchCharge();
+    const { mocks, held, started: switchCharges, activities } = heldCharges(env);
     const start = await nowMs();
     // A paid period that ends in 10 days: the first charge happened already.
     const state = subscriptionState({
@@ -144,24 +98,13 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
         held.open(); // a failed expectation must not leave the worker waiting on a held activity
       }
     });
-    expect(switchCharges).toHaveLength(1);
+    expect(switchCharges).toEqual(['switch']);
     expect(mocks.orders.filter((order) => order.reason === 'switch')).toHaveLength(1);
     expect(mocks.events.filter((event) => event.properties.change === 'switched')).toHaveLength(1);
   });
 
   it('refuses a switch as busy while a renewal is charging', async () => {
-    const mocks = mockSubscriptionActivities(env);
-    const held = gate();
-    let renewalStarted = false;
-    const prepare = mocks.activities.prepareRenewalPayment;
-    const activities: Partial<Activities> = {
-      ...mocks.activities,
-      async prepareRenewalPayment(input: SubscriptionChargeInput) {
-        renewalStarted = true;
-        await held.opened;
-        return prepare(input);
-      },
-    };
+    const { mocks, held, started, activities } = heldCharges(env);
     const start = await nowMs();
     const state = subscriptionState({ startedAtMs: start, anchorAtMs: start });
     await withWorker(env, activities, async (taskQueue) => {
@@ -171,7 +114,7 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
           taskQueue,
           args: [{ state }],
         });
-        await eventually(() => renewalStarted);
+        await eventually(() => started.length === 1);
         const refused = await handle.startUpdate(switchOptionUpdate, {
           args: [switchTo('price_pro', await nowMs())],
           waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -189,7 +132,7 @@ describe('subscription switch guard: one switch or charge at a time (time skippi
   });
 
   it('a billing date that falls due while a switch is charging is re-read after it: the re-anchored subscription is not charged again', async () => {
-    const { mocks, held, switchCharges, activities } = heldSwitchCharge();
+    const { mocks, held, started: switchCharges, activities } = heldCharges(env);
     await withWorker(env, activities, async (taskQueue) => {
       try {
         // The paid (weekly) period ends 5 s from now (read once the worker runs; time skipping is locked meanwhile).
