@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
+import { tracingClientInterceptors } from '../src/tracing/temporal';
 
 export interface TemporalSettings {
   address: string;
@@ -24,14 +25,14 @@ function tlsOptions(settings: TemporalSettings): NativeConnectionOptions['tls'] 
   return settings.tls || settings.apiKey ? true : undefined;
 }
 
-/** A client for starting, signalling and querying workflows (used by the HTTP API). */
+/** A client for starting, signalling and querying workflows (used by the HTTP API); it passes on the caller's trace. */
 export async function createTemporalClient(settings: TemporalSettings): Promise<Client> {
   const connection = await Connection.connect({
     address: settings.address,
     tls: tlsOptions(settings),
     apiKey: settings.apiKey,
   });
-  return new Client({ connection, namespace: settings.namespace });
+  return new Client({ connection, namespace: settings.namespace, interceptors: tracingClientInterceptors() });
 }
 
 /** The native connection a worker polls through. */

@@ -6,14 +6,17 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { Activities } from '../activities';
+import { workerTracingOptions } from '../src/tracing/temporal';
 
 export const workflowsPath = path.join(__dirname, '..', 'workflows', 'index.ts');
+/** Bundled with the workflows (by both bundling paths): OpenTelemetry for traced calls only. */
+export const workflowInterceptorModules = [path.join(__dirname, '..', 'workflows', 'tracing.ts')];
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 /** Bundles workflow code once per process; several workers in one process share it. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  bundle ??= bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietBundlerLogger });
   return bundle;
 }
 
@@ -63,6 +66,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowCodePath ? { codePath: options.workflowCodePath } : await workflowBundle(),
     activities: options.activities,
+    ...workerTracingOptions(),
     ...workerConcurrency(options.maxCachedWorkflows),
   });
 }

@@ -6,6 +6,7 @@ import { Lifecycle } from '../runtime/shutdown';
 import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { createTemporalClient } from '../../temporal/connection';
+import { startTracingFromConfig } from '../tracing/tracing';
 import { configOrExit } from './configOrExit';
 
 const cfg = configOrExit('api');
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   lifecycle.exitOnSignals();
+  const tracing = await startTracingFromConfig(cfg, 'payment-engine-api');
+  if (tracing) lifecycle.add('tracing', tracing.stop);
   await applyMigrations(cfg.DATABASE_URL);
   const db = createPrismaClient(cfg.DATABASE_URL);
   lifecycle.add('database pool', () => db.$disconnect());

@@ -5,11 +5,12 @@ import { startApi } from '../runtime/api';
 import { startSandbox } from '../sandbox/server';
 import { Lifecycle } from '../runtime/shutdown';
 import { answerMemoryProbes } from '../runtime/memoryProbe';
-import { routeTemporalLogsTo } from '../runtime/temporalLogging';
+import { installTemporalRuntime } from '../runtime/temporalRuntime';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
 import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
+import { startTracingFromConfig } from '../tracing/tracing';
 import path from 'node:path';
 import { configOrExit } from './configOrExit';
 
@@ -17,10 +18,13 @@ import { configOrExit } from './configOrExit';
 async function main(): Promise<void> {
   const cfg = configOrExit('start');
   const logger = createLogger(cfg.LOG_LEVEL);
-  routeTemporalLogsTo(logger);
   const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();
   try {
+    const temporalMetrics = installTemporalRuntime(logger, { metricsPort: cfg.TEMPORAL_METRICS_PORT, host: cfg.HOST });
+    if (temporalMetrics) logger.info({ url: temporalMetrics }, 'temporal sdk metrics listening');
+    // Before the Temporal client and the app are made: both look for it.
+    const tracing = await startTracingFromConfig(cfg, 'payment-engine');
     // Own process groups: a Ctrl-C reaches only us, and the Lifecycle stops them after the drain.
     const database = await provideDatabase(cfg, logger, { ownProcessGroup: true });
     lifecycle.add('postgres', database.stop);
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox(cfg.SANDBOX_PORT, '127.0.0.1', { dataDir: cfg.DATA_DIR, limits: cfg });
     lifecycle.add('sandbox', sandbox.stop);
 
+    // Stopped once the worker and the API have ended their spans.
+    if (tracing) lifecycle.add('tracing', tracing.stop);
     const workflowCodePath = await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker'));
     const worker = await startWorker(
       temporal.settings,

@@ -2,7 +2,7 @@ import { applyMigrations } from '../db/migrate';
 import { createPrismaClient } from '../db/prisma';
 import { createLogger } from '../logging/logger';
 import { Lifecycle } from '../runtime/shutdown';
-import { routeTemporalLogsTo } from '../runtime/temporalLogging';
+import { installTemporalRuntime } from '../runtime/temporalRuntime';
 import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
@@ -10,6 +10,7 @@ import { createTemporalClient } from '../../temporal/connection';
 import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
 import path from 'node:path';
 import { startMetricsServer } from '../metrics/http';
+import { startTracingFromConfig } from '../tracing/tracing';
 import { configOrExit } from './configOrExit';
 
 const cfg = configOrExit('worker');
@@ -24,8 +25,11 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  routeTemporalLogsTo(logger);
+  const temporalMetrics = installTemporalRuntime(logger, { metricsPort: cfg.TEMPORAL_METRICS_PORT, host: cfg.HOST });
+  if (temporalMetrics) logger.info({ url: temporalMetrics }, 'temporal sdk metrics listening');
   lifecycle.exitOnSignals();
+  const tracing = await startTracingFromConfig(cfg, 'payment-engine-worker');
+  if (tracing) lifecycle.add('tracing', tracing.stop);
   await applyMigrations(cfg.DATABASE_URL);
   const db = createPrismaClient(cfg.DATABASE_URL);
   lifecycle.add('database pool', () => db.$disconnect());

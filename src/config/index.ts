@@ -57,6 +57,12 @@ export const configSchema = z
     METRICS_ENABLED: booleanFromEnv.default(true),
     /** `npm run worker` serves its own /metrics on this port when set (unset: none). */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** The worker's Temporal SDK metrics (Prometheus, served by the SDK's runtime) on this port when set. */
+    TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** OTLP/HTTP collector base URL (http://collector:4318): traces are exported there; unset: tracing off. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+    /** The service name spans are exported under (default: the role, payment-engine, -api or -worker). */
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
     PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
     /** How long a capture, void or refund answered `pending` waits for the processor's webhook before asking it. */
     FOLLOW_UP_CONFIRMATION_WAIT_MS: z.coerce.number().int().min(1000).default(86_400_000),

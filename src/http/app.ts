@@ -12,6 +12,8 @@ import { recordedEventShapeViolations } from '../events/recordEvent';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { registerApiReference } from './docs/routes';
 import { countHttpRequests, registerMetricsRoute } from '../metrics/http';
+import { traceHttpRequests } from '../tracing/http';
+import { activeTracing } from '../tracing/tracing';
 import { mountRoutes } from './routes';
 
 /**
@@ -33,6 +35,7 @@ export function createApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  if (activeTracing()) app.use(traceHttpRequests);
   app.use(
     pinoHttp({
       logger: deps.logger,

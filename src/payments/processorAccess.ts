@@ -8,6 +8,7 @@ import {
   takesCurrency,
 } from '../processors/registry';
 import type { ProcessorAdapter } from '../processors/types';
+import { traceProcessorCalls } from '../tracing/processorCalls';
 
 /** Capability names routing filters by, for a processor type (none for an unknown type). */
 export function capabilityNames(type: string): string[] {
@@ -43,10 +44,13 @@ export async function processorAccess(
   if (!processor) throw new ProcessorMissingError(processorId);
   return {
     type: processor.type,
-    adapter: processorDefinition(processor.type).createAdapter({
-      sandboxUrl: deps.sandboxUrl,
-      timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
-    }),
+    adapter: traceProcessorCalls(
+      processorDefinition(processor.type).createAdapter({
+        sandboxUrl: deps.sandboxUrl,
+        timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
+      }),
+      processor,
+    ),
     credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
     enable3DS: processor.enable3DS,
   };

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logging/logger';
 import { startApi } from '../../src/runtime/api';
 import { Lifecycle } from '../../src/runtime/shutdown';
 import { provideTemporal } from '../../src/runtime/temporal';
-import { routeTemporalLogsTo } from '../../src/runtime/temporalLogging';
+import { installTemporalRuntime } from '../../src/runtime/temporalRuntime';
 import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../src/sandbox/server';
 import { createTemporalClient } from '../../temporal/connection';
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     SANDBOX_PORT: '0',
   });
   const logger = createLogger(cfg.LOG_LEVEL);
-  routeTemporalLogsTo(logger);
+  installTemporalRuntime(logger);
   const lifecycle = new Lifecycle(logger);
   try {
     const database = await provideDatabase(cfg, logger);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyFromJson } from './historyJson';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import * as workflows from '../../workflows';
-import { workflowBundle } from '../../temporal/worker';
+import { workerTracingOptions } from '../../src/tracing/temporal';
+import { workflowBundle, workflowsPath } from '../../temporal/worker';
 
 /**
  * Histories recorded from real runs (`npm run replay:record`) replayed against today's workflow
@@ -41,6 +42,29 @@ describe('replay of recorded workflow histories', () => {
     await expect(
       Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId),
     ).resolves.toBeUndefined();
+  });
+
+  // Traced calls run OpenTelemetry's workflow interceptors (workflows/tracing.ts); with them on every
+  // call, as if every released run had been traced, the same commands must come out.
+  it('replays the released histories with every workflow call traced', async () => {
+    const tracedEverywhere = await bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+      logger: new DefaultLogger('WARN'),
+    });
+    expect(tracedEverywhere.code).toContain('RunWorkflow');
+    const released = files.filter((file) => file.startsWith('released'));
+    expect(released.length).toBeGreaterThan(0);
+    for (const file of released) {
+      const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')));
+      await expect(
+        Worker.runReplayHistory(
+          { workflowBundle: tracedEverywhere, sinks: workerTracingOptions().sinks },
+          history,
+          workflowIdOf(file),
+        ),
+      ).resolves.toBeUndefined();
+    }
   });
 
   it('fails a history when the workflow code changed the commands it issues', async () => {
