@@ -1,16 +1,15 @@
-import { trace } from '@opentelemetry/api';
-import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
-import {
-  OpenTelemetryInboundInterceptor,
-  OpenTelemetryInternalsInterceptor,
-  OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import type {
   Headers,
   WorkflowInboundCallsInterceptor,
   WorkflowInterceptorsFactory,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
+
+type OpenTelemetryWorkflowModule = typeof import('@temporalio/interceptors-opentelemetry/lib/workflow');
+type OpenTelemetryApi = typeof import('@opentelemetry/api');
+
+/** The header @temporalio/interceptors-opentelemetry carries a trace context in (its TRACE_HEADER). */
+export const traceHeader = '_tracer-data';
 
 /**
  * OpenTelemetry's workflow interceptors, bundled with the workflow code (temporal/worker.ts) and
@@ -19,16 +18,38 @@ import type {
  * A workflow nobody traces makes no span and adds no header to its commands, so an engine with
  * tracing off records the same histories as before. Whether a call carried a context is part of
  * its history, so a replay takes the same path.
+ *
+ * Each workflow run evaluates the modules it requires in its own sandbox, so OpenTelemetry (its SDK
+ * 1.x, with the semantic conventions) is required on a run's first traced call, not by every run.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
-  let otel: { inbound: OpenTelemetryInboundInterceptor; outbound: OpenTelemetryOutboundInterceptor } | undefined;
-  // Built on the first traced call: an untraced run never sets up a tracer in its sandbox.
-  const traced = (headers: Headers) =>
-    TRACE_HEADER in headers
-      ? (otel ??= { inbound: new OpenTelemetryInboundInterceptor(), outbound: new OpenTelemetryOutboundInterceptor() })
-      : undefined;
+  let otel:
+    | {
+        api: OpenTelemetryApi;
+        inbound: InstanceType<OpenTelemetryWorkflowModule['OpenTelemetryInboundInterceptor']>;
+        outbound: InstanceType<OpenTelemetryWorkflowModule['OpenTelemetryOutboundInterceptor']>;
+        internals: InstanceType<OpenTelemetryWorkflowModule['OpenTelemetryInternalsInterceptor']>;
+      }
+    | undefined;
+  const traced = (headers: Headers) => {
+    if (!(traceHeader in headers)) return undefined;
+    if (!otel) {
+      // Bundled by webpack, evaluated here: a static import would load it into every run.
+      /* eslint-disable no-restricted-globals, @typescript-eslint/no-require-imports */
+      const module = require('@temporalio/interceptors-opentelemetry/lib/workflow') as OpenTelemetryWorkflowModule;
+      const api = require('@opentelemetry/api') as OpenTelemetryApi;
+      /* eslint-enable no-restricted-globals, @typescript-eslint/no-require-imports */
+      otel = {
+        api,
+        inbound: new module.OpenTelemetryInboundInterceptor(),
+        outbound: new module.OpenTelemetryOutboundInterceptor(),
+        internals: new module.OpenTelemetryInternalsInterceptor(),
+      };
+    }
+    return otel;
+  };
   // An outgoing call is traced when it is made inside a traced call's span.
-  const within = () => (trace.getActiveSpan() ? otel : undefined);
+  const within = () => (otel?.api.trace.getActiveSpan() ? otel : undefined);
 
   const inbound: WorkflowInboundCallsInterceptor = {
     execute: (input, next) => traced(input.headers)?.inbound.execute(input, next) ?? next(input),
@@ -51,5 +72,10 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     startNexusOperation: (input, next) => within()?.outbound.startNexusOperation(input, next) ?? next(input),
     getLogAttributes: (input, next) => within()?.outbound.getLogAttributes(input, next) ?? next(input),
   };
-  return { inbound: [inbound], outbound: [outbound], internals: [new OpenTelemetryInternalsInterceptor()] };
+  // The context manager OpenTelemetry sets up in a traced run is released with the run.
+  return {
+    inbound: [inbound],
+    outbound: [outbound],
+    internals: [{ dispose: (input, next) => (otel ? otel.internals.dispose(input, next) : next(input)) }],
+  };
 };

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import { Worker } from '@temporalio/worker';
 import { workerTracingOptions } from '../../../src/tracing/temporal';
 import { startTracing, type Tracing } from '../../../src/tracing/tracing';
 import { workflowBundle } from '../../../temporal/worker';
+import { traceHeader } from '../../../workflows/tracing';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
-
-const traceHeader = '_tracer-data';
 
 async function pay(harness: Harness, t: PaymentTenant): Promise<string> {
   const answer = await call(harness, 'POST', `${api}/payments/process`, {
@@ -138,6 +138,7 @@ describe('tracing: one payment is one trace from the HTTP request to the process
   });
 
   it("carries the trace in the workflow's history, which replays with the bundled interceptors", async () => {
+    expect(traceHeader).toBe(TRACE_HEADER);
     const paymentId = await pay(harness, t);
     expect((await activityHeadersOf(harness, paymentId)).every((keys) => keys.includes(traceHeader))).toBe(true);
     const history = await harness.temporal.workflow.getHandle(paymentId).fetchHistory();
