@@ -25,7 +25,7 @@ function tlsOptions(settings: TemporalSettings): NativeConnectionOptions['tls'] 
   return settings.tls || settings.apiKey ? true : undefined;
 }
 
-/** A client for starting, signalling and querying workflows (used by the HTTP API); it passes on the caller's trace. */
+/** A client for starting, signalling and querying workflows (used by the HTTP API); with tracing on, it passes the caller's trace on. */
 export async function createTemporalClient(settings: TemporalSettings): Promise<Client> {
   const connection = await Connection.connect({
     address: settings.address,

@@ -88,6 +88,7 @@ function workflowSpanSink(tracing: Tracing): InjectedSinks<OpenTelemetrySinks> {
     shutdown: async () => undefined,
   };
   return {
+    // Typed against SDK 1.x's processor and resource; it only calls onEnd and attaches the resource.
     exporter: makeWorkflowExporter(
       upgrading as unknown as WorkflowExporterArgs[0],
       tracing.resource as unknown as WorkflowExporterArgs[1],
