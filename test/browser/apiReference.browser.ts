@@ -1,20 +1,13 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startHarness, type Harness } from '../helpers/harness';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { launchChromium } from './chromium';
 
 describe('the API reference in a real headless browser', () => {
   let harness: Harness;
   let browser: Browser;
   beforeAll(async () => {
-    if (!existsSync(executablePath)) {
-      throw new Error(
-        `No Chromium at ${executablePath}. Install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
-      );
-    }
+    browser = await launchChromium();
     harness = await startHarness();
-    browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   });
   afterAll(async () => {
     await browser?.close();
