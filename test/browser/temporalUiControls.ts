@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../src/config';
@@ -111,8 +112,13 @@ export class TemporalWorkflowList {
   }
 }
 
-/** Where the operations guide's screenshots live; the browser test rewrites them on each run. */
-export const screenshotDir = path.join(projectRoot, 'docs', 'images');
+/**
+ * The operations guide's screenshots: `UPDATE_SCREENSHOTS=1 npm run test:browser` rewrites docs/images;
+ * other runs (CI) write to a temporary folder, so a test run leaves the checkout unchanged.
+ */
+export const screenshotDir = process.env.UPDATE_SCREENSHOTS
+  ? path.join(projectRoot, 'docs', 'images')
+  : path.join(os.tmpdir(), 'payment-engine-screenshots');
 
 /** A screenshot of the page's main area (the navigation column left out), small enough to keep in git. */
 export async function saveScreenshot(page: Page, name: string, height = 420): Promise<string> {
