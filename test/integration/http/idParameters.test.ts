@@ -41,7 +41,15 @@ interface IdCase {
 }
 
 /** Named like ids but not ours: another system's values, or (shippingAddressId) one no resource backs. */
-const notOurIds = ['body:shippingAddressId', 'body:cancelReasonId', 'body:processorConfig.merchantId', 'body:tokenId'];
+const notOurIds = [
+  'body:shippingAddressId',
+  'body:cancelReasonId',
+  'body:processorConfig.merchantId',
+  'body:tokenId',
+  // The sandbox processor's credentials name the acquirer's merchant, not one of ours.
+  'body:credentials.merchantId',
+  'body:updatedData.credentials.merchantId',
+];
 const idName = /(^id$|Id$|Ids$)/;
 const withoutPrefix = 'abc123';
 

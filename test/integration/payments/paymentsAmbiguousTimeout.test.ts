@@ -122,6 +122,8 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
       processorId: a,
       idempotencyKey: `${paymentId}:1`,
     });
+    // The row is written before the workflow's last task sets the search attribute: read it once the run is over.
+    await handle.result();
     const described = await handle.describe();
     expect(described.typedSearchAttributes.get(searchAttributes.PaymentStatus)).toBe('needs_review');
     expect(await t.ledger(b)).toEqual([]);

@@ -9,6 +9,7 @@ import {
   portalLogin,
 } from '../subscriptions/subscriptionsFixtures';
 import { usePortalWorld } from './portalWorld';
+import { until } from '../../helpers/until';
 
 const hour = 3600_000;
 
@@ -168,6 +169,14 @@ describe('portal: the customer sees what they own', () => {
   });
 
   it("subscriptions: the session store's only, newest first, with option, product title, price and current period", async () => {
+    // The default card set by the previous test reaches a subscription when its workflow takes the signal,
+    // after any charge in flight (which may write the old card first): wait for the projection to settle.
+    await until(async () =>
+      (await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subA.id } })).paymentMethodId ===
+      world.goodCardId
+        ? true
+        : undefined,
+    );
     const answer = await get('/subscriptions');
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((row: { id: string }) => row.id)).toEqual([clubSubscriptionId, subA.id]);
