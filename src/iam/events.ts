@@ -10,7 +10,8 @@ export type IamEventType =
   | 's_staff_removed'
   | 's_staff_role_changed'
   | 's_service_key_created'
-  | 's_service_key_revoked';
+  | 's_service_key_revoked'
+  | 's_partner_updated';
 
 export interface IamEventInput {
   eventType: IamEventType;

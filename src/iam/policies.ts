@@ -83,7 +83,7 @@ export function canManagePartnerStaff(grants: Grants, partnerId: string): Decisi
   return partnerRole(grants, partnerId) === 'partner:admin' ? allow : partnerAdminRequired;
 }
 
-/** Change the partner entity itself: the partner's partner:admins (no route uses it yet). */
+/** Change the partner entity itself (its name: POST /partners/{partnerId}): the partner's partner:admins. */
 export function canManagePartners(grants: Grants, partnerId: string): Decision {
   return canManagePartnerStaff(grants, partnerId);
 }

@@ -29,6 +29,12 @@ export interface RouteSpec<
   security?: Security;
   /** `org:admin` operations answer 403 to member keys. */
   adminOnly?: boolean;
+  /**
+   * A refusal that depends on the path: runs once the path parameters parsed (a malformed id stays
+   * a 400) and before the query and body, so a caller without the right never learns what a valid
+   * body would be. Throws the refusal.
+   */
+  authorize?: (input: { params: Infer<P>; req: Request }) => void;
   body?: B;
   query?: Q;
   params?: P;
@@ -82,6 +88,7 @@ export function defineRoute<
       assertReadableInput(req, spec.body !== undefined);
       // The URL first: a malformed id in the path is the error to report, whatever the body holds.
       const params = parsePart(spec.params, req.params, 'path parameters');
+      spec.authorize?.({ params: params as Infer<P>, req });
       const query = parsePart(spec.query, req.query, 'query');
       return { body: parsePart(spec.body, req.body ?? {}, 'body'), query, params };
     });

@@ -8,6 +8,7 @@ import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
+import { registerIamPartnerRoutes } from './partnerRoutes';
 import { iamOf, requireUserSession } from './session';
 import * as v from './validators';
 
@@ -241,6 +242,8 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
     async ({ params, req }) =>
       v.toServiceKey(await revokeServiceKey(db, iamOf(req).grants, params.accountId, params.keyId)),
   );
+
+  registerIamPartnerRoutes(iamRouter, iamBasePath, db, { tags, security });
 
   // Past every route: an unknown IAM path is 404 once the session is verified.
   iamRouter.use((req) => {

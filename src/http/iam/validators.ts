@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
 import { maskedToken } from '../../domain/apiKeys';
-import type { ApiKey } from '../../generated/prisma/client';
+import type { ApiKey, Partner } from '../../generated/prisma/client';
 import type { MemberWithUser } from '../../iam/members';
+import { partnerAccountsShown, type PartnerDetail } from '../../iam/partners';
 import { accountRoles, partnerRoles, type Grants } from '../../iam/policies';
 import type { StaffWithUser } from '../../iam/staff';
 import type { User } from '../../generated/prisma/client';
@@ -21,6 +22,8 @@ export const addMemberSchema = z.object({ email, role: accountRole }).strict();
 export const memberRoleSchema = z.object({ role: accountRole }).strict();
 export const addStaffSchema = z.object({ email, role: partnerRole }).strict();
 export const staffRoleSchema = z.object({ role: partnerRole }).strict();
+/** Only the name: a partner's kind (payfac, crm_only) is the operator's to set (admin create-partner). */
+export const updatePartnerSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 export const createServiceKeySchema = z
   .object({
     name: z.string().trim().min(1).max(200),
@@ -67,6 +70,26 @@ export const staffSchema = z
   .openapi('PartnerStaff');
 export const addedStaffSchema = staffSchema.extend({ created: z.boolean() }).openapi('AddedPartnerStaff');
 export const staffListSchema = z.object({ data: z.array(staffSchema) }).openapi('PartnerStaffList');
+
+export const partnerSchema = z
+  .object({
+    object: z.literal('partner'),
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['payfac', 'crm_only']),
+    role: partnerRole.openapi({ description: "The signed-in user's role on this partner" }),
+    createdAt: z.string(),
+  })
+  .openapi('IamPartner');
+export const partnerListSchema = z.object({ data: z.array(partnerSchema) }).openapi('IamPartnerList');
+export const partnerDetailSchema = partnerSchema
+  .extend({
+    accounts: z.array(z.object({ id: z.string(), name: z.string() })).openapi({
+      description: `Its merchant accounts, newest first: at most ${partnerAccountsShown} (accountCount has them all)`,
+    }),
+    accountCount: z.number().int(),
+  })
+  .openapi('IamPartnerDetail');
 
 export const removedSchema = z
   .object({ deleted: z.literal(true), userId: z.string(), role: z.string() })
@@ -125,6 +148,21 @@ export function toStaff(staff: StaffWithUser) {
     role: partnerRole.parse(staff.role),
     createdAt: staff.createdAt.toISOString(),
   };
+}
+
+export function toPartner(partner: Partner, grants: Grants) {
+  return {
+    object: 'partner' as const,
+    id: partner.id,
+    name: partner.name,
+    kind: partner.kind,
+    role: partnerRole.parse(grants.staff.find((staff) => staff.partnerId === partner.id)?.role),
+    createdAt: partner.createdAt.toISOString(),
+  };
+}
+
+export function toPartnerDetail({ partner, accounts, accountCount }: PartnerDetail, grants: Grants) {
+  return { ...toPartner(partner, grants), accounts, accountCount };
 }
 
 export function toServiceKey(key: ApiKey, token?: string) {
