@@ -4,6 +4,7 @@ import {
   canManagePartners,
   canManagePartnerStaff,
   canViewAccount,
+  canViewPartner,
   type Decision,
   type Grants,
 } from '../../src/iam/policies';
@@ -55,6 +56,18 @@ describe('canViewAccount', () => {
     ['nobody', 404],
   ])('%s → %s', (who, expected) => {
     expect(outcome(canViewAccount(grants[who], account))).toBe(expected);
+  });
+});
+
+describe('canViewPartner', () => {
+  it.each<[Who, unknown]>([
+    ['partnerAdmin', 'allow'],
+    ['partnerMember', 'allow'],
+    ['otherPartnerAdmin', 404],
+    ['orgAdmin', 404],
+    ['nobody', 404],
+  ])('%s → %s', (who, expected) => {
+    expect(outcome(canViewPartner(grants[who], 'par_1'))).toBe(expected);
   });
 });
 
