@@ -163,7 +163,7 @@ describe('IAM partner entities', () => {
     for (const [token, partnerId] of [
       [merchant.token, merchant.partnerId],
       [partner.token, partner.partnerId],
-    ]) {
+    ] as const) {
       for (const [method, route, body] of [
         ['GET', '/partners', undefined],
         ['GET', `/partners/${partnerId}`, undefined],
