@@ -32,9 +32,10 @@ export interface RouteSpec<
   /**
    * A refusal that depends on the path: runs once the path parameters parsed (a malformed id stays
    * a 400) and before the query and body, so a caller without the right never learns what a valid
-   * body would be. Throws the refusal.
+   * body would be. Throws (or rejects with) the refusal; may be async when the right depends on a
+   * lookup (the account's partner), and is awaited before the query and body are parsed.
    */
-  authorize?: (input: { params: Infer<P>; req: Request }) => void;
+  authorize?: (input: { params: Infer<P>; req: Request }) => void | Promise<void>;
   body?: B;
   query?: Q;
   params?: P;
@@ -83,14 +84,17 @@ export function defineRoute<
     // Kept for metrics: once an error leaves the router, Express no longer says where it was mounted.
     res.locals.routeTemplate = `${basePath}${spec.path}`;
     // Authorize, then validate: a refusal here happened before any work (see beforeWork.ts).
-    const { body, query, params } = beforeWork(() => {
+    // The URL first: a malformed id in the path is the error to report, whatever the body holds.
+    const params = beforeWork(() => {
       if (spec.adminOnly) req.requireAdmin?.();
       assertReadableInput(req, spec.body !== undefined);
-      // The URL first: a malformed id in the path is the error to report, whatever the body holds.
-      const params = parsePart(spec.params, req.params, 'path parameters');
-      spec.authorize?.({ params: params as Infer<P>, req });
+      return parsePart(spec.params, req.params, 'path parameters');
+    });
+    // The caller's right to the path's resource, before anything is learnt from the query or body.
+    if (spec.authorize) await beforeWork(() => spec.authorize!({ params: params as Infer<P>, req }));
+    const { body, query } = beforeWork(() => {
       const query = parsePart(spec.query, req.query, 'query');
-      return { body: parsePart(spec.body, req.body ?? {}, 'body'), query, params };
+      return { body: parsePart(spec.body, req.body ?? {}, 'body'), query };
     });
     const result = await handler({ body, query, params, req, res } as HandlerInput<Infer<B>, Infer<Q>, Infer<P>>);
     if (res.headersSent) return;
