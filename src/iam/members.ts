@@ -5,6 +5,7 @@ import { recordIamEvent } from './events';
 import {
   canAssignRole,
   canManageOrgMembership,
+  canRemoveMember,
   canViewAccount,
   enforce,
   type AccountRef,
@@ -14,13 +15,6 @@ import {
 import { findOrCreateUser, isUniqueViolation } from './users';
 
 export type MemberWithUser = AccountMember & { user: User };
-
-/** The account as the policies see it; a missing one answers like one the caller may not see. */
-async function accountRef(db: Db, accountId: string): Promise<AccountRef> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, partnerId: true } });
-  if (!account) throw notFound('Account');
-  return account;
-}
 
 /** Holds the account row until the transaction ends, so last-admin checks of one account run one at a time. */
 async function lockAccount(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
@@ -33,10 +27,16 @@ async function assertAnotherAdminRemains(tx: Prisma.TransactionClient, accountId
     throw conflict('An account must keep at least one org:admin: add another admin first', 'LAST_ADMIN');
 }
 
-export async function listMembers(db: Db, grants: Grants, accountId: string): Promise<MemberWithUser[]> {
-  enforce(canViewAccount(grants, await accountRef(db, accountId)));
+/*
+ * Each function takes the account already looked up (findAccountRef: the route's authorize step
+ * loads it once per request) and checks the caller's right again: the policies are pure, so the
+ * second check costs no query.
+ */
+
+export async function listMembers(db: Db, grants: Grants, account: AccountRef): Promise<MemberWithUser[]> {
+  enforce(canViewAccount(grants, account));
   return db.accountMember.findMany({
-    where: { accountId },
+    where: { accountId: account.id },
     include: { user: true },
     orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
   });
@@ -45,16 +45,17 @@ export async function listMembers(db: Db, grants: Grants, accountId: string): Pr
 /**
  * Adds the user with this e-mail (invited when new) to the account. A repeat with the same role
  * answers the existing membership (`created: false`); the primary key (account, user) is what
- * keeps concurrent adds to one row.
+ * keeps concurrent adds to one row. The caller's right comes before the invite, so a refused
+ * caller creates no user; self-assignment is known only once the e-mail names a user.
  */
 export async function addMember(
   db: Db,
   grants: Grants,
-  accountId: string,
+  account: AccountRef,
   input: { email: string; role: AccountRole },
 ): Promise<{ member: MemberWithUser; created: boolean }> {
-  const account = await accountRef(db, accountId);
-  enforce(canViewAccount(grants, account));
+  const accountId = account.id;
+  enforce(canManageOrgMembership(grants, account));
   const { user } = await findOrCreateUser(db, { email: input.email });
   enforce(canAssignRole(grants, { userId: user.id, account }));
   const existing = () =>
@@ -104,11 +105,12 @@ async function findMember(tx: Prisma.TransactionClient, accountId: string, userI
 export async function changeMemberRole(
   db: Db,
   grants: Grants,
-  accountId: string,
+  account: AccountRef,
   userId: string,
   role: AccountRole,
 ): Promise<MemberWithUser> {
-  enforce(canAssignRole(grants, { userId, account: await accountRef(db, accountId) }));
+  const accountId = account.id;
+  enforce(canAssignRole(grants, { userId, account }));
   return db.$transaction(async (tx) => {
     await lockAccount(tx, accountId);
     const member = await findMember(tx, accountId, userId);
@@ -130,9 +132,14 @@ export async function changeMemberRole(
 }
 
 /** Removes a member (anyone may leave on their own); removing the last org:admin is refused (409 LAST_ADMIN). */
-export async function removeMember(db: Db, grants: Grants, accountId: string, userId: string): Promise<MemberWithUser> {
-  const account = await accountRef(db, accountId);
-  enforce(userId === grants.userId ? canViewAccount(grants, account) : canManageOrgMembership(grants, account));
+export async function removeMember(
+  db: Db,
+  grants: Grants,
+  account: AccountRef,
+  userId: string,
+): Promise<MemberWithUser> {
+  const accountId = account.id;
+  enforce(canRemoveMember(grants, account, userId));
   return db.$transaction(async (tx) => {
     await lockAccount(tx, accountId);
     const member = await findMember(tx, accountId, userId);

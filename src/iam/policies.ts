@@ -71,6 +71,11 @@ export function canManageOrgMembership(grants: Grants, account: AccountRef): Dec
   return orgAdminRequired;
 }
 
+/** Remove a member: anyone who sees the account may leave it; removing someone else is managing membership. */
+export function canRemoveMember(grants: Grants, account: AccountRef, userId: string): Decision {
+  return userId === grants.userId ? canViewAccount(grants, account) : canManageOrgMembership(grants, account);
+}
+
 /** Staff of a partner see it and its staff list; nobody else knows it exists. */
 export function canViewPartner(grants: Grants, partnerId: string): Decision {
   return partnerRole(grants, partnerId) ? allow : hidden('Partner');

@@ -4,23 +4,21 @@ import { notFound } from '../errors';
 import type { ApiKey } from '../generated/prisma/client';
 import { mintApiKey, revokeApiKeyOnce, type MintedKey } from '../keys/mintKey';
 import { recordIamEvent } from './events';
-import { canManageOrgMembership, enforce, type Grants } from './policies';
+import { canManageOrgMembership, enforce, type AccountRef, type Grants } from './policies';
 
-async function managedAccount(db: Db, grants: Grants, accountId: string) {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, partnerId: true } });
-  if (!account) throw notFound('Account');
-  enforce(canManageOrgMembership(grants, account));
-  return account;
-}
+/*
+ * Each function takes the account already looked up (findAccountRef, once per request by the
+ * route's authorize step) and checks the caller's right again: the policy is pure, no query.
+ */
 
 /** A merchant service API key (`sk_crm_…`) with org:admin rights on the account; the token exists only in the answer. */
 export async function mintServiceKey(
   db: Db,
   grants: Grants,
-  accountId: string,
+  account: AccountRef,
   input: { name: string; mode: Mode },
 ): Promise<MintedKey> {
-  const account = await managedAccount(db, grants, accountId);
+  enforce(canManageOrgMembership(grants, account));
   return db.$transaction(async (tx) => {
     const minted = await mintApiKey(tx, {
       kind: 'crm',
@@ -33,7 +31,7 @@ export async function mintServiceKey(
     await recordIamEvent(tx, {
       eventType: 's_service_key_created',
       actorUserId: grants.userId,
-      accountId,
+      accountId: account.id,
       properties: { keyId: minted.key.id, name: input.name, mode: input.mode },
     });
     return minted;
@@ -41,17 +39,18 @@ export async function mintServiceKey(
 }
 
 /** Every CRM key of the account (minted here or by its partner), newest first. */
-export async function listServiceKeys(db: Db, grants: Grants, accountId: string): Promise<ApiKey[]> {
-  await managedAccount(db, grants, accountId);
+export async function listServiceKeys(db: Db, grants: Grants, account: AccountRef): Promise<ApiKey[]> {
+  enforce(canManageOrgMembership(grants, account));
   return db.apiKey.findMany({
-    where: { accountId, kind: 'crm' },
+    where: { accountId: account.id, kind: 'crm' },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
 }
 
 /** Revokes one of the account's CRM keys, immediately and for good (idempotent). */
-export async function revokeServiceKey(db: Db, grants: Grants, accountId: string, keyId: string): Promise<ApiKey> {
-  await managedAccount(db, grants, accountId);
+export async function revokeServiceKey(db: Db, grants: Grants, account: AccountRef, keyId: string): Promise<ApiKey> {
+  const accountId = account.id;
+  enforce(canManageOrgMembership(grants, account));
   return db.$transaction(async (tx) => {
     const revoked = await revokeApiKeyOnce(tx, { id: keyId, accountId, kind: 'crm' });
     if (!revoked) throw notFound('Service key');

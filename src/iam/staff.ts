@@ -35,7 +35,8 @@ export async function addStaff(
   partnerId: string,
   input: { email: string; role: PartnerRole },
 ): Promise<{ staff: StaffWithUser; created: boolean }> {
-  enforce(canViewPartner(grants, partnerId));
+  // The caller's right before the invite (a refused caller creates no user); self-assignment once the e-mail names one.
+  enforce(canManagePartnerStaff(grants, partnerId));
   await assertPartnerExists(db, partnerId);
   const { user } = await findOrCreateUser(db, { email: input.email });
   enforce(canAssignRole(grants, { userId: user.id, partnerId }));

@@ -3,6 +3,7 @@ import {
   canManageOrgMembership,
   canManagePartners,
   canManagePartnerStaff,
+  canRemoveMember,
   canViewAccount,
   canViewPartner,
   type Decision,
@@ -56,6 +57,20 @@ describe('canViewAccount', () => {
     ['nobody', 404],
   ])('%s → %s', (who, expected) => {
     expect(outcome(canViewAccount(grants[who], account))).toBe(expected);
+  });
+});
+
+describe('canRemoveMember', () => {
+  it.each<[Who, unknown, unknown]>([
+    ['orgAdmin', 'allow', 'allow'],
+    ['orgMember', 'FORBIDDEN', 'allow'],
+    ['partnerAdmin', 'allow', 'allow'],
+    ['partnerMember', 'FORBIDDEN', 'allow'],
+    ['otherPartnerAdmin', 404, 404],
+    ['nobody', 404, 404],
+  ])('%s → someone else: %s, themselves (leave): %s', (who, someoneElse, themselves) => {
+    expect(outcome(canRemoveMember(grants[who], account, other))).toBe(someoneElse);
+    expect(outcome(canRemoveMember(grants[who], account, me))).toBe(themselves);
   });
 });
 

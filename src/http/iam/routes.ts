@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { embeddedJwks } from '../../iam/embeddedIdp';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../../iam/members';
+import {
+  canManageOrgMembership,
+  canManagePartnerStaff,
+  canRemoveMember,
+  canViewAccount,
+  canViewPartner,
+  enforce,
+} from '../../iam/policies';
 import { mintServiceKey, listServiceKeys, revokeServiceKey } from '../../iam/serviceKeys';
 import { createSessionVerifier } from '../../iam/sessions';
 import { addStaff, changeStaffRole, listStaff, removeStaff } from '../../iam/staff';
@@ -8,6 +16,7 @@ import type { AppDeps } from '../core/context';
 import { notFound } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
+import { accountOf, authorizeAccount } from './access';
 import { registerIamPartnerRoutes } from './partnerRoutes';
 import { iamOf, requireUserSession } from './session';
 import * as v from './validators';
@@ -16,7 +25,12 @@ export const iamBasePath = '/api/v1/iam';
 const tags = ['identity management'];
 const security = 'iamSession' as const;
 
-/** Identity management: users' roles on accounts and partners, and merchant service keys (docs/iam.md). */
+/**
+ * Identity management: users' roles on accounts and partners, and merchant service keys (docs/iam.md).
+ * Every route under an account or a partner decides the caller's right in `authorize`, before the
+ * body is read (an outsider's invalid body is 404, an insufficient role's 403); what needs the body
+ * (self-assignment: whom the e-mail names) is checked by the service once it is parsed.
+ */
 export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db, config }: AppDeps): void {
   if (!config.IAM_JWKS_URL) {
     defineRoute(
@@ -52,10 +66,11 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/members',
       summary: "Lists an account's members (its members and its partner's staff)",
       params: v.accountParams,
+      authorize: authorizeAccount(db, canViewAccount),
       response: v.memberListSchema,
     },
     async ({ params, req }) => ({
-      data: (await listMembers(db, iamOf(req).grants, params.accountId)).map(v.toMember),
+      data: (await listMembers(db, iamOf(req).grants, await accountOf(db, req, params.accountId))).map(v.toMember),
     }),
   );
 
@@ -69,13 +84,15 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/members',
       summary: 'Adds a user by e-mail with a role (201); the same user and role again answers 200, created: false',
       params: v.accountParams,
+      authorize: authorizeAccount(db, canManageOrgMembership),
       body: v.addMemberSchema,
       response: v.addedMemberSchema,
       otherResponseStatuses: [201],
       errors: [409],
     },
     async ({ params, body, req, res }) => {
-      const { member, created } = await addMember(db, iamOf(req).grants, params.accountId, body);
+      const account = await accountOf(db, req, params.accountId);
+      const { member, created } = await addMember(db, iamOf(req).grants, account, body);
       if (created) res.status(201);
       return { ...v.toMember(member), created };
     },
@@ -91,12 +108,15 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/members/:userId/role',
       summary: "Changes a member's role; never one's own, never the last org:admin's (409)",
       params: v.memberParams,
+      authorize: authorizeAccount(db, canManageOrgMembership),
       body: v.memberRoleSchema,
       response: v.memberSchema,
       errors: [409],
     },
-    async ({ params, body, req }) =>
-      v.toMember(await changeMemberRole(db, iamOf(req).grants, params.accountId, params.userId, body.role)),
+    async ({ params, body, req }) => {
+      const account = await accountOf(db, req, params.accountId);
+      return v.toMember(await changeMemberRole(db, iamOf(req).grants, account, params.userId, body.role));
+    },
   );
 
   defineRoute(
@@ -109,11 +129,13 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/members/:userId',
       summary: 'Removes a member (or leaves the account); never the last org:admin (409)',
       params: v.memberParams,
+      authorize: authorizeAccount(db, (grants, account, { userId }) => canRemoveMember(grants, account, userId)),
       response: v.removedSchema,
       errors: [409],
     },
     async ({ params, req }) => {
-      const member = await removeMember(db, iamOf(req).grants, params.accountId, params.userId);
+      const account = await accountOf(db, req, params.accountId);
+      const member = await removeMember(db, iamOf(req).grants, account, params.userId);
       return { deleted: true as const, userId: member.userId, role: member.role };
     },
   );
@@ -128,6 +150,7 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/partners/:partnerId/staff',
       summary: "Lists a partner's staff",
       params: v.partnerParams,
+      authorize: ({ params, req }) => enforce(canViewPartner(iamOf(req).grants, params.partnerId)),
       response: v.staffListSchema,
     },
     async ({ params, req }) => ({ data: (await listStaff(db, iamOf(req).grants, params.partnerId)).map(v.toStaff) }),
@@ -143,6 +166,7 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/partners/:partnerId/staff',
       summary: 'Adds a user by e-mail as partner staff (partner:admin only)',
       params: v.partnerParams,
+      authorize: ({ params, req }) => enforce(canManagePartnerStaff(iamOf(req).grants, params.partnerId)),
       body: v.addStaffSchema,
       response: v.addedStaffSchema,
       otherResponseStatuses: [201],
@@ -165,6 +189,7 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/partners/:partnerId/staff/:userId/role',
       summary: "Changes a staff member's role (partner:admin only, never one's own)",
       params: v.staffParams,
+      authorize: ({ params, req }) => enforce(canManagePartnerStaff(iamOf(req).grants, params.partnerId)),
       body: v.staffRoleSchema,
       response: v.staffSchema,
     },
@@ -182,6 +207,7 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/partners/:partnerId/staff/:userId',
       summary: 'Removes a staff member (partner:admin only)',
       params: v.staffParams,
+      authorize: ({ params, req }) => enforce(canManagePartnerStaff(iamOf(req).grants, params.partnerId)),
       response: v.removedSchema,
     },
     async ({ params, req }) => {
@@ -200,12 +226,14 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/service-keys',
       summary: 'Mints a merchant service API key (sk_crm_…, org:admin on the account); the token is shown only here',
       params: v.accountParams,
+      authorize: authorizeAccount(db, canManageOrgMembership),
       body: v.createServiceKeySchema,
       response: v.serviceKeySchema,
       status: 201,
     },
     async ({ params, body, req }) => {
-      const { key, token } = await mintServiceKey(db, iamOf(req).grants, params.accountId, body);
+      const account = await accountOf(db, req, params.accountId);
+      const { key, token } = await mintServiceKey(db, iamOf(req).grants, account, body);
       return v.toServiceKey(key, token);
     },
   );
@@ -220,11 +248,13 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/service-keys',
       summary: "Lists the account's CRM keys (prefix and last 4 only)",
       params: v.accountParams,
+      authorize: authorizeAccount(db, canManageOrgMembership),
       response: v.serviceKeyListSchema,
     },
-    async ({ params, req }) => ({
-      data: (await listServiceKeys(db, iamOf(req).grants, params.accountId)).map((key) => v.toServiceKey(key)),
-    }),
+    async ({ params, req }) => {
+      const account = await accountOf(db, req, params.accountId);
+      return { data: (await listServiceKeys(db, iamOf(req).grants, account)).map((key) => v.toServiceKey(key)) };
+    },
   );
 
   defineRoute(
@@ -237,10 +267,13 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
       path: '/accounts/:accountId/service-keys/:keyId/revoke',
       summary: "Revokes one of the account's CRM keys, immediately and for good (idempotent)",
       params: v.serviceKeyParams,
+      authorize: authorizeAccount(db, canManageOrgMembership),
       response: v.serviceKeySchema,
     },
-    async ({ params, req }) =>
-      v.toServiceKey(await revokeServiceKey(db, iamOf(req).grants, params.accountId, params.keyId)),
+    async ({ params, req }) => {
+      const account = await accountOf(db, req, params.accountId);
+      return v.toServiceKey(await revokeServiceKey(db, iamOf(req).grants, account, params.keyId));
+    },
   );
 
   registerIamPartnerRoutes(iamRouter, iamBasePath, db, { tags, security });
