@@ -25,4 +25,17 @@ describe('the soak report', () => {
       expect.objectContaining({ warmup: 1000, finalRssMb: 351, p99AfterWarmup: 120, p99AtEnd: 150, lost: 0 }),
     );
   });
+
+  it('measures growth from the sample taken after the warm-up heap snapshot, not across the jump it leaves', () => {
+    const samples = [
+      sample(0, 300),
+      sample(1000, 350, 120),
+      { ...sample(1000, 630, 120), afterHeapSnapshot: true },
+      sample(2000, 631),
+      sample(3000, 632),
+    ];
+    const result = verdict(samples, 1000, 0);
+    expect(result.rssGrowth).toBeCloseTo(1);
+    expect(result.p99AfterWarmup).toBe(120);
+  });
 });
