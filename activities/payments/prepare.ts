@@ -88,12 +88,13 @@ export function createPaymentActivities(deps: ActivityDeps) {
 
     /** Loads the account's block rules and the payment's signals (IP, e-mail, card BIN, card country). */
     async checkBlockRules(input: { paymentId: string; accountId: string; mode: 'test' | 'live' }) {
-      const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
+      // Rules first: most accounts have none, and then the payment's signals need no read.
       const rows = await db.blockRule.findMany({
         where: { accountId: input.accountId, mode: input.mode, enabled: true },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
       if (rows.length === 0) return { blocked: false as const };
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
       const [customer, instrument] = await Promise.all([
         payment.customerId ? db.customer.findUnique({ where: { id: payment.customerId } }) : null,
         payment.paymentInstrumentId

@@ -102,7 +102,8 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
   const discountTotal = assertMinorUnits(input.discountTotal ?? 0);
   if (discountTotal > subtotal || subtotal > maxAmount)
     throw new MoneyError(`order amounts out of range: subtotal ${subtotal}, discount ${discountTotal}`);
-  return tx.order.create({
+  // The order and its items in two INSERT … RETURNING statements (a nested create would re-read both).
+  const order = await tx.order.create({
     data: {
       id: newId('order'),
       accountId: input.accountId,
@@ -118,22 +119,23 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
       paymentId: input.paymentId ?? null,
       source: input.source ?? null,
       chargeKey: input.chargeKey ?? null,
-      items: {
-        create: input.items.map((item, index) => ({
-          id: newId('orderItem'),
-          priceId: item.priceId ?? null,
-          productId: item.productId ?? null,
-          variantId: item.variantId ?? null,
-          productName: item.productName,
-          quantity: item.quantity,
-          unitAmount: item.unitAmount,
-          totalAmount: itemTotals[index]!,
-          position: index,
-        })),
-      },
     },
-    include: { items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
   });
+  const items = await tx.orderItem.createManyAndReturn({
+    data: input.items.map((item, index) => ({
+      id: newId('orderItem'),
+      orderId: order.id,
+      priceId: item.priceId ?? null,
+      productId: item.productId ?? null,
+      variantId: item.variantId ?? null,
+      productName: item.productName,
+      quantity: item.quantity,
+      unitAmount: item.unitAmount,
+      totalAmount: itemTotals[index]!,
+      position: index,
+    })),
+  });
+  return { ...order, items: items.sort((a, b) => a.position - b.position) };
 }
 
 /** A conflict (CHECKOUT_ALREADY_PAID); in an activity, mark it non-retryable by this name (a retry can never succeed). */
@@ -158,14 +160,14 @@ export async function createOrderForPaidCheckout(
   tx: Tx,
   input: { checkoutSessionId: string; paymentId: string; source?: string },
 ) {
-  const flipped = await tx.checkoutSession.updateMany({
+  const [session] = await tx.checkoutSession.updateManyAndReturn({
     where: { id: input.checkoutSessionId, status: 'open' },
     data: { status: 'paid', paymentId: input.paymentId, paidAt: new Date() },
   });
-  if (flipped.count !== 1) throw new CheckoutAlreadyPaidError(input.checkoutSessionId);
-  const session = await tx.checkoutSession.findUniqueOrThrow({
-    where: { id: input.checkoutSessionId },
-    include: { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
+  if (!session) throw new CheckoutAlreadyPaidError(input.checkoutSessionId);
+  const lineItems = await tx.checkoutSessionLineItem.findMany({
+    where: { checkoutSessionId: session.id },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
   });
   return createOrder(tx, {
     accountId: session.accountId,
@@ -179,7 +181,7 @@ export async function createOrderForPaidCheckout(
     paymentId: input.paymentId,
     checkoutSessionId: session.id,
     source: input.source ?? 'checkout',
-    items: session.lineItems.map((line) => ({
+    items: lineItems.map((line) => ({
       productName: line.productName,
       quantity: line.quantity,
       unitAmount: line.unitAmount,
