@@ -26,6 +26,20 @@ const summaryOf = (
 
 export function createPaymentFinalizeActivities(deps: ActivityDeps) {
   const { db } = deps;
+  /**
+   * Processor id → type, for the metric's label only, kept a minute: a processor whose type is
+   * changed (rare) shows its new type in the label within that minute.
+   */
+  const processorTypes = new Map<string, { type: string; at: number }>();
+  async function processorTypeOf(processorId: string): Promise<string> {
+    const known = processorTypes.get(processorId);
+    if (known && Date.now() - known.at < 60_000) return known.type;
+    const processor = await db.processor.findUnique({ where: { id: processorId }, select: { type: true } });
+    if (processorTypes.size >= 1_000) processorTypes.clear();
+    if (processor) processorTypes.set(processorId, { type: processor.type, at: Date.now() });
+    return processor?.type ?? 'none';
+  }
+
   return {
     /**
      * Records the payment's end in ONE transaction: the payment row, the checkout session (paid)
@@ -180,20 +194,6 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
       inputs.map((input, index) => ({ ...input, processed: !subscribed[index] })),
     );
     return ids.filter((_, index) => subscribed[index]);
-  }
-
-  /**
-   * Processor id → type, for the metric's label only, kept a minute: a processor whose type is
-   * changed (rare) shows its new type in the label within that minute.
-   */
-  const processorTypes = new Map<string, { type: string; at: number }>();
-  async function processorTypeOf(processorId: string): Promise<string> {
-    const known = processorTypes.get(processorId);
-    if (known && Date.now() - known.at < 60_000) return known.type;
-    const processor = await db.processor.findUnique({ where: { id: processorId }, select: { type: true } });
-    if (processorTypes.size >= 1_000) processorTypes.clear();
-    if (processor) processorTypes.set(processorId, { type: processor.type, at: Date.now() });
-    return processor?.type ?? 'none';
   }
 
   async function countFinishedPayment(input: FinalizeInput, createdAt: Date) {
