@@ -46,12 +46,12 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
       (SELECT jsonb_build_object('id', id, 'storeId', store_id)
          FROM customers WHERE id = ${input.customerId} AND ${scope}) AS customer,
       (SELECT jsonb_build_object('id', id, 'customerId', customer_id)
-         FROM payment_instruments WHERE id = ${input.paymentInstrumentId} AND ${scope}) AS instrument,
+         FROM payment_instruments WHERE id = ${input.paymentInstrumentId ?? null} AND ${scope}) AS instrument,
       (SELECT jsonb_build_object('id', id, 'strategy', strategy, 'threeDsEnabled', three_ds_enabled,
               'stickyProcessorEnabled', sticky_processor_enabled, 'pickProcessorStrategy', pick_processor_strategy,
               'fallbackMode', fallback_mode, 'maxFallbackRetries', max_fallback_retries,
               'processorConfigs', processor_configs, 'fallbackProcessorConfigs', fallback_processor_configs)
-         FROM payment_flows WHERE id = ${input.paymentFlowId} AND ${scope}) AS flow,
+         FROM payment_flows WHERE id = ${input.paymentFlowId ?? null} AND ${scope}) AS flow,
       (SELECT jsonb_build_object('status', status, 'expiresAtMs', (extract(epoch FROM expires_at) * 1000)::bigint,
               'storeId', store_id, 'customerId', customer_id, 'total', total, 'currency', currency)
          FROM checkout_sessions WHERE id = ${input.checkoutSessionId ?? null} AND ${scope}) AS session,
@@ -62,7 +62,7 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
           AND p.id IN (SELECT config->>'processorId'
                          FROM payment_flows f,
                               jsonb_array_elements(f.processor_configs || f.fallback_processor_configs) AS config
-                        WHERE f.id = ${input.paymentFlowId} AND f.account_id = ${input.accountId}
+                        WHERE f.id = ${input.paymentFlowId ?? null} AND f.account_id = ${input.accountId}
                           AND f.mode = ${input.mode}::"Mode")) AS processors`;
   return row as unknown as PaymentRequestRows;
 }
