@@ -3,7 +3,12 @@ import { newId } from '../../src/domain/ids';
 import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import { ProcessorTechnicalError, type AuthorizeResult, type LookupStatus } from '../../src/processors/types';
 import { paymentAttempts, paymentCascades } from '../../src/metrics/metrics';
-import { processorAccess } from '../../src/payments/processorAccess';
+import {
+  accessOf,
+  processorAccess,
+  ProcessorMissingError,
+  type ProcessorAccess,
+} from '../../src/payments/processorAccess';
 import type {
   AttemptRecord,
   AuthorizeAttemptInput,
@@ -45,6 +50,23 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
     });
   }
 
+  /** The card and the processor of an attempt, both scoped to the account and mode, in one statement. */
+  async function cardAndProcessor(input: AuthorizeAttemptInput) {
+    const [row] = await db.$queryRaw<{ instrument: CardRow | null; processor: ProcessorRow | null }[]>`
+      SELECT
+        (SELECT jsonb_build_object('encryptedPan', encrypted_pan, 'expMonth', exp_month, 'expYear', exp_year,
+                'cardholderName', cardholder_name)
+           FROM payment_instruments
+          WHERE id = ${input.paymentInstrumentId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
+          AS instrument,
+        (SELECT jsonb_build_object('id', id, 'type', type, 'encryptedCredentials', encrypted_credentials,
+                'enable3DS', enable_3ds)
+           FROM processors
+          WHERE id = ${input.processorId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
+          AS processor`;
+    return { instrument: row?.instrument ?? null, processor: row?.processor ?? null };
+  }
+
   return {
     /**
      * Calls the processor once for this attempt (card decrypted in memory only). A decline is
@@ -57,13 +79,15 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
       let sent = false;
       let processorType = 'unknown';
       try {
-        const scope = { accountId: input.accountId, mode: input.mode };
-        const instrument = await db.paymentInstrument.findFirstOrThrow({
-          where: { id: input.paymentInstrumentId, ...scope },
-        });
-        const access = await processorAccess(deps, scope, input.processorId).catch((error: unknown) => {
+        const { instrument, processor } = await cardAndProcessor(input);
+        if (!instrument) throw new Error(`Payment instrument ${input.paymentInstrumentId} not found`);
+        let access: ProcessorAccess;
+        try {
+          if (!processor) throw new ProcessorMissingError(input.processorId);
+          access = accessOf(deps, processor);
+        } catch (error) {
           throw new ProcessorConfigurationError((error as Error).message);
-        });
+        }
         processorType = access.type;
         // A later attempt number is the next processor of the flow; counted on its first try only.
         if (input.attemptNumber > 1 && Context.current().info.attempt === 1)
@@ -154,6 +178,20 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
       }
     },
   };
+}
+
+interface CardRow {
+  encryptedPan: string;
+  expMonth: number;
+  expYear: number;
+  cardholderName: string | null;
+}
+
+interface ProcessorRow {
+  id: string;
+  type: string;
+  encryptedCredentials: string;
+  enable3DS: boolean;
 }
 
 /** Lookup states under which money stands or may still move: those are reversed, the others need nothing. */

@@ -1,9 +1,9 @@
 import { CheckoutAlreadyPaidError, createOrderForPaidCheckout } from '../../src/commerce/orders';
 import type { Prisma } from '../../src/db/prisma';
-import { keepEventsWithSubscribers } from '../../src/events/dispatch';
+import { keepEventsWithSubscribers, subscribedAmong } from '../../src/events/dispatch';
+import { recordEvents } from '../../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../../src/payments/checkoutClaims';
 import { recordDispute } from '../../src/payments/disputes';
-import { recordPaymentEvents } from '../../src/payments/refundOutcomes';
 import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../../src/payments/workflowTypes';
 import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
 import type { ActivityDeps } from '../deps';
@@ -26,6 +26,20 @@ const summaryOf = (
 
 export function createPaymentFinalizeActivities(deps: ActivityDeps) {
   const { db } = deps;
+  /**
+   * Processor id → type, for the metric's label only, kept a minute: a processor whose type is
+   * changed (rare) shows its new type in the label within that minute.
+   */
+  const processorTypes = new Map<string, { type: string; at: number }>();
+  async function processorTypeOf(processorId: string): Promise<string> {
+    const known = processorTypes.get(processorId);
+    if (known && Date.now() - known.at < 60_000) return known.type;
+    const processor = await db.processor.findUnique({ where: { id: processorId }, select: { type: true } });
+    if (processorTypes.size >= 1_000) processorTypes.clear();
+    if (processor) processorTypes.set(processorId, { type: processor.type, at: Date.now() });
+    return processor?.type ?? 'none';
+  }
+
   return {
     /**
      * Records the payment's end in ONE transaction: the payment row, the checkout session (paid)
@@ -45,21 +59,22 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         }
         const succeeded = input.status !== 'failed';
         const now = new Date();
-        const eventIds: string[] = [];
-        const event = async (eventType: string, properties: Record<string, unknown>) => {
-          eventIds.push(...(await recordPaymentEvents(tx, payment, [[eventType, properties]])));
+        // Collected, then written in one INSERT with the subscriber check (see recordAll).
+        const pending: [string, Record<string, unknown>][] = [];
+        const event = (eventType: string, properties: Record<string, unknown>) => {
+          pending.push([eventType, properties]);
         };
 
         let order = null;
         if (succeeded && payment.checkoutSessionId) {
           order = await orderForCheckout(tx, payment.checkoutSessionId, payment.id, payment.source ?? undefined);
           if (order) {
-            await event('s_checkout_session_paid', {
+            event('s_checkout_session_paid', {
               checkoutSessionId: payment.checkoutSessionId,
               orderId: order.id,
               paymentId: payment.id,
             });
-            await event('s_order_paid', {
+            event('s_order_paid', {
               orderId: order.id,
               amount: order.totalAmount,
               currency: order.currency,
@@ -73,7 +88,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           });
           order = await tx.order.findUnique({ where: { id: payment.orderId } });
           if (paid.count === 1 && order)
-            await event('s_order_paid', {
+            event('s_order_paid', {
               orderId: order.id,
               amount: order.totalAmount,
               currency: order.currency,
@@ -120,31 +135,33 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
           status: input.status,
         };
         if (input.blockedByRuleId) {
-          await event('s_payment_blocked', {
+          event('s_payment_blocked', {
             ...paymentProperties,
             ruleId: input.blockedByRuleId,
             declineCode: input.declineCode,
           });
         } else if (succeeded) {
-          await event('s_payment_succeeded', {
+          event('s_payment_succeeded', {
             ...paymentProperties,
             processorId: input.processorId,
             captured: input.captured,
           });
         } else {
-          await event('s_payment_failed', {
+          event('s_payment_failed', {
             ...paymentProperties,
             declineCode: input.declineCode,
             declineCategory: input.declineCategory,
           });
         }
+        // Only events someone subscribes to go on to the workflow's dispatch step.
+        const eventIds = await recordAll(tx, payment, pending);
         if (succeeded && input.dispute) {
           const { amount, reason } = input.dispute;
-          eventIds.push((await recordDispute(tx, payment, { amount, reason, status: 'needs_response' })).eventId);
+          const { eventId } = await recordDispute(tx, payment, { amount, reason, status: 'needs_response' });
+          eventIds.push(...(await keepEventsWithSubscribers(tx, [eventId])));
         }
         closedAt = { createdAt: payment.createdAt };
-        // Only events someone subscribes to go on to the workflow's dispatch step.
-        return { eventIds: await keepEventsWithSubscribers(tx, eventIds), order: summaryOf(order) };
+        return { eventIds, order: summaryOf(order) };
       });
       if (closedAt) {
         await countFinishedPayment(input, (closedAt as { createdAt: Date }).createdAt).catch((error: unknown) =>
@@ -155,12 +172,34 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
     },
   };
 
+  /**
+   * The payment's events in one INSERT, after one query for subscribed endpoints: those nobody
+   * subscribes to are written processed already. Answers the ids that still need dispatching.
+   */
+  async function recordAll(
+    tx: Tx,
+    payment: { accountId: string; mode: 'test' | 'live'; storeId: string; customerId: string | null },
+    pending: [string, Record<string, unknown>][],
+  ): Promise<string[]> {
+    const scope = {
+      accountId: payment.accountId,
+      mode: payment.mode,
+      storeId: payment.storeId,
+      customerId: payment.customerId,
+    };
+    const inputs = pending.map(([eventType, properties]) => ({ ...scope, eventType, properties }));
+    const subscribed = await subscribedAmong(tx, inputs);
+    const ids = await recordEvents(
+      tx,
+      inputs.map((input, index) => ({ ...input, processed: !subscribed[index] })),
+    );
+    return ids.filter((_, index) => subscribed[index]);
+  }
+
   async function countFinishedPayment(input: FinalizeInput, createdAt: Date) {
-    const processor = input.processorId
-      ? await db.processor.findUnique({ where: { id: input.processorId }, select: { type: true } })
-      : null;
+    const processor = input.processorId ? await processorTypeOf(input.processorId) : 'none';
     const status = input.review ? 'needs_review' : input.status;
-    paymentsFinished.inc({ status, decline_code: input.declineCode ?? '', processor: processor?.type ?? 'none' });
+    paymentsFinished.inc({ status, decline_code: input.declineCode ?? '', processor });
     paymentDuration.observe({ status }, (Date.now() - createdAt.getTime()) / 1000);
   }
 

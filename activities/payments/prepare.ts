@@ -1,8 +1,9 @@
 import { findBlockingRule, type BlockRuleInput } from '../../src/domain/blockRules';
 import { capabilityNames, routableCurrencies } from '../../src/payments/processorAccess';
-import { claimCheckoutSession } from '../../src/payments/checkoutClaims';
+import { claimCheckoutSessionForPayment } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
-import { validatePaymentRequest } from '../../src/payments/validatePayment';
+import { readPaymentRequest, type PaymentRequestRows } from '../../src/payments/paymentRequestRows';
+import { paymentRequestRefusal } from '../../src/payments/validatePayment';
 import {
   chargeOf,
   rejection,
@@ -17,12 +18,6 @@ import type { ActivityDeps } from '../deps';
 /** Payments that count as "the customer paid through this processor" for sticky routing. */
 const stickyStatuses = ['succeeded', 'authorized', 'partially_refunded', 'refunded'];
 
-class RefusedInTransaction extends Error {
-  constructor(readonly refusal: DomainErrorData) {
-    super(refusal.message);
-  }
-}
-
 export function createPaymentActivities(deps: ActivityDeps) {
   const { db } = deps;
   return {
@@ -33,45 +28,12 @@ export function createPaymentActivities(deps: ActivityDeps) {
      * checkout session a discount brought to 0), which routes nowhere.
      */
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
-      const existing = await db.payment.findUnique({ where: { id: input.paymentId } });
-      if (!existing) {
-        const refusal = await validatePaymentRequest(db, input);
+      // One read for the checks and the routing context: the rows a repeat reads are the same.
+      const rows = await readPaymentRequest(db, input);
+      if (!rows.paymentExists) {
+        const refusal = await paymentRequestRefusal(db, input, rows);
         if (refusal) return { kind: 'rejected', error: refusal };
-        const refused = await db
-          .$transaction(async (tx) => {
-            if (input.checkoutSessionId) {
-              const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId);
-              // Thrown so the transaction rolls the claim back; caught just below.
-              if (claim) throw new RefusedInTransaction(claim);
-            }
-            await tx.payment.create({
-              data: {
-                id: input.paymentId,
-                accountId: input.accountId,
-                mode: input.mode,
-                storeId: input.storeId,
-                customerId: input.customerId,
-                orderId: input.orderId ?? null,
-                checkoutSessionId: input.checkoutSessionId ?? null,
-                paymentInstrumentId: input.paymentInstrumentId,
-                paymentFlowId: input.paymentFlowId,
-                threedsSessionId: input.threedsSessionId ?? null,
-                intent: input.intent,
-                status: 'processing',
-                amount: input.amount,
-                currency: input.currency,
-                initiatedBy: input.initiatedBy,
-                source: input.source ?? null,
-                clientIp: input.clientIp ?? null,
-                metadata: input.blikCode ? { blikCode: input.blikCode } : undefined,
-              },
-            });
-            return null;
-          })
-          .catch((error: unknown) => {
-            if (error instanceof RefusedInTransaction) return error.refusal;
-            throw error;
-          });
+        const refused = await writePaymentRow(input);
         if (refused) return { kind: 'rejected', error: refused };
       }
       if (input.amount === 0) return { kind: 'free' };
@@ -83,17 +45,18 @@ export function createPaymentActivities(deps: ActivityDeps) {
           'PAYMENT_INSTRUMENT_REQUIRED',
           'A payment of more than 0 needs a card and a payment flow',
         );
-      return { kind: 'ready', context: await loadRoutingContext(charge) };
+      return { kind: 'ready', context: await routingContext(charge, rows) };
     },
 
     /** Loads the account's block rules and the payment's signals (IP, e-mail, card BIN, card country). */
     async checkBlockRules(input: { paymentId: string; accountId: string; mode: 'test' | 'live' }) {
-      const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
+      // Rules first: most accounts have none, and then the payment's signals need no read.
       const rows = await db.blockRule.findMany({
         where: { accountId: input.accountId, mode: input.mode, enabled: true },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
       if (rows.length === 0) return { blocked: false as const };
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
       const [customer, instrument] = await Promise.all([
         payment.customerId ? db.customer.findUnique({ where: { id: payment.customerId } }) : null,
         payment.paymentInstrumentId
@@ -123,36 +86,58 @@ export function createPaymentActivities(deps: ActivityDeps) {
     },
   };
 
-  /** The flow, its processors (with capabilities as data) and the sticky processor. */
-  async function loadRoutingContext(input: ChargeInput): Promise<PaymentContext> {
-    const flow = await db.paymentFlow.findFirstOrThrow({
-      where: { id: input.paymentFlowId, accountId: input.accountId, mode: input.mode },
+  /**
+   * The payment row `processing`: with a checkout session, in the same statement as the session's
+   * claim (refused, writing nothing, when another payment holds it or the session is not open).
+   */
+  async function writePaymentRow(input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
+    const row = {
+      id: input.paymentId,
+      accountId: input.accountId,
+      mode: input.mode,
+      storeId: input.storeId,
+      customerId: input.customerId ?? null,
+      orderId: input.orderId ?? null,
+      paymentInstrumentId: input.paymentInstrumentId ?? null,
+      paymentFlowId: input.paymentFlowId ?? null,
+      threedsSessionId: input.threedsSessionId ?? null,
+      intent: input.intent,
+      amount: input.amount,
+      currency: input.currency,
+      initiatedBy: input.initiatedBy,
+      source: input.source ?? null,
+      clientIp: input.clientIp ?? null,
+      metadata: input.blikCode ? { blikCode: input.blikCode } : null,
+    };
+    if (input.checkoutSessionId)
+      return claimCheckoutSessionForPayment(db, { ...row, checkoutSessionId: input.checkoutSessionId });
+    await db.payment.create({
+      data: { ...row, checkoutSessionId: null, status: 'processing', metadata: row.metadata ?? undefined },
     });
+    return null;
+  }
+
+  /** The flow, its processors (with capabilities as data) and the sticky processor (read only when the flow uses it). */
+  async function routingContext(input: ChargeInput, rows: PaymentRequestRows): Promise<PaymentContext> {
+    const { flow } = rows;
+    if (!flow) throw new Error(`Payment flow ${input.paymentFlowId} not found in the payment's account and mode`);
     const processorConfigs = flow.processorConfigs as unknown as PaymentContext['flow']['processorConfigs'];
     const fallbackProcessorConfigs =
       flow.fallbackProcessorConfigs as unknown as PaymentContext['flow']['fallbackProcessorConfigs'];
-    const ids = [
-      ...new Set([
-        ...processorConfigs.map((c) => c.processorId),
-        ...fallbackProcessorConfigs.map((c) => c.processorId),
-      ]),
-    ];
-    const [processors, sticky] = await Promise.all([
-      db.processor.findMany({ where: { id: { in: ids }, accountId: input.accountId, mode: input.mode } }),
-      flow.stickyProcessorEnabled
-        ? db.payment.findFirst({
-            where: {
-              customerId: input.customerId,
-              paymentFlowId: flow.id,
-              status: { in: stickyStatuses },
-              processorId: { not: null },
-              id: { not: input.paymentId },
-            },
-            orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-            select: { processorId: true },
-          })
-        : null,
-    ]);
+    const processors = rows.processors;
+    const sticky = flow.stickyProcessorEnabled
+      ? await db.payment.findFirst({
+          where: {
+            customerId: input.customerId,
+            paymentFlowId: flow.id,
+            status: { in: stickyStatuses },
+            processorId: { not: null },
+            id: { not: input.paymentId },
+          },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          select: { processorId: true },
+        })
+      : null;
     return {
       flow: {
         id: flow.id,

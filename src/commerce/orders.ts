@@ -102,7 +102,8 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
   const discountTotal = assertMinorUnits(input.discountTotal ?? 0);
   if (discountTotal > subtotal || subtotal > maxAmount)
     throw new MoneyError(`order amounts out of range: subtotal ${subtotal}, discount ${discountTotal}`);
-  return tx.order.create({
+  // The order and its items in two INSERT … RETURNING statements (a nested create would re-read both).
+  const order = await tx.order.create({
     data: {
       id: newId('order'),
       accountId: input.accountId,
@@ -118,22 +119,23 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
       paymentId: input.paymentId ?? null,
       source: input.source ?? null,
       chargeKey: input.chargeKey ?? null,
-      items: {
-        create: input.items.map((item, index) => ({
-          id: newId('orderItem'),
-          priceId: item.priceId ?? null,
-          productId: item.productId ?? null,
-          variantId: item.variantId ?? null,
-          productName: item.productName,
-          quantity: item.quantity,
-          unitAmount: item.unitAmount,
-          totalAmount: itemTotals[index]!,
-          position: index,
-        })),
-      },
     },
-    include: { items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
   });
+  const items = await tx.orderItem.createManyAndReturn({
+    data: input.items.map((item, index) => ({
+      id: newId('orderItem'),
+      orderId: order.id,
+      priceId: item.priceId ?? null,
+      productId: item.productId ?? null,
+      variantId: item.variantId ?? null,
+      productName: item.productName,
+      quantity: item.quantity,
+      unitAmount: item.unitAmount,
+      totalAmount: itemTotals[index]!,
+      position: index,
+    })),
+  });
+  return { ...order, items: items.sort((a, b) => a.position - b.position) };
 }
 
 /** A conflict (CHECKOUT_ALREADY_PAID); in an activity, mark it non-retryable by this name (a retry can never succeed). */
@@ -158,14 +160,14 @@ export async function createOrderForPaidCheckout(
   tx: Tx,
   input: { checkoutSessionId: string; paymentId: string; source?: string },
 ) {
-  const flipped = await tx.checkoutSession.updateMany({
+  const [session] = await tx.checkoutSession.updateManyAndReturn({
     where: { id: input.checkoutSessionId, status: 'open' },
     data: { status: 'paid', paymentId: input.paymentId, paidAt: new Date() },
   });
-  if (flipped.count !== 1) throw new CheckoutAlreadyPaidError(input.checkoutSessionId);
-  const session = await tx.checkoutSession.findUniqueOrThrow({
-    where: { id: input.checkoutSessionId },
-    include: { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } },
+  if (!session) throw new CheckoutAlreadyPaidError(input.checkoutSessionId);
+  const lineItems = await tx.checkoutSessionLineItem.findMany({
+    where: { checkoutSessionId: session.id },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
   });
   return createOrder(tx, {
     accountId: session.accountId,
@@ -179,7 +181,7 @@ export async function createOrderForPaidCheckout(
     paymentId: input.paymentId,
     checkoutSessionId: session.id,
     source: input.source ?? 'checkout',
-    items: session.lineItems.map((line) => ({
+    items: lineItems.map((line) => ({
       productName: line.productName,
       quantity: line.quantity,
       unitAmount: line.unitAmount,
@@ -209,6 +211,18 @@ export interface CheckoutForPayment {
   customer: { id: string; email: string; firstName: string | null; lastName: string | null };
 }
 
+interface CheckoutSessionRow {
+  id: string;
+  status: CheckoutForPayment['status'];
+  total: number;
+  currency: string;
+  subtotal: number;
+  discountTotal: number;
+  expiresAtMs: number;
+  store: CheckoutForPayment['store'];
+  customer: CheckoutForPayment['customer'];
+}
+
 /**
  * What a payment needs to charge a checkout session, scoped to the caller's account and mode
  * (not_found otherwise). A conflict when the session is already paid or expired (`requireOpen`, default).
@@ -217,12 +231,20 @@ export async function loadCheckoutForPayment(
   db: Db | Tx,
   input: { accountId: string; mode: Mode; checkoutSessionId: string; requireOpen?: boolean },
 ): Promise<CheckoutForPayment> {
-  const session = await db.checkoutSession.findFirst({
-    where: { id: input.checkoutSessionId, accountId: input.accountId, mode: input.mode },
-    include: { store: true, customer: true },
-  });
+  // One statement with its store and customer (an include would be three).
+  const [session] = await db.$queryRaw<CheckoutSessionRow[]>`
+    SELECT s.id, s.status::text AS status, s.total, s.currency, s.subtotal, s.discount_total AS "discountTotal",
+           extract(epoch FROM s.expires_at)::float8 * 1000 AS "expiresAtMs",
+           jsonb_build_object('id', st.id, 'name', st.name, 'baseCurrency', st.base_currency,
+             'presentmentCurrencies', st.presentment_currencies, 'defaultPaymentFlowId', st.default_payment_flow_id) AS store,
+           jsonb_build_object('id', c.id, 'email', c.email, 'firstName', c.first_name, 'lastName', c.last_name) AS customer
+      FROM checkout_sessions s
+      JOIN stores st ON st.id = s.store_id
+      JOIN customers c ON c.id = s.customer_id
+     WHERE s.id = ${input.checkoutSessionId} AND s.account_id = ${input.accountId} AND s.mode = ${input.mode}::"Mode"`;
   if (!session) throw notFound('Checkout session');
-  const expired = session.status === 'open' && session.expiresAt.getTime() <= Date.now();
+  const expiresAt = new Date(Math.round(session.expiresAtMs));
+  const expired = session.status === 'open' && expiresAt.getTime() <= Date.now();
   const status = expired ? 'expired' : session.status;
   if (input.requireOpen !== false && status !== 'open') {
     throw conflict(
@@ -237,7 +259,7 @@ export async function loadCheckoutForPayment(
     currency: session.currency,
     subtotal: session.subtotal,
     discountTotal: session.discountTotal,
-    expiresAt: session.expiresAt,
+    expiresAt,
     store: {
       id: session.store.id,
       name: session.store.name,

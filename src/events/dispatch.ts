@@ -91,30 +91,55 @@ async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string
     where: { id: { in: [...new Set(eventIds)] } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  const deliverable = events.filter((event) => !event.draft && webhookTypeOf(event.eventType) !== undefined);
-  const endpoints =
-    deliverable.length === 0
-      ? []
-      : await db.webhookEndpoint.findMany({
-          where: { enabled: true, OR: distinctScopes(deliverable).map(({ accountId, mode }) => ({ accountId, mode })) },
-          select: { id: true, accountId: true, mode: true, storeId: true, eventTypes: true },
-        });
+  const deliverable = events.filter((event) => !event.draft);
+  const endpoints = await candidateEndpoints(db, deliverable);
   const subscribers = new Map<string, string[]>();
   for (const event of deliverable) {
-    const webhookType = webhookTypeOf(event.eventType)!;
-    const subscribed = endpoints.filter(
+    if (webhookTypeOf(event.eventType) !== undefined)
+      subscribers.set(event.id, subscribedEndpointIds(event, endpoints));
+  }
+  return { events, subscribers };
+}
+
+/**
+ * For events about to be recorded in the caller's transaction: whether any enabled endpoint
+ * subscribes to each (one query, none when no event has a webhook type). The recorder writes the
+ * others already processed, so they need neither a re-read nor an update.
+ */
+export async function subscribedAmong(tx: Prisma.TransactionClient, events: EventScope[]): Promise<boolean[]> {
+  const endpoints = await candidateEndpoints(tx, events);
+  return events.map(
+    (event) => webhookTypeOf(event.eventType) !== undefined && subscribedEndpointIds(event, endpoints).length > 0,
+  );
+}
+
+interface EventScope {
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string | null;
+  eventType: string;
+}
+
+async function candidateEndpoints(db: Db | Prisma.TransactionClient, events: EventScope[]) {
+  const deliverable = events.filter((event) => webhookTypeOf(event.eventType) !== undefined);
+  if (deliverable.length === 0) return [];
+  return db.webhookEndpoint.findMany({
+    where: { enabled: true, OR: distinctScopes(deliverable).map(({ accountId, mode }) => ({ accountId, mode })) },
+    select: { id: true, accountId: true, mode: true, storeId: true, eventTypes: true },
+  });
+}
+
+function subscribedEndpointIds(event: EventScope, endpoints: Awaited<ReturnType<typeof candidateEndpoints>>): string[] {
+  const webhookType = webhookTypeOf(event.eventType)!;
+  return endpoints
+    .filter(
       (endpoint) =>
         endpoint.accountId === event.accountId &&
         endpoint.mode === event.mode &&
         endpoint.eventTypes.includes(webhookType) &&
         (event.storeId === null || endpoint.storeId === event.storeId),
-    );
-    subscribers.set(
-      event.id,
-      subscribed.map((endpoint) => endpoint.id),
-    );
-  }
-  return { events, subscribers };
+    )
+    .map((endpoint) => endpoint.id);
 }
 
 async function markProcessed(db: Db | Prisma.TransactionClient, eventIds: string[]): Promise<void> {

@@ -38,6 +38,32 @@ export interface RecordEventInput {
  * dispatch was lost to a crash.
  */
 export async function recordEvent(tx: Prisma.TransactionClient | Db, input: RecordEventInput): Promise<{ id: string }> {
+  const id = newId('event');
+  await tx.event.create({ data: eventRow(id, input) });
+  return { id };
+}
+
+/**
+ * Several events of one state change in one INSERT, in the given order: each gets a created_at
+ * 1 ms after the one before, so lists and the outbox (ordered by created_at, id) keep that order.
+ * `processed`: no endpoint subscribes to it (see subscribedAmong), nothing is left to dispatch.
+ */
+export async function recordEvents(
+  tx: Prisma.TransactionClient | Db,
+  inputs: (RecordEventInput & { processed?: boolean })[],
+): Promise<string[]> {
+  if (inputs.length === 0) return [];
+  const now = Date.now();
+  const rows = inputs.map((input, index) => ({
+    ...eventRow(newId('event'), input),
+    createdAt: new Date(now + index),
+    processedAt: input.processed ? new Date(now) : null,
+  }));
+  await tx.event.createMany({ data: rows });
+  return rows.map((row) => row.id);
+}
+
+function eventRow(id: string, input: RecordEventInput) {
   if (!isEventRecordType(input.eventType)) {
     throw new Error(`unknown event type ${input.eventType}; add it to src/webhooks/catalogue.ts`);
   }
@@ -45,17 +71,13 @@ export async function recordEvent(tx: Prisma.TransactionClient | Db, input: Reco
   // payment or renewal whose transaction records it. Test runs turn it into a failure.
   const problem = eventShapeProblem(input.eventType, input.properties);
   if (problem) recordedEventShapeViolations.push({ eventType: input.eventType, problem });
-  const id = newId('event');
-  await tx.event.create({
-    data: {
-      id,
-      accountId: input.accountId,
-      mode: input.mode,
-      storeId: input.storeId ?? null,
-      customerId: input.customerId ?? null,
-      eventType: input.eventType,
-      properties: input.properties as Prisma.InputJsonObject,
-    },
-  });
-  return { id };
+  return {
+    id,
+    accountId: input.accountId,
+    mode: input.mode,
+    storeId: input.storeId ?? null,
+    customerId: input.customerId ?? null,
+    eventType: input.eventType,
+    properties: input.properties as Prisma.InputJsonObject,
+  };
 }

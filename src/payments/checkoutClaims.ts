@@ -1,41 +1,81 @@
-import type { Prisma } from '../db/prisma';
+import { Prisma, type Db } from '../db/prisma';
 import type { DomainErrorData } from '../errors';
 
 type Tx = Prisma.TransactionClient;
 
+/** The payment row a prepare writes `processing` (prepare.ts builds it from the workflow input). */
+export interface NewPaymentRow {
+  id: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string;
+  customerId: string | null;
+  orderId: string | null;
+  checkoutSessionId: string;
+  paymentInstrumentId: string | null;
+  paymentFlowId: string | null;
+  threedsSessionId: string | null;
+  intent: string;
+  amount: number;
+  currency: string;
+  initiatedBy: string;
+  source: string | null;
+  clientIp: string | null;
+  metadata: Record<string, string> | null;
+}
+
 /**
- * Claims a checkout session for one payment before any processor is called. One row per session
+ * Claims a checkout session for one payment and writes that payment's row, in ONE statement
+ * (atomic without BEGIN/COMMIT), before any processor is called. One claim row per session
  * (`checkout_payment_claims`): a conditional upsert takes it when it is free, released, or already
- * this payment's (a retried activity). Another payment holding it means a concurrent pay-v2 call;
- * the loser is refused (a conflict) before it charges anything. Also refuses a session no longer open.
+ * this payment's. Another payment holding it means a concurrent pay-v2 call; the loser is refused
+ * (a conflict) before it charges anything. The session is read FOR SHARE: a payment finishing
+ * concurrently (its flip to paid holds the row) is waited for and its result seen, as the re-read
+ * after the claim did; only an open, unexpired session is claimed, so a refusal leaves no claim.
  */
-export async function claimCheckoutSession(
-  tx: Tx,
-  checkoutSessionId: string,
-  paymentId: string,
-): Promise<DomainErrorData | null> {
-  const claimed = await tx.$queryRaw<{ payment_id: string }[]>`
-    INSERT INTO "checkout_payment_claims" ("checkout_session_id", "payment_id", "state", "updated_at")
-    VALUES (${checkoutSessionId}, ${paymentId}, 'held', CURRENT_TIMESTAMP)
-    ON CONFLICT ("checkout_session_id") DO UPDATE
-      SET "payment_id" = EXCLUDED."payment_id", "state" = 'held', "updated_at" = CURRENT_TIMESTAMP
-      WHERE "checkout_payment_claims"."state" = 'released' OR "checkout_payment_claims"."payment_id" = EXCLUDED."payment_id"
-    RETURNING "payment_id"`;
-  if (claimed.length === 0) {
+export async function claimCheckoutSessionForPayment(db: Db, payment: NewPaymentRow): Promise<DomainErrorData | null> {
+  const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+  const [row] = await db.$queryRaw<
+    { claimed: string | null; status: string | null; open: boolean; heldBy: string | null }[]
+  >`
+    WITH session AS (
+      SELECT status::text AS status, expires_at > ${now} AS unexpired
+        FROM checkout_sessions WHERE id = ${payment.checkoutSessionId} FOR SHARE
+    ), claimed AS (
+      INSERT INTO "checkout_payment_claims" ("checkout_session_id", "payment_id", "state", "updated_at")
+      SELECT ${payment.checkoutSessionId}, ${payment.id}, 'held', ${now} FROM session WHERE status = 'open' AND unexpired
+      ON CONFLICT ("checkout_session_id") DO UPDATE
+        SET "payment_id" = EXCLUDED."payment_id", "state" = 'held', "updated_at" = EXCLUDED."updated_at"
+        WHERE "checkout_payment_claims"."state" = 'released' OR "checkout_payment_claims"."payment_id" = EXCLUDED."payment_id"
+      RETURNING "payment_id"
+    ), inserted AS (
+      INSERT INTO payments (id, account_id, mode, store_id, customer_id, order_id, checkout_session_id,
+                            payment_instrument_id, payment_flow_id, threeds_session_id, intent, status, amount,
+                            currency, initiated_by, source, client_ip, metadata, created_at, updated_at)
+      SELECT ${payment.id}, ${payment.accountId}, ${payment.mode}::"Mode", ${payment.storeId}, ${payment.customerId},
+             ${payment.orderId}, ${payment.checkoutSessionId}, ${payment.paymentInstrumentId}, ${payment.paymentFlowId},
+             ${payment.threedsSessionId}, ${payment.intent}, 'processing', ${payment.amount}::int, ${payment.currency},
+             ${payment.initiatedBy}, ${payment.source}, ${payment.clientIp},
+             ${payment.metadata === null ? null : JSON.stringify(payment.metadata)}::jsonb, ${now}, ${now}
+        FROM claimed
+      RETURNING id
+    )
+    SELECT (SELECT payment_id FROM claimed) AS claimed,
+           (SELECT status FROM session) AS status,
+           coalesce((SELECT status = 'open' AND unexpired FROM session), false) AS open,
+           (SELECT payment_id FROM checkout_payment_claims
+             WHERE checkout_session_id = ${payment.checkoutSessionId} AND state = 'held') AS "heldBy"`;
+  if (row?.claimed) return null;
+  if (row?.open || (row?.heldBy && row.heldBy !== payment.id)) {
     return {
       kind: 'conflict',
       code: 'CHECKOUT_PAYMENT_IN_PROGRESS',
       message: 'Another payment of this checkout session is in progress or has succeeded',
     };
   }
-  // Re-read under the claim: a payment that finished just before us has flipped the session.
-  const session = await tx.checkoutSession.findUniqueOrThrow({ where: { id: checkoutSessionId } });
-  if (session.status === 'paid')
+  if (row?.status === 'paid')
     return { kind: 'conflict', code: 'CHECKOUT_ALREADY_PAID', message: 'Checkout session is already paid' };
-  if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
-    return { kind: 'conflict', code: 'CHECKOUT_EXPIRED', message: 'Checkout session is expired and cannot be paid' };
-  }
-  return null;
+  return { kind: 'conflict', code: 'CHECKOUT_EXPIRED', message: 'Checkout session is expired and cannot be paid' };
 }
 
 /** A failed payment gives the session back, so the customer can pay it with another card. */

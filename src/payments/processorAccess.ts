@@ -42,6 +42,14 @@ export async function processorAccess(
 ): Promise<ProcessorAccess> {
   const processor = await deps.db.processor.findFirst({ where: { id: processorId, ...scope } });
   if (!processor) throw new ProcessorMissingError(processorId);
+  return accessOf(deps, processor);
+}
+
+/** processorAccess on a processor row read already. */
+export function accessOf(
+  deps: { config: Config; sandboxUrl: string },
+  processor: { id: string; type: string; encryptedCredentials: string; enable3DS: boolean },
+): ProcessorAccess {
   return {
     type: processor.type,
     adapter: traceProcessorCalls(

@@ -2,6 +2,7 @@ import type { Db } from '../db/prisma';
 import { maxAmount } from '../domain/checkoutTotals';
 import { isSupportedCurrency } from '../domain/money';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
+import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
 const refuse = (kind: DomainErrorKind, code: string, message: string): DomainErrorData => ({ kind, code, message });
@@ -16,6 +17,15 @@ const missing = (what: string) => refuse('not_found', 'NOT_FOUND', `${what} not 
  * charges nothing, so it needs no card and no flow; one given anyway is still checked.
  */
 export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
+  return paymentRequestRefusal(db, input, await readPaymentRequest(db, input));
+}
+
+/** validatePaymentRequest on rows read already (readPaymentRequest); reads only a named order. */
+export async function paymentRequestRefusal(
+  db: Db,
+  input: PaymentWorkflowInput,
+  rows: PaymentRequestRows,
+): Promise<DomainErrorData | null> {
   const lowest = input.checkoutSessionId ? 0 : 1;
   if (!Number.isSafeInteger(input.amount) || input.amount < lowest || input.amount > maxAmount) {
     return refuse(
@@ -31,14 +41,7 @@ export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput
   if (!isSupportedCurrency(input.currency))
     return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
   const scope = { accountId: input.accountId, mode: input.mode };
-  const [store, customer, instrument, flow] = await Promise.all([
-    db.store.findFirst({ where: { id: input.storeId, ...scope } }),
-    db.customer.findFirst({ where: { id: input.customerId, ...scope } }),
-    input.paymentInstrumentId
-      ? db.paymentInstrument.findFirst({ where: { id: input.paymentInstrumentId, ...scope } })
-      : null,
-    input.paymentFlowId ? db.paymentFlow.findFirst({ where: { id: input.paymentFlowId, ...scope } }) : null,
-  ]);
+  const { store, customer, instrument, flow } = rows;
   if (!store) return missing('Store');
   if (!customer) return missing('Customer');
   if (input.paymentInstrumentId && !instrument) return missing('Payment instrument');
@@ -53,11 +56,11 @@ export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput
     return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Store does not sell in ${input.currency}`);
   }
   if (input.checkoutSessionId) {
-    const session = await db.checkoutSession.findFirst({ where: { id: input.checkoutSessionId, ...scope } });
+    const { session } = rows;
     if (!session) return missing('Checkout session');
     if (session.status === 'paid')
       return refuse('conflict', 'CHECKOUT_ALREADY_PAID', 'Checkout session is already paid');
-    if (session.status !== 'open' || session.expiresAt.getTime() <= Date.now()) {
+    if (session.status !== 'open' || session.expiresAtMs <= Date.now()) {
       return refuse('conflict', 'CHECKOUT_EXPIRED', 'Checkout session is expired and cannot be paid');
     }
     if (

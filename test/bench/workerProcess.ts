@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /**
  * `npm run worker` as its own process against the bench's Postgres, Temporal and sandbox: the
- * production shape where API and worker scale out separately. Resolves once it polls.
+ * production shape where API and worker scale out separately. Resolves once it polls, with its
+ * pid (the bench reads its CPU from /proc).
  */
 export async function startWorkerProcess(env: {
   databaseUrl: string;
@@ -11,7 +12,7 @@ export async function startWorkerProcess(env: {
   taskQueue: string;
   sandboxUrl: string;
   dataDir: string;
-}): Promise<() => Promise<void>> {
+}): Promise<{ pid: number; stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(__dirname, '..', '..', 'src', 'cli', 'worker.ts')],
@@ -39,10 +40,13 @@ export async function startWorkerProcess(env: {
     child.once('exit', (code) => reject(new Error(`worker process exited with ${code} before polling`)));
   });
   child.stdout!.resume();
-  return async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+  return {
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
   };
 }

@@ -1,0 +1,78 @@
+import type { summary } from './setup';
+
+type Row = ReturnType<typeof summary>;
+type Shape = { events: number; workflowTasks: number; activities: number } | undefined;
+
+export interface Measured {
+  clients: number;
+  separateWorker: boolean;
+  one: { empty: Row; shaped: Row; engine: Row };
+  many: { empty: Row; shaped: Row; allLocal: Row; engine: Row; steps: Row };
+  /** null when the worker runs in its own process (its statements are not counted). */
+  statementsPerPayment: number | null;
+  cpuPerPayment: number;
+  shapes: { engine: Shape; empty: Shape; shaped: Shape };
+  statementList: string[];
+}
+
+const row = (s: Row) =>
+  `${s.label.padEnd(58)} n=${s.count} ok=${s.succeeded}  p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  ${s.perSecond.toFixed(1)} payments/s`;
+const shape = (s: Shape) =>
+  s ? `${s.workflowTasks} workflow tasks, ${s.events} history events, ${s.activities} activities` : 'n/a';
+const x = (a: number, b: number) => `×${(a / b).toFixed(2)}`;
+
+/** The bench's printout: rows, ratios to the floor, per-payment costs and the issue's targets. */
+export function report(m: Measured): string {
+  const { one, many, clients } = m;
+  const check = (label: string, ok: boolean) => `  ${ok ? 'met   ' : 'MISSED'} ${label}`;
+  return [
+    '',
+    m.separateWorker
+      ? 'Worker in its own process (`npm run worker`); API, sandbox acquirer, floor worker and these load clients share this one;'
+      : 'API, worker, floor worker, sandbox acquirer and these load clients share one Node process, as under `npm start`;',
+    'Postgres and the Temporal dev server are their own processes on the same 2 cores.',
+    row(one.empty),
+    row(one.shaped),
+    row(one.engine),
+    row(many.empty),
+    row(many.shaped),
+    row(many.allLocal),
+    row(many.engine),
+    row(many.steps),
+    `ratio pay-v2 / empty floor, 1 client: p50 ${x(one.engine.p50, one.empty.p50)}`,
+    `ratio pay-v2 / payment-shaped floor, 1 client: p50 ${x(one.engine.p50, one.shaped.p50)}`,
+    `ratio pay-v2 / empty floor, ${clients} clients: p50 ${x(many.engine.p50, many.empty.p50)}  throughput ${x(many.engine.perSecond, many.empty.perSecond)}`,
+    `ratio pay-v2 / payment-shaped floor, ${clients} clients: p50 ${x(many.engine.p50, many.shaped.p50)}  throughput ${x(many.engine.perSecond, many.shaped.perSecond)}`,
+    `ratio pay-v2 / steps only, ${clients} clients: p50 ${x(many.engine.p50, many.steps.p50)}  throughput ${x(many.engine.perSecond, many.steps.perSecond)}`,
+    m.statementsPerPayment === null
+      ? 'statements per payment: not counted with BENCH_WORKER=process (the worker sends them from its own process)'
+      : `statements per payment: ${m.statementsPerPayment.toFixed(1)} (SQL sent to Postgres by this process during the ${clients}-client pay-v2 run ÷ payments; BEGIN/COMMIT count)`,
+    `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments; load clients and sandbox acquirer included)`,
+    `per payment: ${shape(m.shapes.engine)}`,
+    `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}`,
+    `latencies and rates count succeeded runs only; failed answers: engine ${many.engine.count - many.engine.succeeded + one.engine.count - one.engine.succeeded}, steps only ${many.steps.count - many.steps.succeeded}`,
+    ...(m.statementList.length > 0
+      ? [
+          `SQL statements of one uncontended pay-v2 (${m.statementList.length}):`,
+          ...m.statementList.map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.replace(/\s+/g, ' ').slice(0, 220)}`),
+        ]
+      : []),
+    `targets (${clients} clients):`,
+    check(
+      `1 client: pay-v2 p50 <= 1.5 × empty floor p50 (${one.engine.p50.toFixed(1)} vs ${(1.5 * one.empty.p50).toFixed(1)} ms)`,
+      one.engine.p50 <= 1.5 * one.empty.p50,
+    ),
+    check(
+      `${clients} clients: payments/s >= 0.7 × empty floor rate (${many.engine.perSecond.toFixed(1)} vs ${(0.7 * many.empty.perSecond).toFixed(1)})`,
+      many.engine.perSecond >= 0.7 * many.empty.perSecond,
+    ),
+    check(
+      `${clients} clients: p99 <= 2 × p50 (${many.engine.p99.toFixed(1)} vs ${(2 * many.engine.p50).toFixed(1)} ms)`,
+      many.engine.p99 <= 2 * many.engine.p50,
+    ),
+    ...(m.statementsPerPayment === null
+      ? []
+      : [check(`<= 8 SQL statements per payment (${m.statementsPerPayment.toFixed(1)})`, m.statementsPerPayment <= 8)]),
+    '',
+  ].join('\n');
+}
