@@ -198,7 +198,7 @@ export function createRefund(account: StripeAccount, params: Params): StoredAnsw
     if (ms !== null) setTimeout(() => settleRefund(account, refund.id as string, status), ms).unref();
   };
   if (behaviour === 'refund_pending') later('succeeded', account.pendingRefundSettleMs);
-  if (behaviour === 'refund_fails') later('failed', account.pendingRefundSettleMs ?? 50);
+  if (behaviour === 'refund_fails') later('failed', account.pendingRefundSettleMs);
   return ok(refund);
 }
 
