@@ -6,6 +6,7 @@ import { registerHealthRoutes } from './health/routes';
 import { registerTestUtilityRoutes } from './test-utilities/routes';
 import { registerWebhookRoutes } from './webhooks/routes';
 import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
+import { registerOfferRoutes } from './offers/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -80,6 +81,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPromotionRoutes,
   registerPromotionCodeRoutes,
   registerCheckoutOfferRoutes,
+  registerOfferRoutes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
