@@ -7,6 +7,8 @@ import { registerTestUtilityRoutes } from './test-utilities/routes';
 import { registerWebhookRoutes } from './webhooks/routes';
 import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
 import { registerOfferRoutes } from './offers/routes';
+import { registerPluginRoutes } from './plugins/routes';
+import { registerPluginV2Routes } from './plugins-v2/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -82,6 +84,8 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPromotionCodeRoutes,
   registerCheckoutOfferRoutes,
   registerOfferRoutes,
+  registerPluginRoutes,
+  registerPluginV2Routes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
