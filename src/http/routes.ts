@@ -9,6 +9,7 @@ import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
 import { registerOfferRoutes } from './offers/routes';
 import { registerPluginRoutes } from './plugins/routes';
 import { registerPluginV2Routes } from './plugins-v2/routes';
+import { registerDomainRoutes } from './domains/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -86,6 +87,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerOfferRoutes,
   registerPluginRoutes,
   registerPluginV2Routes,
+  registerDomainRoutes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
