@@ -10,6 +10,7 @@ import { registerOfferRoutes } from './offers/routes';
 import { registerPluginRoutes } from './plugins/routes';
 import { registerPluginV2Routes } from './plugins-v2/routes';
 import { registerDomainRoutes } from './domains/routes';
+import { registerBuilderRoutes } from './builder/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -88,6 +89,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPluginRoutes,
   registerPluginV2Routes,
   registerDomainRoutes,
+  registerBuilderRoutes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
