@@ -2178,7 +2178,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode only: records a sample event of a type and sends it to the store's subscribed endpoints */
+        /**
+         * Test mode only: records a sample event of a type and sends it to the store's subscribed endpoints
+         * @description The test group is sandbox-only: a live key is authenticated but not allowed, so it gets 403 TEST_MODE_ONLY (before the body is read), not a 404 (the route is public in this document anyway).
+         */
         post: {
             parameters: {
                 query?: never;
