@@ -40,7 +40,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         const refused = await db
           .$transaction(async (tx) => {
             if (input.checkoutSessionId) {
-              const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId);
+              const claim = await claimCheckoutSession(tx, input.checkoutSessionId, input.paymentId, input.amount);
               // Thrown so the transaction rolls the claim back; caught just below.
               if (claim) throw new RefusedInTransaction(claim);
             }

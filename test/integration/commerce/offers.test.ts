@@ -1,3 +1,4 @@
+import { claimCheckoutSession } from '../../../src/payments/checkoutClaims';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
@@ -124,5 +125,61 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
     expect(await codeOf(apply(offer.id))).toEqual({ status: 409, code: 'CHECKOUT_NOT_OPEN' });
     expect(await codeOf(apply(offer.id, 'ch_missing'))).toEqual({ status: 404, code: 'NOT_FOUND' });
     expect(await codeOf(apply(offer.id, session.id, t.other.token))).toEqual({ status: 404, code: 'NOT_FOUND' });
+  });
+
+  describe('a bump and a payment racing for one session', () => {
+    /** Resolves once `promise` has been pending for `ms` (it is blocked on a lock), or with its outcome. */
+    const stillPending = (promise: Promise<unknown>, ms = 300) =>
+      Promise.race([promise.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), ms))]);
+
+    it('a payment claiming while a bump holds the session waits, then is refused CHECKOUT_CHANGED', async () => {
+      const session = await openSession();
+      let releaseBump!: () => void;
+      const bumpMayCommit = new Promise<void>((resolve) => (releaseBump = resolve));
+      let bumpLocked!: () => void;
+      const bumpHasLock = new Promise<void>((resolve) => (bumpLocked = resolve));
+      // What applyBump does inside its transaction: lock the row, change the total, commit later.
+      const bump = harness.db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "checkout_sessions" WHERE "id" = ${session.id} FOR UPDATE`;
+        await tx.checkoutSession.update({ where: { id: session.id }, data: { total: session.total + 500 } });
+        bumpLocked();
+        await bumpMayCommit;
+      });
+      await bumpHasLock;
+      const claim = harness.db.$transaction((tx) => claimCheckoutSession(tx, session.id, 'pay_racer1', session.total));
+      expect(await stillPending(claim)).toBe(true);
+      releaseBump();
+      await bump;
+      expect(await claim).toMatchObject({ kind: 'conflict', code: 'CHECKOUT_CHANGED' });
+    });
+
+    it('a bump applied while a payment holds the claim waits, then is refused CHECKOUT_PAYMENT_IN_PROGRESS', async () => {
+      const offer = await bump();
+      const session = await openSession();
+      let releasePayment!: () => void;
+      const paymentMayCommit = new Promise<void>((resolve) => (releasePayment = resolve));
+      let claimed!: () => void;
+      const paymentClaimed = new Promise<void>((resolve) => (claimed = resolve));
+      const payment = harness.db.$transaction(async (tx) => {
+        expect(await claimCheckoutSession(tx, session.id, 'pay_racer2', session.total)).toBeNull();
+        claimed();
+        await paymentMayCommit;
+      });
+      await paymentClaimed;
+      const apply = call(harness, 'POST', `${api}/offers/${offer.id}/apply`, {
+        token: t.merchant.token,
+        body: { checkoutSessionId: session.id },
+      });
+      expect(await stillPending(apply)).toBe(true);
+      releasePayment();
+      await payment;
+      const answer = await apply;
+      expect({ status: answer.status, code: answer.body.code }).toEqual({
+        status: 409,
+        code: 'CHECKOUT_PAYMENT_IN_PROGRESS',
+      });
+      const stored = await ok(harness, 'GET', `/checkout-sessions/${session.id}`, t.merchant.token);
+      expect({ lines: stored.lineItems.length, total: stored.total }).toEqual({ lines: 1, total: session.total });
+    });
   });
 });
