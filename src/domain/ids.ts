@@ -40,6 +40,13 @@ export const idPrefixes = {
   cardReattempt: 'cra',
   portalSession: 'ps',
   portalLoginCode: 'plc',
+  offer: 'ofr',
+  plugin: 'plg',
+  pluginDeployment: 'dep',
+  deploymentInstance: 'dpi',
+  pluginRoute: 'prt',
+  customDomain: 'dom',
+  builderSession: 'bld',
   request: 'req',
   user: 'usr',
 } as const;

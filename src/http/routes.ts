@@ -6,6 +6,11 @@ import { registerHealthRoutes } from './health/routes';
 import { registerTestUtilityRoutes } from './test-utilities/routes';
 import { registerWebhookRoutes } from './webhooks/routes';
 import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
+import { registerOfferRoutes } from './offers/routes';
+import { registerPluginRoutes } from './plugins/routes';
+import { registerPluginV2Routes } from './plugins-v2/routes';
+import { registerDomainRoutes } from './domains/routes';
+import { registerBuilderRoutes } from './builder/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -80,6 +85,11 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPromotionRoutes,
   registerPromotionCodeRoutes,
   registerCheckoutOfferRoutes,
+  registerOfferRoutes,
+  registerPluginRoutes,
+  registerPluginV2Routes,
+  registerDomainRoutes,
+  registerBuilderRoutes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
