@@ -5,6 +5,7 @@ import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { freePort } from '../../../temporal/devServer';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
+import { until } from '../../helpers/until';
 
 function validateOpenApi(document: string): Promise<{ valid: boolean; version: string; errors: unknown }> {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,12 @@ describe('HTTP foundations against real Postgres and the Temporal dev server', (
   });
 
   it('reports Postgres and Temporal up, with a worker polling, without auth', async () => {
-    const answer = await call(harness, 'GET', '/api/public/v1/health');
+    // The harness's worker has started, but the server lists a poller only once its first poll
+    // arrives (seconds on a loaded machine); until then health rightly answers 503.
+    const answer = await until(async () => {
+      const health = await call(harness, 'GET', '/api/public/v1/health');
+      return health.body?.temporal?.workerPolling === true ? health : undefined;
+    }, 30_000);
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe('ok');
     expect(answer.body.database.status).toBe('up');
