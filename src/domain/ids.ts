@@ -42,6 +42,11 @@ export const idPrefixes = {
   portalLoginCode: 'plc',
   request: 'req',
   user: 'usr',
+  funnel: 'funnelv2',
+  funnelStep: 'step',
+  funnelSession: 'fs',
+  funnelOfferAnswer: 'fsoa',
+  funnelStepEvent: 'fse',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

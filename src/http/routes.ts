@@ -33,6 +33,7 @@ import { registerPaymentFlowRoutes } from './payment-flows/routes';
 import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
 import { registerIamRoutes } from './iam/routes';
+import { registerFunnelRoutes } from './funnels/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -94,6 +95,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,
   registerIamRoutes,
+  registerFunnelRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */
