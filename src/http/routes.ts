@@ -34,6 +34,7 @@ import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
 import { registerIamRoutes } from './iam/routes';
 import { registerFunnelRoutes } from './funnels/routes';
+import { registerFunnelSessionRoutes } from './funnel-sessions/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -96,6 +97,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerThreeDsRoutes,
   registerIamRoutes,
   registerFunnelRoutes,
+  registerFunnelSessionRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */
