@@ -35,6 +35,7 @@ import { registerThreeDsRoutes } from './threeds/routes';
 import { registerIamRoutes } from './iam/routes';
 import { registerFunnelRoutes } from './funnels/routes';
 import { registerFunnelSessionRoutes } from './funnel-sessions/routes';
+import { registerFunnelTrackingRoutes } from './funnel-tracking/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -98,6 +99,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerIamRoutes,
   registerFunnelRoutes,
   registerFunnelSessionRoutes,
+  registerFunnelTrackingRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */

@@ -84,4 +84,51 @@ describe('funnels over HTTP', () => {
       (await call(harness, 'POST', `${api}/funnels/list`, { token: t.other.token, body: { storeId } })).status,
     ).toBe(404);
   });
+
+  it('stores step events, moves a named session, and reports views, enters and conversions per step', async () => {
+    const funnel = await ok(harness, 'POST', '/funnels/create', t.merchant.token, {
+      storeId,
+      name: 'Tracked',
+      steps: funnelSteps(priceId, priceId),
+    });
+    const stepId = (key: string): string => funnel.steps.find((step: any) => step.key === key).id;
+    const session = await ok(harness, 'POST', '/funnel-sessions', t.merchant.token, { funnelId: funnel.id });
+    const track = (body: Record<string, unknown>) =>
+      ok(harness, 'POST', '/funnel-tracking/step', t.merchant.token, { storeId, ...body });
+    expect(await track({ eventType: 'view', stepId: stepId('land'), deviceType: 'mobile' })).toEqual({
+      success: true,
+      eventType: 'view',
+      stepId: stepId('land'),
+    });
+    await track({ eventType: 'view', stepId: stepId('land'), sessionId: session.id, environment: 'production' });
+    await track({ eventType: 'enter', stepId: stepId('pay'), sessionId: session.id, environment: 'production' });
+    await track({ eventType: 'convert', stepId: stepId('pay'), sessionId: session.id, environment: 'production' });
+    await track({ eventType: 'view', stepId: stepId('pay'), funnelTracking: false });
+    const moved = await ok(harness, 'GET', `/funnel-sessions/${session.id}`, t.merchant.token);
+    expect(moved).toMatchObject({ status: 'active', currentStepId: stepId('pay') });
+
+    const report = await ok(harness, 'GET', `/funnels/${funnel.id}/report`, t.merchant.token);
+    const row = (key: string) => report.steps.find((step: any) => step.key === key);
+    expect(row('land')).toMatchObject({ views: 2, enters: 0, conversions: 0, sessions: 1 });
+    expect(row('pay')).toMatchObject({ views: 0, enters: 1, conversions: 1, sessions: 1 });
+    expect(row('thanks')).toMatchObject({ views: 0, enters: 0, conversions: 0, sessions: 0 });
+    const production = await ok(
+      harness,
+      'GET',
+      `/funnels/${funnel.id}/report?environment=production`,
+      t.merchant.token,
+    );
+    expect(production.steps.find((step: any) => step.key === 'land').views).toBe(1);
+
+    const unknownStep = await call<any>(harness, 'POST', `${api}/funnel-tracking/step`, {
+      token: t.merchant.token,
+      body: { storeId, eventType: 'view', stepId: 'step_unknown' },
+    });
+    expect(unknownStep.status).toBe(404);
+    const badType = await call<any>(harness, 'POST', `${api}/funnel-tracking/step`, {
+      token: t.merchant.token,
+      body: { storeId, eventType: 'click', stepId: stepId('land') },
+    });
+    expect(badType.status).toBe(400);
+  });
 });
