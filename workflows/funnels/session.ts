@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { entryStepOf, isOfferStep, type FunnelStep } from '../../src/domain/funnelGraph';
 import type {
@@ -7,6 +14,7 @@ import type {
   FunnelSessionView,
   OfferAnswerView,
 } from '../../src/funnels/sessionTypes';
+import { searchAttributes } from '../../temporal/searchAttributes';
 import { chargeOffer } from './offer';
 import {
   answerOfferUpdate,
@@ -107,6 +115,9 @@ export async function funnelSessionWorkflow(input: FunnelSessionInput): Promise<
         if (state.checkout) return view();
         state.checkout = loaded.checkout;
         state.checkoutPaymentId = paymentId;
+        if (!state.customerId && workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) !== undefined)
+          // A session started without a customer: operators find it by the checkout's customer from now on.
+          upsertSearchAttributes([{ key: searchAttributes.CustomerId, value: loaded.checkout.customerId }]);
         state.customerId = loaded.checkout.customerId;
         const checkoutStep = input.steps.find((step) => step.type === 'checkout');
         if (checkoutStep?.next && state.status === 'active') moveTo(checkoutStep.next);

@@ -1,3 +1,4 @@
+import { searchAttributes } from '../../../temporal/searchAttributes';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, createProduct, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
@@ -111,6 +112,10 @@ describe('funnel sessions: checkout → one-click upsell → thankyou', () => {
     expect(early.body.code).toBe('NOT_AN_OFFER_STEP');
     const checkoutPaymentId = await paidCheckout(t);
     await ok(harness, 'POST', `/funnel-sessions/${session.id}/checkout`, t.token, { paymentId: checkoutPaymentId });
+    // Started without a customer: the run is searchable by the checkout's customer once it is attached.
+    const described = await harness.temporal.workflow.getHandle(session.id).describe();
+    expect(described.typedSearchAttributes.get(searchAttributes.CustomerId)).toBe(t.customerId);
+    expect(described.typedSearchAttributes.get(searchAttributes.StoreId)).toBe(t.storeId);
     const wrongStep = await call<any>(harness, 'POST', `${api}/funnel-sessions/${session.id}/offers/answer`, {
       token: t.token,
       body: { stepId: stepId('down'), accept: true },
