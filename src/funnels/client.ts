@@ -13,7 +13,7 @@ import type { Db } from '../db/prisma';
 import { conflict, DomainError, unavailable, type DomainErrorKind } from '../errors';
 import { findFunnelSessionRow } from './sessions';
 import type { FunnelSessionInput, FunnelSessionView, FunnelTrackingEvent, OfferAnswerView } from './sessionTypes';
-import { answerView } from './upsells';
+import { answerView, upsellPaymentId } from './upsells';
 
 export interface FunnelClientDeps {
   db: Db;
@@ -111,7 +111,15 @@ export async function answerOffer(
   answer: { stepId: string; accept: boolean },
 ): Promise<OfferAnswerView> {
   try {
-    return await update(deps, scope, sessionId, answerOfferUpdate, [answer], `offer:${answer.stepId}:${answer.accept}`);
+    const answered = update(
+      deps,
+      scope,
+      sessionId,
+      answerOfferUpdate,
+      [answer],
+      `offer:${answer.stepId}:${answer.accept}`,
+    );
+    return await withDeadline(answered, deps.responseTimeoutMs, () => stillCharging(scope, sessionId, answer));
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'FUNNEL_SESSION_ENDED') throw error;
     const row = await deps.db.funnelOfferAnswer.findUnique({
@@ -119,6 +127,37 @@ export async function answerOffer(
     });
     if (row && row.accept === answer.accept) return answerView(row);
     throw error;
+  }
+}
+
+/**
+ * The answer while its charge is still running at the deadline (the route answers 202): the payment
+ * id is known already, derived from (session, step) as the workflow derives it; poll GET /payments/{id}
+ * or GET /funnel-sessions/{id}.
+ */
+function stillCharging(scope: Scope, sessionId: string, answer: { stepId: string; accept: boolean }): OfferAnswerView {
+  return {
+    stepId: answer.stepId,
+    accept: answer.accept,
+    status: 'processing',
+    paymentId: answer.accept ? upsellPaymentId(scope, sessionId, answer.stepId) : null,
+    orderId: null,
+    amount: null,
+    currency: null,
+    declineCode: null,
+  };
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, onDeadline: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onDeadline()), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
   }
 }
 

@@ -21,6 +21,13 @@ export type UpsellPlan = { kind: 'start'; payment: PaymentWorkflowInput } | { ki
 /** The order's charge key, and the seed of its payment id: one per (session, offer step). */
 const chargeKeyOf = (sessionId: string, stepId: string) => `funnel:${sessionId}:${stepId}`;
 
+/** The id of the payment an accepted offer makes: the same in every retry, replay and API process. */
+export const upsellPaymentId = (
+  scope: { accountId: string; mode: 'test' | 'live' },
+  sessionId: string,
+  stepId: string,
+) => businessId('payment', `${scope.accountId}:${scope.mode}`, chargeKeyOf(sessionId, stepId));
+
 type AnswerRow = {
   stepId: string;
   accept: boolean;
@@ -56,7 +63,7 @@ export async function prepareUpsell(
   input: PrepareUpsellInput,
 ): Promise<{ plan: UpsellPlan; eventIds: string[] }> {
   const chargeKey = chargeKeyOf(input.sessionId, input.stepId);
-  const paymentId = businessId('payment', `${input.accountId}:${input.mode}`, chargeKey);
+  const paymentId = upsellPaymentId(input, input.sessionId, input.stepId);
   const payment = (amount: number, currency: string, orderId: string): PaymentWorkflowInput => ({
     paymentId,
     accountId: input.accountId,

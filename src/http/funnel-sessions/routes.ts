@@ -86,13 +86,19 @@ export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: App
       method: 'post',
       path: '/funnel-sessions/:sessionId/offers/answer',
       summary:
-        "Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor)",
+        "Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202)",
       tags,
       params: funnelSessionParams,
       body: answerOfferSchema,
       response: offerAnswerSchema,
+      otherResponseStatuses: [202],
       errors: [409],
     },
-    async ({ params, body, req }) => answerOffer(client, scopeOf(req), params.sessionId, body),
+    async ({ params, body, req, res }) => {
+      const answer = await answerOffer(client, scopeOf(req), params.sessionId, body);
+      // Still charging at the deadline: 202 with the payment's id (poll it or the session).
+      if (answer.status === 'processing') res.status(202);
+      return answer;
+    },
   );
 }

@@ -28013,7 +28013,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor) */
+        /** Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202) */
         post: {
             parameters: {
                 query?: never;
@@ -28034,6 +28034,15 @@ export interface paths {
             responses: {
                 /** @description OK */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FunnelOfferAnswer"];
+                    };
+                };
+                /** @description Accepted */
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
