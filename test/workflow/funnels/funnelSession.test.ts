@@ -44,11 +44,11 @@ const sessionInput = (): FunnelSessionInput => ({
 });
 
 /** Funnel activities over an in-memory answer table, and the payment activities of a one-processor flow. */
-function mockFunnel() {
-  const payments = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers: {} });
+function mockFunnel(answers: Parameters<typeof mockPaymentActivities>[0]['answers'] = {}) {
+  const payments = mockPaymentActivities({ flow: cascadeFlow(['proc_a', 'proc_b']), answers });
   const saves: FunnelSessionView[] = [];
   const prepared: PrepareUpsellInput[] = [];
-  const answers = new Map<string, OfferAnswerView>();
+  const recorded = new Map<string, OfferAnswerView>();
   const childPayments: PaymentWorkflowInput[] = [];
   const activities: Partial<Activities> = {
     ...payments.activities,
@@ -75,7 +75,7 @@ function mockFunnel() {
     async prepareUpsell(input: PrepareUpsellInput): Promise<UpsellPlan> {
       prepared.push(input);
       const key = `${input.sessionId}:${input.stepId}`;
-      answers.set(key, { ...answerOf(input.stepId, 'processing'), paymentId: `pay_${input.stepId}` });
+      recorded.set(key, { ...answerOf(input.stepId, 'processing'), paymentId: `pay_${input.stepId}` });
       const payment = paymentInput({
         paymentId: `pay_up${input.sessionId.slice(3)}${input.stepId.slice(5)}`,
         initiatedBy: 'merchant',
@@ -88,7 +88,7 @@ function mockFunnel() {
     },
     async recordOfferAnswer({ sessionId, stepId, status, declineCode }) {
       const answer = { ...answerOf(stepId, status), declineCode };
-      answers.set(`${sessionId}:${stepId}`, answer);
+      recorded.set(`${sessionId}:${stepId}`, answer);
       return answer;
     },
   };
@@ -204,7 +204,7 @@ describe('funnel session workflow (time skipping)', () => {
     expect(mocks.payments.authorizeCalls).toHaveLength(1);
   });
 
-  it('refuses a conflicting answer and an unknown step without moving the session', async () => {
+  it('refuses an unknown step and an offer off the current step without moving the session', async () => {
     const mocks = mockFunnel();
     const input = sessionInput();
     await withWorker(env, mocks.activities, async (taskQueue) => {
@@ -222,5 +222,22 @@ describe('funnel session workflow (time skipping)', () => {
       await handle.terminate('test over');
     });
     expect(mocks.prepared).toHaveLength(0);
+  });
+
+  it('follows onDecline when the accepted offer does not pay (a hard decline on every processor)', async () => {
+    const mocks = mockFunnel({ proc_a: 'hard', proc_b: 'hard' });
+    const input = sessionInput();
+    await withWorker(env, mocks.activities, async (taskQueue) => {
+      const handle = await start(taskQueue, input);
+      await untilQuiescent(handle);
+      await executeUpdateOnce(handle, checkoutPaidUpdate, [{ paymentId: 'pay_checkout' }]);
+      await untilQuiescent(handle);
+      const answer = await executeUpdateOnce(handle, answerOfferUpdate, [{ stepId: 'step_up', accept: true }]);
+      expect(answer).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
+      await untilQuiescent(handle);
+      expect(await handle.query(funnelSessionQuery)).toMatchObject({ status: 'active', currentStepId: 'step_down' });
+      await handle.terminate('test over');
+    });
+    expect(mocks.payments.finalized.map((final) => final.status)).toEqual(['failed']);
   });
 });
