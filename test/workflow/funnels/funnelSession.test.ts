@@ -204,7 +204,7 @@ describe('funnel session workflow (time skipping)', () => {
     expect(mocks.payments.authorizeCalls).toHaveLength(1);
   });
 
-  it('refuses an unknown step and an offer off the current step without moving the session', async () => {
+  it('refuses an unknown step, an offer off the current step and a conflicting answer', async () => {
     const mocks = mockFunnel();
     const input = sessionInput();
     await withWorker(env, mocks.activities, async (taskQueue) => {
@@ -219,6 +219,13 @@ describe('funnel session workflow (time skipping)', () => {
         handle.executeUpdate(answerOfferUpdate, { args: [{ stepId: 'step_down', accept: true }] }),
       ).rejects.toThrow(WorkflowUpdateFailedError);
       expect((await handle.query(funnelSessionQuery)).currentStepId).toBe('step_up');
+      await executeUpdateOnce(handle, answerOfferUpdate, [{ stepId: 'step_up', accept: false }]);
+      await untilQuiescent(handle);
+      const conflicting = await handle
+        .executeUpdate(answerOfferUpdate, { args: [{ stepId: 'step_up', accept: true }] })
+        .catch((error: unknown) => error);
+      expect(conflicting).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((conflicting as WorkflowUpdateFailedError).cause).toMatchObject({ type: 'OFFER_ALREADY_ANSWERED' });
       await handle.terminate('test over');
     });
     expect(mocks.prepared).toHaveLength(0);
