@@ -49,6 +49,11 @@ export const idPrefixes = {
   builderSession: 'bld',
   request: 'req',
   user: 'usr',
+  funnel: 'funnelv2',
+  funnelStep: 'step',
+  funnelSession: 'fs',
+  funnelOfferAnswer: 'fsoa',
+  funnelStepEvent: 'fse',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

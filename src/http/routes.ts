@@ -38,6 +38,9 @@ import { registerPaymentFlowRoutes } from './payment-flows/routes';
 import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
 import { registerIamRoutes } from './iam/routes';
+import { registerFunnelRoutes } from './funnels/routes';
+import { registerFunnelSessionRoutes } from './funnel-sessions/routes';
+import { registerFunnelTrackingRoutes } from './funnel-tracking/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -104,6 +107,9 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,
   registerIamRoutes,
+  registerFunnelRoutes,
+  registerFunnelSessionRoutes,
+  registerFunnelTrackingRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */
