@@ -12,6 +12,7 @@ import { createSubscriptionChargeActivities } from './subscriptions/charge';
 import { createThreeDsActivities } from './threeds/authentication';
 import { createThreeDsPaymentActivities } from './payments/threeDs';
 import { createWebhookActivities } from './webhooks/delivery';
+import { createFunnelActivities } from './funnels/session';
 
 export type { ActivityDeps } from './deps';
 
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createFollowUpConfirmationActivities(deps),
     ...createThreeDsActivities(deps),
     ...createThreeDsPaymentActivities(deps),
+    ...createFunnelActivities(deps),
   };
 }
 

@@ -8,3 +8,4 @@ export { paymentWorkflow } from './payments/workflow';
 export { refundWorkflow } from './payments/refund';
 export { paymentSettlementWorkflow } from './payments/settlement';
 export { threeDsAuthenticationWorkflow } from './threeds/authentication';
+export { funnelSessionWorkflow } from './funnels/session';

@@ -143,7 +143,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         id: flow.id,
         strategy: flow.strategy,
         threeDsEnabled: flow.threeDsEnabled,
-        stickyProcessorEnabled: flow.stickyProcessorEnabled,
+        stickyProcessorEnabled: flow.stickyProcessorEnabled || !!input.pinnedProcessorId,
         pickProcessorStrategy: flow.pickProcessorStrategy,
         fallbackMode: flow.fallbackMode,
         maxFallbackRetries: flow.maxFallbackRetries,
@@ -159,7 +159,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         supportedCurrencies: routableCurrencies(p.type, p.supportedCurrencies),
         capabilities: capabilityNames(p.type),
       })),
-      stickyProcessorId: sticky?.processorId ?? null,
+      stickyProcessorId: input.pinnedProcessorId ?? sticky?.processorId ?? null,
     };
   }
 }

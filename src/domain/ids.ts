@@ -40,8 +40,20 @@ export const idPrefixes = {
   cardReattempt: 'cra',
   portalSession: 'ps',
   portalLoginCode: 'plc',
+  offer: 'ofr',
+  plugin: 'plg',
+  pluginDeployment: 'dep',
+  deploymentInstance: 'dpi',
+  pluginRoute: 'prt',
+  customDomain: 'dom',
+  builderSession: 'bld',
   request: 'req',
   user: 'usr',
+  funnel: 'funnelv2',
+  funnelStep: 'step',
+  funnelSession: 'fs',
+  funnelOfferAnswer: 'fsoa',
+  funnelStepEvent: 'fse',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -18,6 +18,7 @@ const sampleMark = { sample: z.literal(true).optional() };
 const shape = <T extends z.ZodRawShape>(fields: T) => z.object({ ...fields, ...sampleMark }).strict();
 
 const paymentBase = { paymentId: id, orderId: id.nullable(), amount, currency, status: z.string() };
+const upsellBase = { orderId: id, paymentId: id, funnelSessionId: id, stepId: id, amount, currency };
 const subscriptionBase = { subscriptionId: id, status: z.string() };
 const threeDsFields = {
   threedsSessionId: id,
@@ -46,6 +47,8 @@ export const eventPropertiesSchemas = {
   }),
   // No emitter yet (nothing cancels an order): the shape test-trigger samples take.
   s_order_cancelled: shape({ orderId: id, amount, currency }),
+  s_order_upsell_started: shape({ ...upsellBase }),
+  s_order_upsell_failed: shape({ ...upsellBase, declineCode: z.string().nullable() }),
   s_payment_succeeded: shape({ ...paymentBase, processorId: id.nullable(), captured: z.boolean() }),
   s_payment_failed: shape({
     ...paymentBase,

@@ -46,6 +46,23 @@ const builders: SampleBuilders = {
     status: 'refunded',
   }),
   s_order_cancelled: ({ baseCurrency }, fake) => ({ orderId: fake('ord'), amount, currency: baseCurrency }),
+  s_order_upsell_started: ({ baseCurrency }, fake) => ({
+    orderId: fake('ord'),
+    paymentId: fake('pay'),
+    funnelSessionId: fake('fs'),
+    stepId: fake('step'),
+    amount,
+    currency: baseCurrency,
+  }),
+  s_order_upsell_failed: ({ baseCurrency }, fake) => ({
+    orderId: fake('ord'),
+    paymentId: fake('pay'),
+    funnelSessionId: fake('fs'),
+    stepId: fake('step'),
+    amount,
+    currency: baseCurrency,
+    declineCode: 'card_declined',
+  }),
   s_payment_succeeded: ({ baseCurrency }, fake) => ({
     paymentId: fake('pay'),
     orderId: fake('ord'),

@@ -6,6 +6,11 @@ import { registerHealthRoutes } from './health/routes';
 import { registerTestUtilityRoutes } from './test-utilities/routes';
 import { registerWebhookRoutes } from './webhooks/routes';
 import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
+import { registerOfferRoutes } from './offers/routes';
+import { registerPluginRoutes } from './plugins/routes';
+import { registerPluginV2Routes } from './plugins-v2/routes';
+import { registerDomainRoutes } from './domains/routes';
+import { registerBuilderRoutes } from './builder/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';
 import { registerCustomerRoutes } from './customers/routes';
 import { registerEmailTemplateRoutes } from './email-templates/routes';
@@ -33,6 +38,9 @@ import { registerPaymentFlowRoutes } from './payment-flows/routes';
 import { registerBlockRuleRoutes } from './block-rules/routes';
 import { registerThreeDsRoutes } from './threeds/routes';
 import { registerIamRoutes } from './iam/routes';
+import { registerFunnelRoutes } from './funnels/routes';
+import { registerFunnelSessionRoutes } from './funnel-sessions/routes';
+import { registerFunnelTrackingRoutes } from './funnel-tracking/routes';
 
 export const publicBasePath = '/api/public/v1';
 export const processingBasePath = '/api/processing/v1';
@@ -80,6 +88,11 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPromotionRoutes,
   registerPromotionCodeRoutes,
   registerCheckoutOfferRoutes,
+  registerOfferRoutes,
+  registerPluginRoutes,
+  registerPluginV2Routes,
+  registerDomainRoutes,
+  registerBuilderRoutes,
   registerEmailTemplateRoutes,
   registerSubscriptionRoutes,
   registerPortalSessionRoutes,
@@ -94,6 +107,9 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,
   registerIamRoutes,
+  registerFunnelRoutes,
+  registerFunnelSessionRoutes,
+  registerFunnelTrackingRoutes,
 ];
 
 /** Mounts every resource group. Each group lives in its own folder with routes.ts + validators.ts. */

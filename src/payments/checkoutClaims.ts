@@ -31,19 +31,24 @@ export interface NewPaymentRow {
  * this payment's. Another payment holding it means a concurrent pay-v2 call; the loser is refused
  * (a conflict) before it charges anything. The session is read FOR SHARE: a payment finishing
  * concurrently (its flip to paid holds the row) is waited for and its result seen, as the re-read
- * after the claim did; only an open, unexpired session is claimed, so a refusal leaves no claim.
+ * after the claim did; only an open, unexpired session whose total is still the payment's amount is
+ * claimed (an order bump, which locks the session FOR UPDATE, either committed first and shows in the
+ * total, or waits and then finds the claim held), so a refusal leaves no claim.
  */
-export async function claimCheckoutSessionForPayment(db: Db, payment: NewPaymentRow): Promise<DomainErrorData | null> {
+export async function claimCheckoutSessionForPayment(
+  db: Db | Tx,
+  payment: NewPaymentRow,
+): Promise<DomainErrorData | null> {
   const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
   const [row] = await db.$queryRaw<
-    { claimed: string | null; status: string | null; open: boolean; heldBy: string | null }[]
+    { claimed: string | null; status: string | null; open: boolean; total: number | null; heldBy: string | null }[]
   >`
     WITH session AS (
-      SELECT status::text AS status, expires_at > ${now} AS unexpired
+      SELECT status::text AS status, expires_at > ${now} AS unexpired, total
         FROM checkout_sessions WHERE id = ${payment.checkoutSessionId} FOR SHARE
     ), claimed AS (
       INSERT INTO "checkout_payment_claims" ("checkout_session_id", "payment_id", "state", "updated_at")
-      SELECT ${payment.checkoutSessionId}, ${payment.id}, 'held', ${now} FROM session WHERE status = 'open' AND unexpired
+      SELECT ${payment.checkoutSessionId}, ${payment.id}, 'held', ${now} FROM session WHERE status = 'open' AND unexpired AND total = ${payment.amount}::int
       ON CONFLICT ("checkout_session_id") DO UPDATE
         SET "payment_id" = EXCLUDED."payment_id", "state" = 'held', "updated_at" = EXCLUDED."updated_at"
         WHERE "checkout_payment_claims"."state" = 'released' OR "checkout_payment_claims"."payment_id" = EXCLUDED."payment_id"
@@ -63,10 +68,19 @@ export async function claimCheckoutSessionForPayment(db: Db, payment: NewPayment
     SELECT (SELECT payment_id FROM claimed) AS claimed,
            (SELECT status FROM session) AS status,
            coalesce((SELECT status = 'open' AND unexpired FROM session), false) AS open,
+           (SELECT total FROM session) AS total,
            (SELECT payment_id FROM checkout_payment_claims
              WHERE checkout_session_id = ${payment.checkoutSessionId} AND state = 'held') AS "heldBy"`;
   if (row?.claimed) return null;
-  if (row?.open || (row?.heldBy && row.heldBy !== payment.id)) {
+  const heldByAnother = row?.heldBy != null && row.heldBy !== payment.id;
+  if (row?.open && !heldByAnother && row.total !== payment.amount) {
+    return {
+      kind: 'conflict',
+      code: 'CHECKOUT_CHANGED',
+      message: `Checkout session total is now ${row.total}, not ${payment.amount} (an order bump was added); pay the new total`,
+    };
+  }
+  if (row?.open || heldByAnother) {
     return {
       kind: 'conflict',
       code: 'CHECKOUT_PAYMENT_IN_PROGRESS',

@@ -52,6 +52,11 @@ export interface PaymentWorkflowInput {
   clientIp?: string | null;
   /** BLIK-style 6-character code; carried in metadata, card processors ignore it. */
   blikCode?: string | null;
+  /**
+   * Tried first whatever the flow's sticky setting (a funnel upsell charges on the processor that
+   * took its checkout); the flow's cascade still follows a soft decline.
+   */
+  pinnedProcessorId?: string | null;
 }
 
 /** A payment that charges a card: validation made sure it names a card and a flow. */

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import type { Logger } from '../logging/logger';
+import type { TxtResolver } from '../domains/domains';
 import type { Mailer } from '../portal/mailer';
 
 /**
@@ -19,6 +20,8 @@ export interface AppDeps {
   sandboxUrl: string;
   /** Customer e-mail (portal login codes): one per API process, its SMTP pool shared by requests. */
   mailer: Mailer;
+  /** DNS TXT lookups for custom-domain verification; node's resolver when absent (tests pass a fake). */
+  dnsTxt?: TxtResolver;
 }
 
 /** What startApi is given: it opens the mailer itself (and closes it on stop) unless one is passed. */

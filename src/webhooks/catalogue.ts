@@ -20,6 +20,16 @@ export const eventCatalogue = [
     emittedWhen: 'an order is cancelled before payment',
   },
   {
+    recordType: 's_order_upsell_started',
+    webhookType: 'order/upsell_started',
+    emittedWhen: "a funnel offer is accepted: its order is created and the checkout's card is charged",
+  },
+  {
+    recordType: 's_order_upsell_failed',
+    webhookType: 'order/upsell_failed',
+    emittedWhen: 'the charge of an accepted funnel offer did not pay (its order stays pending)',
+  },
+  {
     recordType: 's_payment_succeeded',
     webhookType: 'payment/succeeded',
     emittedWhen: 'a payment is authorised or captured',

@@ -3,6 +3,7 @@ import { parseConfig, type Config } from '../../src/config';
 import { createPrismaClient, type Db } from '../../src/db/prisma';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { startApi } from '../../src/runtime/api';
+import type { AppDeps } from '../../src/runtime/appDeps';
 import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../src/sandbox/server';
 import { createTemporalClient } from '../../temporal/connection';
@@ -25,7 +26,10 @@ let counter = 0;
  * The real app against the run's Postgres and Temporal dev server (see globalSetup), with its
  * own worker on its own task queue so test files running side by side do not share work.
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  extraDeps: Pick<AppDeps, 'dnsTxt'> = {},
+): Promise<Harness> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   const temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
   if (!databaseUrl || !temporalAddress) throw new Error('integration tests need jest globalSetup (run them with jest)');
@@ -46,7 +50,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const temporal = await createTemporalClient(settings);
   const sandbox = await startSandbox(0);
   const worker = await startWorker(settings, taskQueue, { db, logger, config, sandboxUrl: sandbox.url, temporal });
-  const api = await startApi({ db, temporal, config, logger, taskQueue, sandboxUrl: sandbox.url }, 0, '127.0.0.1');
+  const api = await startApi(
+    { db, temporal, config, logger, taskQueue, sandboxUrl: sandbox.url, ...extraDeps },
+    0,
+    '127.0.0.1',
+  );
   return {
     url: api.url,
     sandboxUrl: sandbox.url,

@@ -20,6 +20,7 @@ export const checkoutSessionSchema = z
         quantity: z.number().int(),
         unitAmount: z.number().int(),
         amountSubtotal: z.number().int(),
+        offerId: z.string().nullable().openapi({ description: 'The order-bump offer (ofr_) that added this line' }),
       }),
     ),
     promotionCodeIds: z.array(z.string()),
@@ -79,6 +80,7 @@ export function toPublicCheckoutSession(row: {
     quantity: number;
     unitAmount: number;
     amountSubtotal: number;
+    offerId: string | null;
   }[];
   promotionCodeIds: string[];
   subtotal: number;
@@ -108,6 +110,7 @@ export function toPublicCheckoutSession(row: {
       quantity: line.quantity,
       unitAmount: line.unitAmount,
       amountSubtotal: line.amountSubtotal,
+      offerId: line.offerId,
     })),
     promotionCodeIds: row.promotionCodeIds,
     subtotal: row.subtotal,

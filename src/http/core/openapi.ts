@@ -18,6 +18,11 @@ openApiRegistry.registerComponent('securitySchemes', 'iamSession', {
   description:
     'Identity-provider user session (JWT) as Bearer, or the __session cookie; API keys are refused (docs/iam.md)',
 });
+openApiRegistry.registerComponent('securitySchemes', 'builderToken', {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'Builder session token bst_… from POST /builder/sessions: one deployment, the permissions it was given',
+});
 openApiRegistry.registerComponent('securitySchemes', 'cmsToken', {
   type: 'apiKey',
   in: 'header',

@@ -3,8 +3,11 @@ import type { z } from 'zod';
 import { isIdPattern } from '../../commerce/schemas';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** bearer: an API key; cmsToken: a portal session; iamSession: an identity-provider user session (/api/v1/iam). */
-export type Security = 'bearer' | 'cmsToken' | 'iamSession' | 'none';
+/**
+ * bearer: an API key; cmsToken: a portal session; iamSession: an identity-provider user session (/api/v1/iam);
+ * builderToken: a builder session token (/builder routes, docs/plugins.md).
+ */
+export type Security = 'bearer' | 'cmsToken' | 'iamSession' | 'builderToken' | 'none';
 
 /** What an operation's declaration says about the answers it can give, before any handler logic. */
 export interface OperationTraits {
@@ -34,7 +37,8 @@ export interface OperationTraits {
 export function derivedErrorStatuses(traits: OperationTraits): number[] {
   const statuses = [400, 413, 500];
   if (traits.security === 'bearer') statuses.push(401, 403, 429);
-  if (traits.security === 'cmsToken' || traits.security === 'iamSession') statuses.push(401, 403);
+  if (traits.security === 'cmsToken' || traits.security === 'iamSession' || traits.security === 'builderToken')
+    statuses.push(401, 403);
   if (traits.adminOnly) statuses.push(403);
   if (traits.hasPathParams || traits.namesResourceInInput) statuses.push(404);
   if (traits.hasBody) statuses.push(415);

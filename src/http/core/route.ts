@@ -25,6 +25,8 @@ export interface RouteSpec<
   /** Express-style path relative to the router's base path, e.g. `/products/:productId`. */
   path: string;
   summary: string;
+  /** Longer prose for the OpenAPI document: the choices made where the spec is silent. */
+  description?: string;
   tags: string[];
   security?: Security;
   /** `org:admin` operations answer 403 to member keys. */
@@ -169,6 +171,13 @@ function registerOpenApi(
     ...(security === 'none' ? {} : { security: [{ [security === 'bearer' ? 'bearerAuth' : security]: [] }] }),
     // Machine-readable too: clients (and the role test) find admin-only operations without parsing prose.
     ...(spec.adminOnly ? { description: 'Requires the org:admin role.', 'x-required-role': 'org:admin' } : {}),
+    ...(spec.description
+      ? {
+          description: [spec.adminOnly ? 'Requires the org:admin role.' : '', spec.description]
+            .filter(Boolean)
+            .join(' '),
+        }
+      : {}),
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),

@@ -1,7 +1,8 @@
 import type { WebhookEventType } from '../../webhooks/catalogue';
 import { triggerSampleEvent } from '../../webhooks/testTrigger';
 import type { AppDeps } from '../core/context';
-import { ApiError } from '../core/errors';
+import { forbidden } from '../../errors';
+import { authOf } from '../auth/authenticate';
 import { defineRoute } from '../core/route';
 import { tenantOf } from '../events/tenant';
 import type { Routers } from '../routes';
@@ -20,13 +21,17 @@ export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDe
       tags: ['test'],
       body: triggerWebhookSchema,
       response: triggerWebhookResponseSchema,
+      description:
+        'The test group is sandbox-only: a live key is authenticated but not allowed, so it gets 403 TEST_MODE_ONLY ' +
+        '(before the body is read), not a 404 (the route is public in this document anyway).',
       status: 202,
-      errors: [404],
+      // A refusal that depends on the key's mode, before the body is read.
+      authorize: ({ req }) => {
+        if (authOf(req).mode !== 'test') throw forbidden('Test utilities answer test-mode keys only', 'TEST_MODE_ONLY');
+      },
     },
     async ({ body, req }) => {
       const tenant = tenantOf(req);
-      // Live keys must not learn this route exists.
-      if (tenant.mode !== 'test') throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
       const { eventId, workflowIds } = await triggerSampleEvent(deps, tenant, {
         storeId: body.storeId,
         eventType: body.eventType as WebhookEventType,

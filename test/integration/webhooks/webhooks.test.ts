@@ -264,12 +264,11 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     expect(endpoint.id).toMatch(/^wh_/);
   });
 
-  it('answers 404 to the test trigger in live mode', async () => {
+  it('answers 403 TEST_MODE_ONLY to the test trigger in live mode, before reading the body', async () => {
     const liveToken = await addCrmKey(harness.db, merchant, { mode: 'live' });
-    const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', {
-      token: liveToken,
-      body: { storeId, eventType: 'order/paid' },
-    });
-    expect(answer.status).toBe(404);
+    for (const body of [{ storeId, eventType: 'order/paid' }, { junk: true }]) {
+      const answer = await call(harness, 'POST', '/api/public/v1/test/webhooks/trigger', { token: liveToken, body });
+      expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 403, code: 'TEST_MODE_ONLY' });
+    }
   });
 });

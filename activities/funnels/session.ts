@@ -1,0 +1,70 @@
+import { dispatchAfterCommit } from '../../src/events/afterCommit';
+import { loadFunnelCheckout, saveFunnelSession } from '../../src/funnels/sessions';
+import type { FunnelSessionView, OfferAnswerStatus } from '../../src/funnels/sessionTypes';
+import { prepareUpsell, recordOfferAnswer, type PrepareUpsellInput } from '../../src/funnels/upsells';
+import { outcomeFromRow } from '../../src/payments/startPayment';
+import { rejection, type PaymentOutcome } from '../../src/payments/workflowTypes';
+import type { ActivityDeps } from '../deps';
+
+/** What the funnel session workflow does outside itself: its row, the checkout it reads, offer orders. */
+export function createFunnelActivities(deps: ActivityDeps) {
+  const dispatch = dispatchAfterCommit(
+    deps.temporal ? { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE } : null,
+    (error) => deps.logger.warn({ err: error }, 'funnel event dispatch failed; the outbox sweep delivers it'),
+  );
+  return {
+    /** Writes the session's row (its projection), creating it on the first call. */
+    async saveFunnelSession(input: {
+      accountId: string;
+      mode: 'test' | 'live';
+      idleTimeoutMs: number;
+      view: FunnelSessionView;
+    }): Promise<void> {
+      await saveFunnelSession(deps.db, input);
+    },
+
+    /** The paid checkout payment the offers of a session charge again, or why it cannot be used. */
+    loadFunnelCheckout(input: {
+      accountId: string;
+      mode: 'test' | 'live';
+      storeId: string;
+      customerId: string | null;
+      paymentId: string;
+    }) {
+      return loadFunnelCheckout(deps.db, input);
+    },
+
+    /** The order and answer row of an accepted offer, and its payment's input (see src/funnels/upsells.ts). */
+    async prepareUpsell(input: PrepareUpsellInput) {
+      const { plan, eventIds } = await prepareUpsell(deps.db, input);
+      await dispatch(eventIds);
+      return plan;
+    },
+
+    /** Settles an offer answer (declined, or the end of its payment). */
+    async recordOfferAnswer(input: {
+      sessionId: string;
+      stepId: string;
+      status: OfferAnswerStatus;
+      declineCode: string | null;
+    }) {
+      const session = await deps.db.funnelSession.findUniqueOrThrow({ where: { id: input.sessionId } });
+      const { answer, eventIds } = await recordOfferAnswer(deps.db, input, session);
+      await dispatch(eventIds);
+      return answer;
+    },
+
+    /** The outcome of an upsell payment started before (or ended without an answer): from its run or its row. */
+    async awaitUpsellPayment(input: { paymentId: string }): Promise<PaymentOutcome> {
+      if (!deps.temporal) throw new Error('upsell payments need a Temporal client in the activity deps');
+      const result = await (
+        deps.temporal.workflow.getHandle(input.paymentId).result() as Promise<PaymentOutcome>
+      ).catch(() => null);
+      return (
+        result ??
+        (await outcomeFromRow(deps.db, input.paymentId)) ??
+        rejection('internal', 'payment_interrupted', `payment ${input.paymentId} ended without an outcome`)
+      );
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { FunnelClientDeps } from '../../funnels/client';
+import { trackSessionStep } from '../../funnels/client';
+import { funnelOfStep, funnelStepReport, recordStepEvent } from '../../funnels/tracking';
+import { scopeOf } from '../auth/scope';
+import { beforeWork } from '../core/beforeWork';
+import type { AppDeps } from '../core/context';
+import { defineRoute } from '../core/route';
+import type { Routers } from '../routes';
+import { reportParams, reportQuery, stepReportSchema, trackStepResponseSchema, trackStepSchema } from './validators';
+
+const basePath = '/api/public/v1';
+const tags = ['funnel-tracking'];
+
+/** Funnel tracking (CRM keys): step events (stored, and moving a named session), and the per-step report. */
+export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: AppDeps): void {
+  const client: FunnelClientDeps = {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+  };
+
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'post',
+      path: '/funnel-tracking/step',
+      summary: 'Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session',
+      tags,
+      body: trackStepSchema,
+      response: trackStepResponseSchema,
+      errors: [409],
+    },
+    async ({ body, req }) => {
+      const scope = scopeOf(req);
+      const { funnelId } = await beforeWork(() => funnelOfStep(deps.db, scope, body));
+      if (body.sessionId)
+        await trackSessionStep(client, scope, body.sessionId, { eventType: body.eventType, stepId: body.stepId });
+      if (body.funnelTracking !== false) await recordStepEvent(deps.db, scope, funnelId, body);
+      return { success: true as const, eventType: body.eventType, stepId: body.stepId };
+    },
+  );
+
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'get',
+      path: '/funnels/:funnelId/report',
+      summary: 'Views, enters, conversions, custom events and sessions per step of a funnel',
+      tags,
+      params: reportParams,
+      query: reportQuery,
+      response: stepReportSchema,
+    },
+    async ({ params, query, req }) => ({
+      funnelId: params.funnelId,
+      steps: await funnelStepReport(deps.db, scopeOf(req), params.funnelId, query),
+    }),
+  );
+}

@@ -1,0 +1,68 @@
+import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { Db, Prisma } from '../db/prisma';
+import type { Plugin } from '../generated/prisma/client';
+import type { Scope } from '../commerce/scope';
+import { findStore } from '../commerce/stores';
+import { newId } from '../domain/ids';
+import { notFound } from '../errors';
+import { runModes, sdkVersions, type PluginManifest } from './manifest';
+
+export const pluginList: ListDefinition = {
+  sortFields: { createdAt: 'createdAt', name: 'name', id: 'id' },
+  defaultSort: { field: 'createdAt', direction: 'desc' },
+  filters: {
+    storeId: { kind: 'id', prefix: 'store' },
+    name: { kind: 'string' },
+    sdkVersion: { kind: 'enum', values: sdkVersions },
+    runMode: { kind: 'enum', values: runModes },
+    createdAt: { kind: 'date' },
+  },
+};
+
+/** The columns a manifest sets: what routing and listing read without parsing the JSON. */
+function manifestColumns(manifest: PluginManifest) {
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    sdkVersion: manifest.requirements.sdkVersion,
+    runMode: manifest.mode,
+    manifest: manifest as unknown as Prisma.InputJsonValue,
+  };
+}
+
+export async function createPlugin(
+  db: Db,
+  scope: Scope,
+  input: { storeId: string; manifest: PluginManifest },
+): Promise<Plugin> {
+  const store = await findStore(db, scope, input.storeId);
+  return db.plugin.create({
+    data: { id: newId('plugin'), ...scope, storeId: store.id, ...manifestColumns(input.manifest) },
+  });
+}
+
+export async function listPlugins(db: Db, scope: Scope, query: ListQuery): Promise<Page<Plugin>> {
+  const where = { ...scope, AND: query.where } as Prisma.PluginWhereInput;
+  const [rows, total] = await Promise.all([
+    db.plugin.findMany({
+      where,
+      orderBy: query.orderBy as Prisma.PluginOrderByWithRelationInput[],
+      skip: query.skip,
+      take: query.take,
+    }),
+    db.plugin.count({ where }),
+  ]);
+  return { rows, total };
+}
+
+/** A plugin of the caller's scope (and of `storeId` when given), or not_found. */
+export async function findPlugin(db: Db, scope: Scope, pluginId: string, storeId?: string): Promise<Plugin> {
+  const plugin = await db.plugin.findFirst({ where: { id: pluginId, ...scope, ...(storeId ? { storeId } : {}) } });
+  if (!plugin) throw notFound('Plugin');
+  return plugin;
+}
+
+/** Replaces a plugin's manifest (the builder's write:manifest); deployed instances keep their routes. */
+export async function replaceManifest(db: Db, pluginId: string, manifest: PluginManifest): Promise<Plugin> {
+  return db.plugin.update({ where: { id: pluginId }, data: manifestColumns(manifest) });
+}

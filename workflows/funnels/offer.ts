@@ -1,0 +1,79 @@
+import {
+  ChildWorkflowCancellationType,
+  ChildWorkflowFailure,
+  executeChild,
+  ParentClosePolicy,
+  proxyActivities,
+  WorkflowIdReusePolicy,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Activities } from '../../activities';
+import type { FunnelCheckout, FunnelSessionInput, OfferAnswerView } from '../../src/funnels/sessionTypes';
+import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import { searchAttributes, searchAttributesFor } from '../../temporal/searchAttributes';
+import type { paymentWorkflow } from '../payments/workflow';
+
+const { prepareUpsell, recordOfferAnswer, awaitUpsellPayment } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 20, initialInterval: '1 second' },
+});
+
+/**
+ * An accepted offer: its order (pending) and answer row are written once under the unique
+ * (session, step), then the card of the checkout is charged as a child payment workflow whose id
+ * comes from (session, step): merchant-initiated on the card on file (no second challenge), pinned
+ * to the processor that took the checkout, `source: upsell`. A decline is a result.
+ */
+export async function chargeOffer(
+  input: FunnelSessionInput,
+  checkout: FunnelCheckout,
+  step: { id: string; priceId: string },
+): Promise<OfferAnswerView> {
+  const prepared = await prepareUpsell({
+    sessionId: input.sessionId,
+    stepId: step.id,
+    priceId: step.priceId,
+    accountId: input.accountId,
+    mode: input.mode,
+    storeId: input.storeId,
+    checkout,
+  });
+  if (prepared.kind === 'done') return prepared.answer;
+  const outcome = await runChildPayment(prepared.payment);
+  const paid = outcome.kind === 'payment' && (outcome.status === 'succeeded' || outcome.status === 'authorized');
+  return recordOfferAnswer({
+    sessionId: input.sessionId,
+    stepId: step.id,
+    status: paid ? 'succeeded' : 'failed',
+    declineCode: outcome.kind === 'payment' ? outcome.declineCode : outcome.error.code,
+  });
+}
+
+async function runChildPayment(payment: PaymentWorkflowInput): Promise<PaymentOutcome> {
+  try {
+    return await executeChild<typeof paymentWorkflow>('paymentWorkflow', {
+      workflowId: payment.paymentId,
+      args: [payment],
+      // Money movement outlives the funnel session: never cancelled or terminated with it.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      cancellationType: ChildWorkflowCancellationType.ABANDON,
+      // A payment id that has ever run is never started again, so nothing can charge it twice.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes:
+        workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined
+          ? []
+          : searchAttributesFor({
+              accountId: payment.accountId,
+              storeId: payment.storeId,
+              customerId: payment.customerId,
+              paymentStatus: 'processing',
+            }),
+    });
+  } catch (error) {
+    // Started before (an earlier run of this session's code) or ended without an answer: its row says.
+    if (error instanceof WorkflowExecutionAlreadyStartedError || error instanceof ChildWorkflowFailure)
+      return awaitUpsellPayment({ paymentId: payment.paymentId });
+    throw error;
+  }
+}
