@@ -23,6 +23,21 @@ export interface FunnelClientDeps {
   responseTimeoutMs: number;
 }
 
+/** The client's dependencies from the engine's: both funnel route groups use the same. */
+export function funnelClientDeps(deps: {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  config: { PAYMENT_RESPONSE_TIMEOUT_MS: number };
+}): FunnelClientDeps {
+  return {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+  };
+}
+
 /** Starts a session's workflow (update-with-start) and answers once its row is written. */
 export async function startFunnelSession(
   deps: FunnelClientDeps,

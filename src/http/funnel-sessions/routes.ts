@@ -1,4 +1,4 @@
-import type { FunnelClientDeps } from '../../funnels/client';
+import { funnelClientDeps } from '../../funnels/client';
 import { answerOffer, attachCheckout, funnelSessionView, startFunnelSession } from '../../funnels/client';
 import { newSessionInput } from '../../funnels/sessions';
 import type { FunnelSessionView } from '../../funnels/sessionTypes';
@@ -23,12 +23,7 @@ const present = ({ sessionId, ...rest }: FunnelSessionView) => ({ id: sessionId,
 
 /** Funnel sessions (CRM keys): start, read, the checkout's payment, offer answers (one-click upsell). */
 export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: AppDeps): void {
-  const client: FunnelClientDeps = {
-    db: deps.db,
-    temporal: deps.temporal,
-    taskQueue: deps.taskQueue,
-    responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
-  };
+  const client = funnelClientDeps(deps);
 
   defineRoute(
     publicRouter,

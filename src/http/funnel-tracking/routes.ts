@@ -1,4 +1,4 @@
-import type { FunnelClientDeps } from '../../funnels/client';
+import { funnelClientDeps } from '../../funnels/client';
 import { trackSessionStep } from '../../funnels/client';
 import { funnelOfStep, funnelStepReport, recordStepEvent } from '../../funnels/tracking';
 import { scopeOf } from '../auth/scope';
@@ -13,12 +13,7 @@ const tags = ['funnel-tracking'];
 
 /** Funnel tracking (CRM keys): step events (stored, and moving a named session), and the per-step report. */
 export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: AppDeps): void {
-  const client: FunnelClientDeps = {
-    db: deps.db,
-    temporal: deps.temporal,
-    taskQueue: deps.taskQueue,
-    responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
-  };
+  const client = funnelClientDeps(deps);
 
   defineRoute(
     publicRouter,
