@@ -2,6 +2,7 @@ import { applyMigrations } from '../db/migrate';
 import { createPrismaClient } from '../db/prisma';
 import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
+import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { Lifecycle } from '../runtime/shutdown';
 import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     cfg.HOST,
   );
   lifecycle.add('api', api.stop);
+  answerMemoryProbes();
   logger.info({ url: api.url }, 'api listening');
 }
 

@@ -1,4 +1,5 @@
 import { createLogger } from '../logging/logger';
+import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { Lifecycle } from '../runtime/shutdown';
 import { startSandbox } from '../sandbox/server';
 import { configOrExit } from './configOrExit';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   lifecycle.exitOnSignals();
   const sandbox = await startSandbox(cfg.SANDBOX_PORT, cfg.HOST, { dataDir: cfg.DATA_DIR, limits: cfg });
   lifecycle.add('sandbox', sandbox.stop);
+  answerMemoryProbes();
   logger.info({ url: sandbox.url }, 'sandbox listening');
 }
 

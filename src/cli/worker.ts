@@ -1,6 +1,7 @@
 import { applyMigrations } from '../db/migrate';
 import { createPrismaClient } from '../db/prisma';
 import { createLogger } from '../logging/logger';
+import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { Lifecycle } from '../runtime/shutdown';
 import { installTemporalRuntime } from '../runtime/temporalRuntime';
 import { temporalSettingsFrom } from '../runtime/temporal';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     logger.info({ url: metrics.url }, 'worker metrics listening');
   }
   await ensureMaintenanceWorkflow(client, cfg.TEMPORAL_TASK_QUEUE);
+  answerMemoryProbes();
   logger.info({ taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 'worker polling');
 }
 

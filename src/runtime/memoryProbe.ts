@@ -7,9 +7,10 @@ export type MemoryProbeAnswer =
   | { kind: 'heap-snapshot'; file: string };
 
 /**
- * Answers memory probes from the parent process. Off unless a parent opened an IPC channel when it
- * spawned the engine (only `npm run soak` does): nothing listens on a port, and a terminal's
- * `npm start` has no channel. The channel is unref'd, so it never keeps the engine alive.
+ * Answers memory probes from the parent process (`npm start`, `npm run api | worker | sandbox`).
+ * Off unless a parent opened an IPC channel when it spawned the process (only `npm run soak` does,
+ * `--split` for each role): nothing listens on a port, and a terminal's `npm start` has no channel.
+ * The channel is unref'd, so it never keeps the process alive.
  */
 export function answerMemoryProbes(): void {
   const send = process.send?.bind(process);

@@ -11,6 +11,8 @@ export interface ClusterSettings {
   /** DATA_DIR of all three roles: the card vault's key (API and worker) and the acquirer's journal (sandbox). */
   dataDir: string;
   logDir: string;
+  /** Opens an IPC channel to each role, for memory probes (npm run soak -- --split). */
+  ipc?: boolean;
 }
 
 /**
@@ -33,6 +35,13 @@ export class Cluster {
     return `http://127.0.0.1:${this.settings.sandboxPort}`;
   }
 
+  /** The role's running process (throws when it was never started). */
+  process(role: Role): EngineProcess {
+    const engine = this.running.get(role);
+    if (!engine) throw new Error(`${role} is not running`);
+    return engine;
+  }
+
   /** Starts a role and waits until it is ready; each start logs to its own file (`worker-2.log`). */
   async start(role: Role): Promise<void> {
     const generation = (this.generation.get(role) ?? 0) + 1;
@@ -52,7 +61,7 @@ export class Cluster {
         LOG_LEVEL: role === 'api' ? 'warn' : 'info',
         REDIS_URL: undefined,
       },
-      { logFile: path.join(this.settings.logDir, `${role}-${generation}.log`) },
+      { logFile: path.join(this.settings.logDir, `${role}-${generation}.log`), ipc: this.settings.ipc },
     );
     this.running.set(role, engine);
     await waitFor(`${role} to be ready`, () => this.ready(role, engine), engine, 90_000);

@@ -51,12 +51,13 @@ export type Role = 'api' | 'worker' | 'sandbox';
 
 /**
  * `npm run <role>` as node itself (no npm or shell in between), so `kill -9` of its pid is a crash
- * of exactly that role. `logFile` sends its output there instead of keeping it in memory.
+ * of exactly that role. `logFile` sends its output there instead of keeping it in memory; `ipc`
+ * opens the channel its memory probe answers on (npm run soak -- --split).
  */
 export function spawnRole(
   role: Role,
   env: Record<string, string | undefined>,
-  options: { logFile?: string } = {},
+  options: { logFile?: string; ipc?: boolean } = {},
 ): EngineProcess {
   return spawnCli(role, { ...process.env, ...env }, options);
 }

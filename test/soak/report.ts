@@ -12,7 +12,7 @@ export interface Sample {
 const mb = (n: number) => n.toFixed(1);
 
 /** Least-squares slope of `value` over payments, per 1,000 payments; NaN with fewer than two samples. */
-export function growthPer1000(samples: Sample[], value: (sample: Sample) => number): number {
+export function growthPer1000<T extends { payments: number }>(samples: T[], value: (sample: T) => number): number {
   if (samples.length < 2) return Number.NaN;
   const xs = samples.map((s) => s.payments);
   const ys = samples.map(value);
@@ -93,4 +93,86 @@ export function parseVerdictLine(line: string): Omit<Verdict, 'lost'> & { lost: 
     p99AtEnd: n[5]!,
     lost: n[6]!,
   };
+}
+
+/** The processes of a split run (`--split`): API and worker are the engine; the sandbox is the simulated outside world. */
+export const splitRoles = ['api', 'worker', 'sandbox'] as const;
+export type SplitRole = (typeof splitRoles)[number];
+
+/** One process's memory in a split sample; heap figures are its main thread's V8 heap (NaN when not probed). */
+export interface ProcessMemory {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+}
+
+export interface SplitSample {
+  payments: number;
+  p99Ms: number;
+  processes: Record<SplitRole, ProcessMemory>;
+}
+
+/** The engine's part of a split sample as one Sample: API + worker summed, so verdict() judges it as it judges `npm start`. */
+export function engineSample(s: SplitSample): Sample {
+  const { api, worker } = s.processes;
+  return {
+    payments: s.payments,
+    rssMb: api.rssMb + worker.rssMb,
+    heapUsedMb: api.heapUsedMb + worker.heapUsedMb,
+    heapTotalMb: api.heapTotalMb + worker.heapTotalMb,
+    p99Ms: s.p99Ms,
+  };
+}
+
+export function splitTable(samples: SplitSample[]): string {
+  const cells = (m: ProcessMemory) => `${mb(m.rssMb)} | ${mb(m.heapUsedMb)} / ${mb(m.heapTotalMb)}`;
+  return [
+    '| payments | api RSS | api heap used / total | worker RSS | worker heap used / total | api+worker RSS | sandbox RSS | sandbox heap used / total | p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...samples.map(
+      (s) =>
+        `| ${s.payments} | ${cells(s.processes.api)} | ${cells(s.processes.worker)} | ${mb(engineSample(s).rssMb)} | ${cells(s.processes.sandbox)} | ${s.p99Ms.toFixed(0)} |`,
+    ),
+  ].join('\n');
+}
+
+export interface ProcessGrowth {
+  role: SplitRole;
+  rssAtWarmupMb: number;
+  rssAtEndMb: number;
+  /** MB per 1,000 payments after warm-up (least squares). */
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  /** RSS − main-thread heap total: native memory, malloc, and (in the worker) the workflow thread's isolate. */
+  outsideMainHeap: number;
+}
+
+/** Per-process growth after warm-up, in MB per 1,000 payments. */
+export function splitGrowth(samples: SplitSample[], warmup: number): ProcessGrowth[] {
+  const after = samples.filter((s) => s.payments >= warmup);
+  return splitRoles.map((role) => {
+    const of = (s: SplitSample) => s.processes[role];
+    return {
+      role,
+      rssAtWarmupMb: after[0] ? of(after[0]).rssMb : Number.NaN,
+      rssAtEndMb: after.at(-1) ? of(after.at(-1)!).rssMb : Number.NaN,
+      rss: growthPer1000(after, (s) => of(s).rssMb),
+      heapUsed: growthPer1000(after, (s) => of(s).heapUsedMb),
+      heapTotal: growthPer1000(after, (s) => of(s).heapTotalMb),
+      outsideMainHeap: growthPer1000(after, (s) => of(s).rssMb - of(s).heapTotalMb),
+    };
+  });
+}
+
+export function splitGrowthTable(growth: ProcessGrowth[]): string {
+  const f = (n: number) => n.toFixed(2);
+  return [
+    '| process | RSS at warm-up MB | RSS at end MB | RSS MB/1000 | heap used MB/1000 | heap total MB/1000 | RSS − heap total MB/1000 |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...growth.map(
+      (g) =>
+        `| ${g.role} | ${mb(g.rssAtWarmupMb)} | ${mb(g.rssAtEndMb)} | ${f(g.rss)} | ${f(g.heapUsed)} | ${f(g.heapTotal)} | ${f(g.outsideMainHeap)} |`,
+    ),
+  ].join('\n');
 }

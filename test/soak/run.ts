@@ -6,8 +6,29 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPrismaClient } from '../../src/db/prisma';
 import type { MemoryProbeAnswer, MemoryProbeRequest } from '../../src/runtime/memoryProbe';
+import { parseConfig } from '../../src/config';
+import { provideDatabase } from '../../src/db/database';
+import { createLogger } from '../../src/logging/logger';
+import { Lifecycle } from '../../src/runtime/shutdown';
+import { provideTemporal } from '../../src/runtime/temporal';
+import { freePort } from '../../temporal/devServer';
+import { Cluster } from '../chaos/cluster';
 import { freeEnginePorts, spawnEngine, waitFor, type EngineProcess } from '../helpers/engineProcess';
-import { p99, table, verdict, verdictLine, type Sample } from './report';
+import {
+  engineSample,
+  p99,
+  splitGrowth,
+  splitGrowthTable,
+  splitRoles,
+  splitTable,
+  table,
+  verdict,
+  verdictLine,
+  type ProcessMemory,
+  type Sample,
+  type SplitRole,
+  type SplitSample,
+} from './report';
 import { createSoakTenant, type SoakTenant } from './tenant';
 
 /**
@@ -18,6 +39,11 @@ import { createSoakTenant, type SoakTenant } from './tenant';
  * at once, its workflow then stays open), two cascades (processor A in an acquirer outage, B
  * approves), one 3DS challenge completed at the sandbox ACS, one payment refunded;
  * payment/succeeded and payment/refunded webhooks go to a local receiver.
+ *
+ * `--split`: API, worker and sandbox run as processes of their own (`npm run api | worker |
+ * sandbox`, as test/chaos/cluster.ts runs them) against an embedded Postgres and Temporal dev
+ * server started here; each is sampled (RSS from /proc, main-thread heap over its IPC channel) and
+ * the verdict judges API + worker (the engine); the sandbox is reported on its own.
  */
 const { values: args } = parseArgs({
   options: {
@@ -26,6 +52,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     'sample-every': { type: 'string' },
     'heap-snapshots': { type: 'boolean', default: false },
+    split: { type: 'boolean', default: false },
   },
 });
 const total = Number(args.payments);
@@ -90,9 +117,8 @@ async function runOne(tenant: SoakTenant, n: number): Promise<boolean> {
   return refund.status === 200;
 }
 
-async function main(): Promise<void> {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
+/** The local receiver the tenants' webhooks go to; counts deliveries. */
+async function startReceiver(): Promise<{ url: string; received: () => number; close: () => void }> {
   let webhooks = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();
@@ -102,7 +128,69 @@ async function main(): Promise<void> {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  return {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    received: () => webhooks,
+    close: () => receiver.close(),
+  };
+}
+
+/**
+ * Runs `total` payments from `clients` concurrent clients; `sample(payments, takeP99)` runs (one at
+ * a time) every --sample-every payments, at the end of warm-up and at the end. Returns how many
+ * payments did not reach their expected state.
+ */
+async function drive(
+  tenants: SoakTenant[],
+  sample: (payments: number, takeP99: () => number) => Promise<void>,
+): Promise<number> {
+  let latencies: number[] = [];
+  const takeP99 = () => {
+    const result = p99(latencies);
+    latencies = [];
+    return result;
+  };
+  let done = 0;
+  let lost = 0;
+  let next = 0;
+  let sampling = sample(0, takeP99);
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (next < total) {
+        const n = next++;
+        const tenant = tenants[((n % tenants.length) + client) % tenants.length]!;
+        const t0 = performance.now();
+        const ok = await runOne(tenant, n).catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) lost++;
+        done++;
+        if (done % sampleEvery === 0 || done === warmup || done === total) {
+          const at = done;
+          sampling = sampling.then(() => sample(at, takeP99));
+        }
+      }
+    }),
+  );
+  await sampling;
+  return lost;
+}
+
+async function createTenants(
+  db: ReturnType<typeof createPrismaClient>,
+  apiUrl: string,
+  sandboxUrl: string,
+  receiverUrl: string,
+) {
+  // Several accounts per client: each account's quota (premium: 500 requests a minute) holds.
+  const tenants: SoakTenant[] = [];
+  for (let i = 0; i < clients * 3; i++) tenants.push(await createSoakTenant(db, apiUrl, sandboxUrl, receiverUrl));
+  return tenants;
+}
+
+async function main(): Promise<void> {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const receiver = await startReceiver();
   const ports = await freeEnginePorts();
   const engine = spawnEngine(
     { ...ports, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
@@ -118,31 +206,24 @@ async function main(): Promise<void> {
       engine,
       180_000,
     );
-    // Several accounts per client: each account's quota (premium: 500 requests a minute) holds.
-    const tenants: SoakTenant[] = [];
-    for (let i = 0; i < clients * 3; i++) tenants.push(await createSoakTenant(db, apiUrl, sandboxUrl, receiverUrl));
+    const tenants = await createTenants(db, apiUrl, sandboxUrl, receiver.url);
     process.stdout.write(
       `soak: ${total} payments, ${clients} clients, ${tenants.length} accounts, warm-up ${warmup}, sample every ${sampleEvery}; engine pid ${engine.pid}, data ${dataDir}\n`,
     );
 
     const samples: Sample[] = [];
-    let latencies: number[] = [];
-    let done = 0;
-    let lost = 0;
-    let next = 0;
-    let sampling = Promise.resolve();
-    const sample = async (payments: number, afterHeapSnapshot = false) => {
+    const sample = async (payments: number, takeP99: () => number, afterHeapSnapshot = false) => {
       const memory = await probe(engine, { kind: 'memory' });
       if (memory.kind !== 'memory') return;
+      const since = takeP99();
       samples.push({
         payments,
         rssMb: rssMbOf(engine.pid),
         heapUsedMb: memory.heapUsed / 1048576,
         heapTotalMb: memory.heapTotal / 1048576,
-        p99Ms: afterHeapSnapshot ? (samples.at(-1)?.p99Ms ?? Number.NaN) : p99(latencies),
+        p99Ms: afterHeapSnapshot ? (samples.at(-1)?.p99Ms ?? Number.NaN) : since,
         afterHeapSnapshot,
       });
-      latencies = [];
       const last = samples.at(-1)!;
       process.stdout.write(
         `  ${payments} payments: RSS ${last.rssMb.toFixed(1)} MB, p99 ${last.p99Ms.toFixed(0)} ms\n`,
@@ -155,34 +236,16 @@ async function main(): Promise<void> {
         if (snapshot.kind === 'heap-snapshot') process.stdout.write(`  heap snapshot: ${snapshot.file}\n`);
         // V8 allocates the snapshot outside its heap and the allocator keeps most of it: without this the
         // warm-up snapshot alone reads as ~280 MB of growth.
-        if (payments === warmup) await sample(payments, true);
+        if (payments === warmup) await sample(payments, takeP99, true);
       }
     };
-    await sample(0);
-    await Promise.all(
-      Array.from({ length: clients }, async (_, client) => {
-        while (next < total) {
-          const n = next++;
-          const tenant = tenants[((n % tenants.length) + client) % tenants.length]!;
-          const t0 = performance.now();
-          const ok = await runOne(tenant, n).catch(() => false);
-          latencies.push(performance.now() - t0);
-          if (!ok) lost++;
-          done++;
-          if (done % sampleEvery === 0 || done === warmup || done === total) {
-            const at = done;
-            sampling = sampling.then(() => sample(at));
-          }
-        }
-      }),
-    );
-    await sampling;
+    const lost = await drive(tenants, sample);
     const result = verdict(samples, warmup, lost);
     process.stdout.write(
       [
         '',
         `engine: one Node process (API + worker + sandbox, as npm start); Postgres and Temporal dev server not counted`,
-        `webhook deliveries received: ${webhooks}; payments not in their expected state: ${lost}`,
+        `webhook deliveries received: ${receiver.received()}; payments not in their expected state: ${lost}`,
         table(samples),
         verdictLine(result),
         '',
@@ -198,7 +261,86 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** `--split`: API, worker and sandbox as processes of their own; embedded Postgres and Temporal started here. */
+async function mainSplit(): Promise<void> {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  const receiver = await startReceiver();
+  const logger = createLogger('warn');
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.add('webhook receiver', async () => receiver.close());
+  const cfg = parseConfig({
+    DATA_DIR: dataDir,
+    EMBEDDED_POSTGRES_PORT: String(await freePort()),
+    TEMPORAL_DEV_SERVER_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    const database = await provideDatabase(cfg, logger);
+    lifecycle.add('postgres', database.stop);
+    const db = createPrismaClient(database.url, 4);
+    lifecycle.add('database pool', () => db.$disconnect());
+    const temporal = await provideTemporal(cfg, logger);
+    lifecycle.add('temporal', temporal.stop);
+    const cluster = new Cluster({
+      databaseUrl: database.url,
+      temporalAddress: temporal.settings.address,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      apiPort: await freePort(),
+      sandboxPort: await freePort(),
+      dataDir: path.join(dataDir, 'engine'),
+      logDir: path.join(dataDir, 'logs'),
+      ipc: true,
+    });
+    lifecycle.add('roles', () => cluster.stop());
+    await Promise.all([cluster.start('sandbox'), cluster.start('worker'), cluster.start('api')]);
+    const tenants = await createTenants(db, cluster.apiUrl, cluster.sandboxUrl, receiver.url);
+    const pids = splitRoles.map((role) => `${role} ${cluster.process(role).pid}`).join(', ');
+    process.stdout.write(
+      `soak --split: ${total} payments, ${clients} clients, ${tenants.length} accounts, warm-up ${warmup}, sample every ${sampleEvery}; pids ${pids}; data ${dataDir}\n`,
+    );
+
+    const memoryOf = async (role: SplitRole): Promise<ProcessMemory> => {
+      const engine = cluster.process(role);
+      const memory = await probe(engine, { kind: 'memory' });
+      const heap = memory.kind === 'memory' ? memory : { heapUsed: Number.NaN, heapTotal: Number.NaN };
+      return { rssMb: rssMbOf(engine.pid), heapUsedMb: heap.heapUsed / 1048576, heapTotalMb: heap.heapTotal / 1048576 };
+    };
+    const samples: SplitSample[] = [];
+    const lost = await drive(tenants, async (payments, takeP99) => {
+      const [api, worker, sandbox] = await Promise.all(splitRoles.map(memoryOf));
+      const s: SplitSample = {
+        payments,
+        p99Ms: takeP99(),
+        processes: { api: api!, worker: worker!, sandbox: sandbox! },
+      };
+      samples.push(s);
+      process.stdout.write(
+        `  ${payments} payments: RSS api ${api!.rssMb.toFixed(1)}, worker ${worker!.rssMb.toFixed(1)}, sandbox ${sandbox!.rssMb.toFixed(1)} MB; p99 ${s.p99Ms.toFixed(0)} ms\n`,
+      );
+    });
+    process.stdout.write(
+      [
+        '',
+        `engine: API and worker as processes of their own (npm run api, npm run worker); the sandbox (npm run sandbox) is the simulated outside world, reported but not judged; Postgres and Temporal dev server not counted. MB; heap = main thread's V8 heap (the worker's workflow thread is not in it)`,
+        `webhook deliveries received: ${receiver.received()}; payments not in their expected state: ${lost}`,
+        splitTable(samples),
+        '',
+        `growth after ${warmup} warm-up payments, MB per 1,000 payments:`,
+        splitGrowthTable(splitGrowth(samples, warmup)),
+        '',
+        'the verdict below judges api + worker RSS summed (the engine); heap = both main threads summed',
+        verdictLine(verdict(samples.map(engineSample), warmup, lost)),
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await lifecycle.stopAll();
+  }
+}
+
+(args.split ? mainSplit() : main()).catch((error: unknown) => {
   process.stderr.write(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
