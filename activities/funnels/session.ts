@@ -2,12 +2,13 @@ import { dispatchAfterCommit } from '../../src/events/afterCommit';
 import { loadFunnelCheckout, saveFunnelSession } from '../../src/funnels/sessions';
 import type { FunnelSessionView, OfferAnswerStatus } from '../../src/funnels/sessionTypes';
 import { prepareUpsell, recordOfferAnswer, type PrepareUpsellInput } from '../../src/funnels/upsells';
-import { outcomeFromRow } from '../../src/payments/startPayment';
-import { rejection, type PaymentOutcome } from '../../src/payments/workflowTypes';
+import type { PaymentOutcome } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
+import { paymentEndWaiter } from '../payments/awaitPayment';
 
 /** What the funnel session workflow does outside itself: its row, the checkout it reads, offer orders. */
 export function createFunnelActivities(deps: ActivityDeps) {
+  const waitForPaymentEnd = paymentEndWaiter(deps);
   const dispatch = dispatchAfterCommit(
     deps.temporal ? { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE } : null,
     (error) => deps.logger.warn({ err: error }, 'funnel event dispatch failed; the outbox sweep delivers it'),
@@ -55,16 +56,8 @@ export function createFunnelActivities(deps: ActivityDeps) {
     },
 
     /** The outcome of an upsell payment started before (or ended without an answer): from its run or its row. */
-    async awaitUpsellPayment(input: { paymentId: string }): Promise<PaymentOutcome> {
-      if (!deps.temporal) throw new Error('upsell payments need a Temporal client in the activity deps');
-      const result = await (
-        deps.temporal.workflow.getHandle(input.paymentId).result() as Promise<PaymentOutcome>
-      ).catch(() => null);
-      return (
-        result ??
-        (await outcomeFromRow(deps.db, input.paymentId)) ??
-        rejection('internal', 'payment_interrupted', `payment ${input.paymentId} ended without an outcome`)
-      );
+    awaitUpsellPayment(input: { paymentId: string }): Promise<PaymentOutcome> {
+      return waitForPaymentEnd(input.paymentId);
     },
   };
 }

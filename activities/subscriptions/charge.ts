@@ -1,18 +1,14 @@
-import { Context } from '@temporalio/activity';
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type {
   RenewalPaymentPlan,
   SubscriptionChargeInput,
   SubscriptionChargeResult,
 } from '../../src/domain/billingState';
 import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
-import { businessId, outcomeFromRow, runPayment } from '../../src/payments/startPayment';
-import { rejection, type PaymentOutcome, type PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import { businessId, runPayment } from '../../src/payments/startPayment';
+import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
-
-/** Answers a charge may end on; anything else is still moving. */
-const terminalStatuses = new Set(['succeeded', 'authorized', 'failed', 'canceled', 'refunded', 'partially_refunded']);
-const heartbeatEveryMs = 5_000;
+import { paymentEndWaiter, terminalPaymentStatuses } from '../payments/awaitPayment';
 
 /**
  * Subscription charges go through the payment workflow, so a charge is an ordinary payment:
@@ -23,6 +19,7 @@ const heartbeatEveryMs = 5_000;
  * switch starts it here (`chargeSubscription`) because it must answer a 3DS challenge early.
  */
 export function createSubscriptionChargeActivities(deps: ActivityDeps) {
+  const waitForPaymentEnd = paymentEndWaiter(deps);
   function temporal(): Client {
     if (!deps.temporal) throw new Error('subscription charges need a Temporal client in the activity deps');
     return deps.temporal;
@@ -98,33 +95,7 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
   };
 
   async function finalOutcome(answer: PaymentOutcome): Promise<PaymentOutcome> {
-    if (answer.kind !== 'payment' || terminalStatuses.has(answer.status)) return answer;
+    if (answer.kind !== 'payment' || terminalPaymentStatuses.has(answer.status)) return answer;
     return waitForPaymentEnd(answer.paymentId);
-  }
-
-  async function waitForPaymentEnd(paymentId: string): Promise<PaymentOutcome> {
-    const result = (temporal().workflow.getHandle(paymentId).result() as Promise<PaymentOutcome>).catch(
-      (error: unknown) => {
-        if (error instanceof WorkflowFailedError) return interruptedOutcome(paymentId);
-        throw error;
-      },
-    );
-    const context = Context.current();
-    for (;;) {
-      const done = await Promise.race([result, context.sleep(heartbeatEveryMs).then(() => null)]);
-      if (done) return done;
-      context.heartbeat();
-    }
-  }
-
-  /**
-   * The payment workflow ended without an answer (terminated by an operator): its row says what
-   * happened. One left unfinished may hold money at the acquirer, so it is a hard decline: dunning
-   * never charges that card again on its own, and an operator reconciles the payment.
-   */
-  async function interruptedOutcome(paymentId: string): Promise<PaymentOutcome> {
-    const row = await outcomeFromRow(deps.db, paymentId);
-    if (row && row.kind === 'payment' && terminalStatuses.has(row.status)) return row;
-    return rejection('internal', 'payment_interrupted', `payment ${paymentId} ended without an outcome`);
   }
 }

@@ -1,22 +1,20 @@
-import {
-  ChildWorkflowCancellationType,
-  ChildWorkflowFailure,
-  executeChild,
-  ParentClosePolicy,
-  proxyActivities,
-  WorkflowIdReusePolicy,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
 import type { FunnelCheckout, FunnelSessionInput, OfferAnswerView } from '../../src/funnels/sessionTypes';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
-import { searchAttributes, searchAttributesFor } from '../../temporal/searchAttributes';
+import { childPaymentOptions } from '../payments/child';
 import type { paymentWorkflow } from '../payments/workflow';
 
-const { prepareUpsell, recordOfferAnswer, awaitUpsellPayment } = proxyActivities<Activities>({
+const { prepareUpsell, recordOfferAnswer } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 20, initialInterval: '1 second' },
+});
+// Waits as long as the payment runs (a processor, a review), heartbeating.
+const { awaitUpsellPayment } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
 });
 
 /**
@@ -52,24 +50,7 @@ export async function chargeOffer(
 
 async function runChildPayment(payment: PaymentWorkflowInput): Promise<PaymentOutcome> {
   try {
-    return await executeChild<typeof paymentWorkflow>('paymentWorkflow', {
-      workflowId: payment.paymentId,
-      args: [payment],
-      // Money movement outlives the funnel session: never cancelled or terminated with it.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      cancellationType: ChildWorkflowCancellationType.ABANDON,
-      // A payment id that has ever run is never started again, so nothing can charge it twice.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes:
-        workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined
-          ? []
-          : searchAttributesFor({
-              accountId: payment.accountId,
-              storeId: payment.storeId,
-              customerId: payment.customerId,
-              paymentStatus: 'processing',
-            }),
-    });
+    return await executeChild<typeof paymentWorkflow>('paymentWorkflow', childPaymentOptions(payment));
   } catch (error) {
     // Started before (an earlier run of this session's code) or ended without an answer: its row says.
     if (error instanceof WorkflowExecutionAlreadyStartedError || error instanceof ChildWorkflowFailure)

@@ -1,18 +1,9 @@
-import {
-  ChildWorkflowCancellationType,
-  ChildWorkflowFailure,
-  executeChild,
-  ParentClosePolicy,
-  proxyActivities,
-  WorkflowIdReusePolicy,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../src/domain/billingState';
 import { chargeResultOf } from '../../src/domain/subscriptionChargeResult';
-import type { PaymentWorkflowInput } from '../../src/payments/workflowTypes';
-import { searchAttributes, searchAttributesFor } from '../../temporal/searchAttributes';
+import { childPaymentOptions } from '../payments/child';
 import type { paymentWorkflow } from '../payments/workflow';
 
 const { prepareRenewalPayment } = proxyActivities<Activities>({
@@ -35,16 +26,7 @@ export async function chargeAsChildPayment(input: SubscriptionChargeInput): Prom
   if (plan.kind === 'declined') return plan.result;
   const { payment, cardBrand } = plan;
   try {
-    const outcome = await executeChild<typeof paymentWorkflow>('paymentWorkflow', {
-      workflowId: payment.paymentId,
-      args: [payment],
-      // Money movement outlives the subscription run: never cancelled or terminated with it.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      cancellationType: ChildWorkflowCancellationType.ABANDON,
-      // A payment id that has ever run is never started again, so nothing can charge it twice.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: searchAttributesOf(payment),
-    });
+    const outcome = await executeChild<typeof paymentWorkflow>('paymentWorkflow', childPaymentOptions(payment));
     return chargeResultOf(outcome, cardBrand);
   } catch (error) {
     // Already started (by an earlier run, or the charge activity of older code): follow that one.
@@ -54,15 +36,4 @@ export async function chargeAsChildPayment(input: SubscriptionChargeInput): Prom
     }
     throw error;
   }
-}
-
-/** The payment's search attributes, where the subscription has them (a server without them refuses unknown ones). */
-function searchAttributesOf(payment: PaymentWorkflowInput) {
-  if (workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined) return [];
-  return searchAttributesFor({
-    accountId: payment.accountId,
-    storeId: payment.storeId,
-    customerId: payment.customerId,
-    paymentStatus: 'processing',
-  });
 }
