@@ -124,7 +124,7 @@ describe('a retry after the API process was killed mid-payment', () => {
     expect(await harness.db.order.count({ where: { checkoutSessionId: payments.checkout.id } })).toBe(1);
   }
 
-  it('answers the requests retried after a restart within 5 s of the API being back, each payment charged once', async () => {
+  it('answers the requests retried after a restart within 10 s of the API being back (not the 60 s owner lease), each payment charged once', async () => {
     const payments = await twoPayments();
     const killedAt = await killMidPayment(await startApi(), payments);
     const restarted = await startApi();
@@ -135,7 +135,7 @@ describe('a retry after the API process was killed mid-payment', () => {
       `restart took ${backAt - killedAt} ms; answers ${answers.map((a) => a.ms).join(' / ')} ms after it (payments still at the acquirer then: ${processingWhenBack})\n`,
     );
     await expectChargedOnce(payments, answers);
-    for (const answer of answers) expect(answer.ms).toBeLessThan(5_000);
+    for (const answer of answers) expect(answer.ms).toBeLessThan(10_000);
     // Stored now: a third try is a replay.
     const replay = await send(
       restarted,
