@@ -31,6 +31,8 @@ describe('portal: the customer sees what they own', () => {
 
   const get = (path: string, headers: Record<string, string> = { 'x-cms-token': token }): Promise<ApiAnswer> =>
     call(world.harness, 'GET', `/api/v1/portal${path}`, { headers });
+  const subscriptionCardOf = async (subscriptionId: string) =>
+    (await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).paymentMethodId;
 
   beforeAll(async () => {
     const { harness, merchant, storeA, storeB } = world;
@@ -165,18 +167,16 @@ describe('portal: the customer sees what they own', () => {
     const text = JSON.stringify(cards.body);
     expect(text).not.toContain('424242');
     expect(text).not.toContain('400000');
+    // Let the declining card reach the subscription before switching back, so the next test's wait for
+    // the good card cannot be met by the state from before both changes.
+    await until(async () => ((await subscriptionCardOf(subA.id)) === world.badCardId ? true : undefined));
     await world.portal(token, '/payment-methods/default', { paymentMethodId: world.goodCardId });
   });
 
   it("subscriptions: the session store's only, newest first, with option, product title, price and current period", async () => {
     // The default card set by the previous test reaches a subscription when its workflow takes the signal,
     // after any charge in flight (which may write the old card first): wait for the projection to settle.
-    await until(async () =>
-      (await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subA.id } })).paymentMethodId ===
-      world.goodCardId
-        ? true
-        : undefined,
-    );
+    await until(async () => ((await subscriptionCardOf(subA.id)) === world.goodCardId ? true : undefined));
     const answer = await get('/subscriptions');
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((row: { id: string }) => row.id)).toEqual([clubSubscriptionId, subA.id]);
