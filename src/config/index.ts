@@ -14,7 +14,7 @@ export const memoryLimitDefaults = {
   LAST_USED_FLUSH_MS: 1_000,
   LAST_USED_MAX_PENDING_KEYS: 10_000,
   RECORDED_VIOLATIONS_MAX: 1_000,
-  TEMPORAL_MAX_CACHED_WORKFLOWS: 250,
+  TEMPORAL_MAX_CACHED_WORKFLOWS: 100,
 } as const;
 
 const positiveInt = (min: number, max: number, fallback: number) =>

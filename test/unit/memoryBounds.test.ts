@@ -15,6 +15,9 @@ describe('memory bounds', () => {
   it('configuration carries each bound, with its default, and refuses a bad one', () => {
     const cfg = parseConfig({});
     for (const [name, value] of Object.entries(memoryLimitDefaults)) expect(cfg[name as keyof typeof cfg]).toBe(value);
+    // The in-flight runs at this machine's ceiling, no more (docs/operations.md, "Workflow cache: 100").
+    expect(cfg.TEMPORAL_MAX_CACHED_WORKFLOWS).toBe(100);
+    expect(workerConcurrency(cfg.TEMPORAL_MAX_CACHED_WORKFLOWS).maxConcurrentWorkflowTaskExecutions).toBe(100);
     expect(parseConfig({ SANDBOX_ACQUIRER_MAX_ENTRIES: '500' }).SANDBOX_ACQUIRER_MAX_ENTRIES).toBe(500);
     expect(() => parseConfig({ SANDBOX_ACQUIRER_MAX_ENTRIES: '0' })).toThrow(/SANDBOX_ACQUIRER_MAX_ENTRIES/);
     expect(() => parseConfig({ TEMPORAL_MAX_CACHED_WORKFLOWS: '1' })).toThrow(/TEMPORAL_MAX_CACHED_WORKFLOWS/);
