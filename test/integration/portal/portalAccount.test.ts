@@ -10,6 +10,7 @@ import {
 } from '../subscriptions/subscriptionsFixtures';
 import { usePortalWorld } from './portalWorld';
 import { until } from '../../helpers/until';
+import { subscriptionStateQuery } from '../../../workflows/subscriptions/messages';
 
 const hour = 3600_000;
 
@@ -31,8 +32,17 @@ describe('portal: the customer sees what they own', () => {
 
   const get = (path: string, headers: Record<string, string> = { 'x-cms-token': token }): Promise<ApiAnswer> =>
     call(world.harness, 'GET', `/api/v1/portal${path}`, { headers });
-  const subscriptionCardOf = async (subscriptionId: string) =>
-    (await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).paymentMethodId;
+  /**
+   * The subscription's card once its workflow and its row agree, else undefined. The route writes the row
+   * at once and then signals; the workflow persists each change in order, so a persist of an older card
+   * can land on the row after the route's write. The state read first holding a card means every earlier
+   * change is persisted; the row then holding the same card means only that card is left to be written.
+   */
+  const settledCardOf = async (subscriptionId: string) => {
+    const state = await world.harness.temporal.workflow.getHandle(subscriptionId).query(subscriptionStateQuery);
+    const row = await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    return state.paymentMethodId === row.paymentMethodId ? row.paymentMethodId : undefined;
+  };
 
   beforeAll(async () => {
     const { harness, merchant, storeA, storeB } = world;
@@ -169,14 +179,14 @@ describe('portal: the customer sees what they own', () => {
     expect(text).not.toContain('400000');
     // Let the declining card reach the subscription before switching back, so the next test's wait for
     // the good card cannot be met by the state from before both changes.
-    await until(async () => ((await subscriptionCardOf(subA.id)) === world.badCardId ? true : undefined));
+    await until(async () => ((await settledCardOf(subA.id)) === world.badCardId ? true : undefined));
     await world.portal(token, '/payment-methods/default', { paymentMethodId: world.goodCardId });
   });
 
   it("subscriptions: the session store's only, newest first, with option, product title, price and current period", async () => {
-    // The default card set by the previous test reaches a subscription when its workflow takes the signal,
-    // after any charge in flight (which may write the old card first): wait for the projection to settle.
-    await until(async () => ((await subscriptionCardOf(subA.id)) === world.goodCardId ? true : undefined));
+    // The default card set by the previous test reaches the subscription's row at once and its workflow
+    // when it takes the signal, after the change before it: wait until both hold it.
+    await until(async () => ((await settledCardOf(subA.id)) === world.goodCardId ? true : undefined));
     const answer = await get('/subscriptions');
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((row: { id: string }) => row.id)).toEqual([clubSubscriptionId, subA.id]);
