@@ -1,16 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../../src/config';
-import { provideDatabase } from '../../src/db/database';
-import { createPrismaClient } from '../../src/db/prisma';
 import { createLogger } from '../../src/logging/logger';
 import { Lifecycle } from '../../src/runtime/shutdown';
-import { provideTemporal } from '../../src/runtime/temporal';
 import { createTemporalClient } from '../../temporal/connection';
 import { freePort } from '../../temporal/devServer';
 import { paymentStateQuery } from '../../workflows/payments/workflow';
 import { noTroubles, payUntilTerminal } from './client';
+import { startClusterBackends } from './backends';
 import { Cluster } from './cluster';
 import { createChaosTenant, type ChaosCard } from './tenant';
 import { verify, type ChaosPayment } from './verify';
@@ -81,26 +78,13 @@ async function main(): Promise<number> {
     process.env.DATABASE_URL && process.env.TEMPORAL_ADDRESS
       ? { DATABASE_URL: process.env.DATABASE_URL, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS }
       : {};
-  const cfg = parseConfig({
-    DATA_DIR: settings.dataDir,
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_DEV_SERVER_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-    ...external,
-  });
   let cluster: Cluster | undefined;
   try {
-    const database = await provideDatabase(cfg, logger);
-    lifecycle.add('postgres', database.stop);
-    const db = createPrismaClient(database.url, 4);
-    lifecycle.add('database pool', () => db.$disconnect());
-    const temporal = await provideTemporal(cfg, logger);
-    lifecycle.add('temporal', temporal.stop);
+    const { databaseUrl, db, temporal } = await startClusterBackends(settings.dataDir, logger, lifecycle, external);
     const client = await createTemporalClient(temporal.settings);
 
     cluster = new Cluster({
-      databaseUrl: database.url,
+      databaseUrl,
       temporalAddress: temporal.settings.address,
       taskQueue: `chaos-${Date.now()}`,
       apiPort: await freePort(),

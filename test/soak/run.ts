@@ -6,12 +6,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPrismaClient } from '../../src/db/prisma';
 import type { MemoryProbeAnswer, MemoryProbeRequest } from '../../src/runtime/memoryProbe';
-import { parseConfig } from '../../src/config';
-import { provideDatabase } from '../../src/db/database';
 import { createLogger } from '../../src/logging/logger';
 import { Lifecycle } from '../../src/runtime/shutdown';
-import { provideTemporal } from '../../src/runtime/temporal';
 import { freePort } from '../../temporal/devServer';
+import { startClusterBackends } from '../chaos/backends';
 import { Cluster } from '../chaos/cluster';
 import { freeEnginePorts, spawnEngine, waitFor, type EngineProcess } from '../helpers/engineProcess';
 import {
@@ -269,22 +267,10 @@ async function mainSplit(): Promise<void> {
   const logger = createLogger('warn');
   const lifecycle = new Lifecycle(logger);
   lifecycle.add('webhook receiver', async () => receiver.close());
-  const cfg = parseConfig({
-    DATA_DIR: dataDir,
-    EMBEDDED_POSTGRES_PORT: String(await freePort()),
-    TEMPORAL_DEV_SERVER_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-  });
   try {
-    const database = await provideDatabase(cfg, logger);
-    lifecycle.add('postgres', database.stop);
-    const db = createPrismaClient(database.url, 4);
-    lifecycle.add('database pool', () => db.$disconnect());
-    const temporal = await provideTemporal(cfg, logger);
-    lifecycle.add('temporal', temporal.stop);
+    const { cfg, databaseUrl, db, temporal } = await startClusterBackends(dataDir, logger, lifecycle);
     const cluster = new Cluster({
-      databaseUrl: database.url,
+      databaseUrl,
       temporalAddress: temporal.settings.address,
       taskQueue: cfg.TEMPORAL_TASK_QUEUE,
       apiPort: await freePort(),
