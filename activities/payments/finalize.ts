@@ -3,6 +3,7 @@ import type { Prisma } from '../../src/db/prisma';
 import { keepEventsWithSubscribers, subscribedAmong } from '../../src/events/dispatch';
 import { recordEvents } from '../../src/events/recordEvent';
 import { releaseCheckoutClaim } from '../../src/payments/checkoutClaims';
+import { fitsPaidCheckoutStatement, recordPaidCheckout } from '../../src/payments/paidCheckoutFinalize';
 import { recordDispute } from '../../src/payments/disputes';
 import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../../src/payments/workflowTypes';
 import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
@@ -42,12 +43,23 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Records the payment's end in ONE transaction: the payment row, the checkout session (paid)
+     * An approved checkout payment first tries the one statement of recordPaidCheckout, which
+     * writes what the transaction below would or nothing. Otherwise (and for a repeat of it):
+     * records the payment's end in ONE transaction: the payment row, the checkout session (paid)
      * and its order, a dispute the acquirer opened, and the events. Answers the ids of the events
      * that still need dispatching (those with a subscribed endpoint). A repeat after commit finds
      * the payment no longer open and answers what was recorded, writing nothing twice.
      */
     async finalizePayment(input: FinalizeInput): Promise<FinalizeResult> {
+      if (fitsPaidCheckoutStatement(input)) {
+        const recorded = await recordPaidCheckout(db, input);
+        if (recorded) {
+          await countFinishedPayment(input, recorded.paymentCreatedAt).catch((error: unknown) =>
+            deps.logger.warn({ err: error, paymentId: input.paymentId }, 'payment metrics not counted'),
+          );
+          return { eventIds: recorded.eventIds, order: recorded.order };
+        }
+      }
       // Set only by the call that closes the payment: a repeat after commit is not counted again.
       let closedAt: { createdAt: Date } | null = null;
       const result = await db.$transaction(async (tx) => {

@@ -36,7 +36,8 @@ export function createPaymentActivities(deps: ActivityDeps) {
         const refused = await writePaymentRow(input);
         if (refused) return { kind: 'rejected', error: refused };
       }
-      if (input.amount === 0) return { kind: 'free' };
+      const noBlockRules = rows.blockRulesEnabled ? {} : { noBlockRules: true as const };
+      if (input.amount === 0) return { kind: 'free', ...noBlockRules };
       const charge = chargeOf(input);
       // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
       if (!charge)
@@ -45,7 +46,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
           'PAYMENT_INSTRUMENT_REQUIRED',
           'A payment of more than 0 needs a card and a payment flow',
         );
-      return { kind: 'ready', context: await routingContext(charge, rows) };
+      return { kind: 'ready', context: await routingContext(charge, rows), ...noBlockRules };
     },
 
     /** Loads the account's block rules and the payment's signals (IP, e-mail, card BIN, card country). */

@@ -27,13 +27,15 @@ export interface PaymentRequestRows {
     total: number;
     currency: string;
   } | null;
+  /** The account has an enabled block rule in this mode (checkBlockRules then reads them and the signals). */
+  blockRulesEnabled: boolean;
   /** The account's processors (in the payment's mode) that the flow names, in either list. */
   processors: { id: string; type: string; enabled: boolean; enable3DS: boolean; supportedCurrencies: string[] }[];
 }
 
 /**
- * The payment row's existence, its store, customer, card, flow, checkout session and the flow's
- * processors, all scoped to the caller's account and mode, in one round trip: each was its own
+ * The payment row's existence, whether block rules apply, its store, customer, card, flow, checkout
+ * session and the flow's processors, all scoped to the caller's account and mode, in one round trip: each was its own
  * query (ten, with the routing context read after the write). A missing id reads as null.
  */
 export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<PaymentRequestRows> {
@@ -41,6 +43,7 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
   const [row] = await db.$queryRaw<[Record<keyof PaymentRequestRows, unknown>]>`
     SELECT
       EXISTS (SELECT 1 FROM payments WHERE id = ${input.paymentId}) AS "paymentExists",
+      EXISTS (SELECT 1 FROM block_rules WHERE ${scope} AND enabled) AS "blockRulesEnabled",
       (SELECT jsonb_build_object('id', id, 'baseCurrency', base_currency, 'presentmentCurrencies', presentment_currencies)
          FROM stores WHERE id = ${input.storeId} AND ${scope}) AS store,
       (SELECT jsonb_build_object('id', id, 'storeId', store_id)

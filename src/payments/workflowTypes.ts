@@ -87,10 +87,15 @@ export interface PaymentContext {
   stickyProcessorId: string | null;
 }
 
+/**
+ * `noBlockRules`: the account had no enabled block rule when prepare read (in the same statement as
+ * the rest), so the workflow skips checkBlockRules. Absent in histories recorded before it was
+ * read there: those replay the check as they ran it.
+ */
 export type PrepareResult =
-  | { kind: 'ready'; context: PaymentContext }
+  | { kind: 'ready'; context: PaymentContext; noBlockRules?: true }
   /** A checkout session a discount brought to 0: nothing to charge, no processor is called. */
-  | { kind: 'free' }
+  | { kind: 'free'; noBlockRules?: true }
   /** Refused before any side effect (no payment row). */
   | Rejection;
 

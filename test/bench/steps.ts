@@ -31,7 +31,7 @@ export function paymentStepsOnly(deps: ActivityDeps) {
     };
     const prepared = await activities.preparePayment(input);
     if (prepared.kind !== 'ready') return false;
-    if ((await activities.checkBlockRules(input)).blocked) return false;
+    if (!prepared.noBlockRules && (await activities.checkBlockRules(input)).blocked) return false;
     const { context } = prepared;
     const plan = planRoute({
       flow: context.flow,

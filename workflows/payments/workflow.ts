@@ -107,7 +107,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     });
 
   state.step = 'block_rules';
-  const block = await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
+  // Prepare's read tells whether any rule is enabled; most accounts have none. The recorded
+  // prepare result decides on replay too, so a history from before the flag still runs the check.
+  const block = prepared.noBlockRules
+    ? { blocked: false as const }
+    : await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
   if (block.blocked) {
     return finish({
       status: 'failed',

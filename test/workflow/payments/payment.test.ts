@@ -250,6 +250,20 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     expect(mocks.finalized[0]).toMatchObject({ blockedByRuleId: 'br_test' });
   });
 
+  it('skips the block-rule check when prepare read that no rule is enabled, and runs it otherwise', async () => {
+    const noRules = mockPaymentActivities({
+      flow: cascadeFlow(['proc_a']),
+      answers: { proc_a: 'approve' },
+      noBlockRules: true,
+    });
+    expect((await run(noRules)).outcome).toMatchObject({ status: 'succeeded' });
+    expect(noRules.blockRuleChecks()).toBe(0);
+
+    const someRules = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'approve' } });
+    expect((await run(someRules)).outcome).toMatchObject({ status: 'succeeded' });
+    expect(someRules.blockRuleChecks()).toBe(1);
+  });
+
   it('auth mode authorizes without capture; a rejected request writes nothing', async () => {
     const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {} });
     const { outcome } = await run(mocks, paymentInput({ intent: 'auth' }));

@@ -82,6 +82,8 @@ export function mockPaymentActivities(options: {
   answers: Record<string, MockAnswer | ((call: number) => MockAnswer | 'charge_then_timeout')>;
   stickyProcessorId?: string | null;
   blocked?: boolean;
+  /** Prepare answers that the account has no enabled block rule (checkBlockRules is then not needed). */
+  noBlockRules?: boolean;
   rejected?: boolean;
   /** Processors ask for 3DS (enable3DS); the 3DS step only runs when the flow and a processor ask. */
   processorsEnable3DS?: boolean;
@@ -98,6 +100,8 @@ export function mockPaymentActivities(options: {
   const reverseCalls: ReverseAttemptInput[] = [];
   /** Every processor call in order (`authorize proc_a#1`, `reverse proc_a#1`), to check what came before what. */
   const calls: string[] = [];
+  let blockRuleChecks = 0;
+  const noBlockRules = options.noBlockRules ? { noBlockRules: true as const } : {};
 
   const activities: Partial<Activities> = {
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
@@ -107,7 +111,7 @@ export function mockPaymentActivities(options: {
           error: { kind: 'not_found', code: 'NOT_FOUND', message: 'Payment instrument not found' },
         };
       // What the real activity answers for a validated payment of 0 (a free checkout session).
-      if (input.amount === 0) return { kind: 'free' };
+      if (input.amount === 0) return { kind: 'free', ...noBlockRules };
       const ids = options.flow.processorConfigs.map((c) => c.processorId);
       return {
         kind: 'ready',
@@ -125,9 +129,11 @@ export function mockPaymentActivities(options: {
           ),
           stickyProcessorId: options.stickyProcessorId ?? null,
         },
+        ...noBlockRules,
       };
     },
     async checkBlockRules() {
+      blockRuleChecks += 1;
       return options.blocked
         ? { blocked: true as const, ruleId: 'br_test', ruleName: 'block test' }
         : { blocked: false as const };
@@ -246,5 +252,14 @@ export function mockPaymentActivities(options: {
     return result;
   }
 
-  return { activities, authorizeCalls, reverseCalls, calls, attempts, ledger, finalized };
+  return {
+    activities,
+    authorizeCalls,
+    reverseCalls,
+    calls,
+    attempts,
+    ledger,
+    finalized,
+    blockRuleChecks: () => blockRuleChecks,
+  };
 }
