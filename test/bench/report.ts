@@ -11,6 +11,8 @@ export interface Measured {
   /** null when the worker runs in its own process (its statements are not counted). */
   statementsPerPayment: number | null;
   cpuPerPayment: number;
+  /** CPU of this process per run of the empty and payment-shaped floors at the same concurrency. */
+  floorCpu: { empty: number; shaped: number };
   shapes: { engine: Shape; empty: Shape; shaped: Shape };
   statementList: string[];
 }
@@ -48,6 +50,7 @@ export function report(m: Measured): string {
       ? 'statements per payment: not counted with BENCH_WORKER=process (the worker sends them from its own process)'
       : `statements per payment: ${m.statementsPerPayment.toFixed(1)} (SQL sent to Postgres by this process during the ${clients}-client pay-v2 run ÷ payments; BEGIN/COMMIT count)`,
     `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments; load clients and sandbox acquirer included)`,
+    `floor cpu per run: empty ${m.floorCpu.empty.toFixed(1)} ms, payment-shaped ${m.floorCpu.shaped.toFixed(1)} ms (this process over the ${clients}-client floor runs ÷ runs: the Temporal client, worker and workflow threads with no engine work)`,
     `per payment: ${shape(m.shapes.engine)}`,
     `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}`,
     `latencies and rates count succeeded runs only; failed answers: engine ${many.engine.count - many.engine.succeeded + one.engine.count - one.engine.succeeded}, steps only ${many.steps.count - many.steps.succeeded}`,

@@ -140,9 +140,21 @@ async function main(): Promise<void> {
     }
 
     const label = (what: string) => `${what} (${clients} clients)`;
+    // CPU of this process per floor run: the Temporal client, bridge and workflow-thread cost with no engine work.
+    const floorCpu = { empty: 0, shaped: 0 };
+    const withCpu = async <T extends { succeeded: number }>(into: 'empty' | 'shaped', measure: () => Promise<T>) => {
+      const before = cpuMs(childPids);
+      const result = await measure();
+      floorCpu[into] = (cpuMs(childPids) - before) / Math.max(1, result.succeeded);
+      return result;
+    };
     const many: Measured['many'] = {
-      empty: await floor('emptyFloorWorkflow', payments, clients, label('floor: empty update-with-start workflow')),
-      shaped: await floor('paymentShapedFloorWorkflow', payments, clients, label('floor: payment-shaped, no work')),
+      empty: await withCpu('empty', () =>
+        floor('emptyFloorWorkflow', payments, clients, label('floor: empty update-with-start workflow')),
+      ),
+      shaped: await withCpu('shaped', () =>
+        floor('paymentShapedFloorWorkflow', payments, clients, label('floor: payment-shaped, no work')),
+      ),
       allLocal: await floor('allLocalFloorWorkflow', payments, clients, label('floor: the same, all local activities')),
       engine: undefined!,
       steps: undefined!,
@@ -168,7 +180,17 @@ async function main(): Promise<void> {
         : undefined,
     };
     process.stdout.write(
-      report({ clients, separateWorker, one, many, statementsPerPayment, cpuPerPayment, shapes, statementList }),
+      report({
+        clients,
+        separateWorker,
+        one,
+        many,
+        statementsPerPayment,
+        cpuPerPayment,
+        floorCpu,
+        shapes,
+        statementList,
+      }),
     );
     if (lastPaymentId)
       process.stdout.write(

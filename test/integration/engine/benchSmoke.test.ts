@@ -31,6 +31,7 @@ describe('npm run bench (smoke)', () => {
     expect(stdout).toMatch(/pay-v2 over HTTP \+ Temporal \(2 clients\)\s+n=4 ok=4 /);
     expect(stdout).toMatch(/payment steps only: no HTTP, no Temporal \(2 clients\)\s+n=4 ok=4 /);
     expect(stdout).toMatch(/failed answers: engine 0, steps only 0/);
+    expect(stdout).toMatch(/floor cpu per run: empty \d+\.\d ms, payment-shaped \d+\.\d ms/);
     expect(stdout).toMatch(/targets \(2 clients\):/);
   }, 240_000);
 });
