@@ -35,7 +35,7 @@ export function membershipRowFromState(state: SubscriptionState) {
     status: state.status,
     renewsAt: state.status === 'canceled' ? null : new Date(nextBillingAtMs(state)),
     canceledAt: dateOrNull(state.canceledAtMs),
-    paymentMethodId: state.paymentMethodId,
+    // No paymentMethodId: the portal writes the card on the row (see writeState).
     // While past due the member keeps benefits until the last dunning retry (14 days).
     graceEndsAt: state.dunning ? new Date(state.dunning.failedAtMs + 14 * 24 * 3600 * 1000) : null,
   } satisfies Prisma.MembershipUpdateInput;

@@ -35,9 +35,14 @@ export interface RecordSubscriptionChargeInput extends Omit<SaveSubscriptionStat
 
 async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<string[]> {
   const { state } = input;
+  // The card is not the workflow's to write: the portal writes it on the row (one transaction with the
+  // customer's default) and the workflow reads it from there (readSubscriptionCard). A state saved
+  // before the workflow heard of a change would otherwise put the old card back on the row.
+  const { paymentMethodId: _card, ...row } = subscriptionRowFromState(state);
+  void _card;
   const applied = await tx.subscription.updateMany({
     where: { id: state.subscriptionId, OR: [{ lastStateKey: null }, { lastStateKey: { not: input.stateKey } }] },
-    data: { ...subscriptionRowFromState(state), lastStateKey: input.stateKey },
+    data: { ...row, lastStateKey: input.stateKey },
   });
   if (applied.count === 0) return [];
   await tx.membership.updateMany({
@@ -82,6 +87,15 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
     }
   }
   return {
+    /** The card on the subscription's row: the portal writes it there first, then tells the workflow. */
+    async readSubscriptionCard(subscriptionId: string): Promise<string | null> {
+      const row = await deps.db.subscription.findUnique({
+        where: { id: subscriptionId },
+        select: { paymentMethodId: true },
+      });
+      return row?.paymentMethodId ?? null;
+    },
+
     /** The current time for workflow timers (workflow code may not read the clock). */
     async readClock(): Promise<number> {
       return Date.now();

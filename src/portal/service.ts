@@ -109,9 +109,11 @@ export async function setDefaultPaymentMethod(
     });
     return rows;
   });
-  // The workflows carry the card in their state: tell each one (they persist and emit the change).
-  // A workflow that has ended needs no news; any other failure is the caller's to retry (the
-  // operation is idempotent), since a workflow left on the old card would write it back.
+  // The workflows carry the card in their state: tell each one; it reads the card from the row written
+  // above (so signals taken out of order still end on the card committed last) and emits the change.
+  // The row's card is written here only, never by a workflow's save. A workflow that has ended needs
+  // no news; any other failure is the caller's to retry (the operation is idempotent), since a
+  // workflow left on the old card would charge it.
   const failures = await Promise.all(
     live.map((row) =>
       temporal.workflow

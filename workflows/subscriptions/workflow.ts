@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
   proxyLocalActivities,
   setHandler,
   uuid4,
@@ -41,7 +42,7 @@ import {
   type ChargeInFlight,
 } from './guards';
 
-const { readClock } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
+const { readClock, readSubscriptionCard } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
 
 export interface SubscriptionWorkflowInput {
   state: SubscriptionState;
@@ -50,6 +51,9 @@ export interface SubscriptionWorkflowInput {
 }
 
 const defaultChargesPerRun = 24;
+
+/** Histories from before it took the card from the signal; newer runs read it from the row. */
+const cardReadFromRowPatch = 'subscription-card-read-from-row';
 
 /** When the next charge is due: the dunning retry while past due, else the next billing date. */
 function dueAtOf(state: SubscriptionState): number | null {
@@ -213,8 +217,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     { validator: (request) => assertCanSwitch(state, request, chargeInFlight()) },
   );
 
-  setHandler(paymentMethodChangedSignal, ({ paymentMethodId }) =>
+  // The row holds the card (the portal writes it, then signals): read it there, so that of two
+  // changes signalled out of order the workflow ends on the one committed last, as the row does.
+  setHandler(paymentMethodChangedSignal, ({ paymentMethodId: signalled }) =>
     exclusive(async () => {
+      const paymentMethodId = patched(cardReadFromRowPatch)
+        ? ((await readSubscriptionCard(state.subscriptionId)) ?? signalled)
+        : signalled;
       if (state.paymentMethodId === paymentMethodId) return;
       state.paymentMethodId = paymentMethodId;
       await persist('s_subscription_updated', { change: 'payment_method', paymentMethodId });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createSubscriptionActivities } from '../../../activities/subscriptions/state';
 import { createOrder } from '../../../src/commerce/orders';
 import { call, type ApiAnswer } from '../../helpers/harness';
 import {
@@ -352,5 +354,36 @@ describe('portal: the customer sees what they own', () => {
     }
     const cancel = await world.portal(offerToken, '/subscriptions/cancel', { subscriptionId: subA.id });
     expect(cancel.status).toBe(403);
+  });
+
+  it('a default card changed twice at once: the row holds the last one from the answer on and the workflow ends on it', async () => {
+    await until(async () => ((await settledCardOf(subA.id)) === world.goodCardId ? true : undefined));
+    const first = await world.portal(token, '/payment-methods/default', { paymentMethodId: world.badCardId });
+    const second = await world.portal(token, '/payment-methods/default', { paymentMethodId: world.goodCardId });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // Until the workflow has taken both signals, every read of the row must show the card set last:
+    // the workflow's save after the first signal must not put the declining card back.
+    const seen = new Set<string | null>();
+    await until(async () => {
+      const row = await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subA.id } });
+      seen.add(row.paymentMethodId);
+      const state = await world.harness.temporal.workflow.getHandle(subA.id).query(subscriptionStateQuery);
+      return state.paymentMethodId === world.goodCardId ? true : undefined;
+    });
+    expect([...seen]).toEqual([world.goodCardId]);
+    const answer = await get('/subscriptions');
+    const basic = answer.body.data.find((row: { id: string }) => row.id === subA.id);
+    expect(basic).toMatchObject({ paymentMethodId: world.goodCardId });
+
+    // The workflow's save of a state holding another card leaves the row's card alone.
+    const state = await world.harness.temporal.workflow.getHandle(subA.id).query(subscriptionStateQuery);
+    await createSubscriptionActivities(world.harness).saveSubscriptionState({
+      state: { ...state, paymentMethodId: world.badCardId },
+      stateKey: randomUUID(),
+      eventType: null,
+      properties: {},
+    });
+    const row = await world.harness.db.subscription.findUniqueOrThrow({ where: { id: subA.id } });
+    expect(row.paymentMethodId).toBe(world.goodCardId);
   });
 });

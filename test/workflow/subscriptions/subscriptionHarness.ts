@@ -162,6 +162,8 @@ export function mockSubscriptionActivities(
   const awaited: string[] = [];
   const renewalOutcomes: ChargeOutcome[] = [];
   const clock = async () => Number(await env.currentTimeMs());
+  /** The card on the mocked subscription row (the portal's write); null: no row, the signalled card is taken. */
+  const row: { card: string | null } = { card: null };
   const payments = mockPaymentActivities({
     flow: cascadeFlow(['proc_sub']),
     answers: { proc_sub: (call) => processorAnswers[renewalOutcomes[call - 1] ?? 'paid'] },
@@ -176,6 +178,9 @@ export function mockSubscriptionActivities(
   const activities = {
     ...payments.activities,
     readClock: clock,
+    async readSubscriptionCard() {
+      return row.card;
+    },
     async prepareRenewalPayment(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
       const paymentId = `pay_${input.chargeKey.replace(/[^A-Za-z0-9]/g, '_')}`;
       renewalOutcomes.push(await script(input, paymentId));
@@ -249,7 +254,7 @@ export function mockSubscriptionActivities(
       return options.reattempt?.(reattempts.length - 1) ?? { allowed: true };
     },
   } satisfies Partial<Activities>;
-  return { activities, charges, orders, events, reattempts, awaited, payments };
+  return { activities, charges, orders, events, reattempts, awaited, payments, row };
 }
 
 /**

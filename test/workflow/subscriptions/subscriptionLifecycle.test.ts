@@ -170,4 +170,26 @@ describe('subscription workflow lifecycle details (time skipping)', () => {
       's_subscription_renewed',
     ]);
   });
+
+  it('takes the card from the row, so a signal overtaken by a later change leaves the later card', async () => {
+    const mocks = mockSubscriptionActivities(env);
+    const start = await nowMs();
+    const state = subscriptionState({ startedAtMs: start, anchorAtMs: start + day, paymentMethodId: 'pi_first' });
+    await withWorker(env, mocks.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(subscriptionWorkflow, {
+        workflowId: state.subscriptionId,
+        taskQueue,
+        args: [{ state }],
+      });
+      // Two portal changes committed B then C on the row; their signals arrive C first, then B.
+      mocks.row.card = 'pi_c';
+      await handle.signal(paymentMethodChangedSignal, { paymentMethodId: 'pi_c' });
+      await handle.signal(paymentMethodChangedSignal, { paymentMethodId: 'pi_b' });
+      await env.sleep(day + 3600_000);
+      expect(await handle.query(subscriptionStateQuery)).toMatchObject({ paymentMethodId: 'pi_c', paidOrdersCount: 1 });
+      await handle.terminate('test over');
+    });
+    expect(mocks.charges.map((charge) => charge.input.paymentMethodId)).toEqual(['pi_c']);
+    expect(mocks.events.filter((event) => event.eventType === 's_subscription_updated')).toHaveLength(1);
+  });
 });
