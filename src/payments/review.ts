@@ -65,12 +65,13 @@ export async function resolvePaymentReview(
   db: Db,
   input: { paymentId: string; outcome: ReviewOutcome; note?: string | null },
 ) {
-  return db.$transaction(async (tx) => {
-    const resolvedAt = new Date();
-    const charged = input.outcome === 'charged';
-    const note = input.note?.trim() || (charged ? 'settled by an operator: the processor charged' : null);
-    const updated = await tx.$executeRawUnsafe(
-      `UPDATE payments SET
+  return db.$transaction(
+    async (tx) => {
+      const resolvedAt = new Date();
+      const charged = input.outcome === 'charged';
+      const note = input.note?.trim() || (charged ? 'settled by an operator: the processor charged' : null);
+      const updated = await tx.$executeRawUnsafe(
+        `UPDATE payments SET
          status = CASE WHEN NOT $2 THEN status WHEN intent = 'auth' THEN 'authorized' ELSE 'succeeded' END,
          amount_captured = CASE WHEN $2 AND intent <> 'auth' THEN amount ELSE amount_captured END,
          captured_at = CASE WHEN $2 AND intent <> 'auth' THEN $3 ELSE captured_at END,
@@ -82,53 +83,57 @@ export async function resolvePaymentReview(
            jsonb_build_object('outcome', $4::text, 'note', $5::text, 'resolvedAt', $6::text)),
          updated_at = $3
        WHERE id = $1 AND ${inReviewSql}`,
-      input.paymentId,
-      charged,
-      resolvedAt,
-      input.outcome,
-      note,
-      resolvedAt.toISOString(),
-    );
-    const payment = await tx.payment.findUnique({ where: { id: input.paymentId } });
-    if (!payment) throw notFound('Payment');
-    if (updated !== 1) {
-      throw conflict(`Payment ${payment.id} is not in review (status ${payment.status})`, 'PAYMENT_NOT_IN_REVIEW');
-    }
-    const review = reviewOf(payment.metadata);
-    const base = {
-      paymentId: payment.id,
-      orderId: payment.orderId,
-      amount: payment.amount,
-      currency: payment.currency,
-      status: payment.status,
-    };
-    const events: [string, Record<string, unknown>][] = [
-      [
-        's_payment_review_resolved',
-        {
-          ...base,
-          outcome: input.outcome,
-          processorId: review.processorId,
-          idempotencyKey: review.idempotencyKey,
-          note,
-        },
-      ],
-    ];
-    if (charged)
-      events.push([
-        's_payment_succeeded',
-        { ...base, processorId: payment.processorId, captured: payment.intent !== 'auth' },
-      ]);
-    const eventIds = await recordPaymentEvents(tx, payment, events);
-    return {
-      paymentId: payment.id,
-      outcome: input.outcome,
-      status: payment.status,
-      processorId: payment.processorId,
-      amountCaptured: payment.amountCaptured,
-      note,
-      resolvedAt: review.resolution!.resolvedAt,
-      eventIds,
-    };
-  });
+        input.paymentId,
+        charged,
+        resolvedAt,
+        input.outcome,
+        note,
+        resolvedAt.toISOString(),
+      );
+      const payment = await tx.payment.findUnique({ where: { id: input.paymentId } });
+      if (!payment) throw notFound('Payment');
+      if (updated !== 1) {
+        throw conflict(`Payment ${payment.id} is not in review (status ${payment.status})`, 'PAYMENT_NOT_IN_REVIEW');
+      }
+      const review = reviewOf(payment.metadata);
+      const base = {
+        paymentId: payment.id,
+        orderId: payment.orderId,
+        amount: payment.amount,
+        currency: payment.currency,
+        status: payment.status,
+      };
+      const events: [string, Record<string, unknown>][] = [
+        [
+          's_payment_review_resolved',
+          {
+            ...base,
+            outcome: input.outcome,
+            processorId: review.processorId,
+            idempotencyKey: review.idempotencyKey,
+            note,
+          },
+        ],
+      ];
+      if (charged)
+        events.push([
+          's_payment_succeeded',
+          { ...base, processorId: payment.processorId, captured: payment.intent !== 'auth' },
+        ]);
+      const eventIds = await recordPaymentEvents(tx, payment, events);
+      return {
+        paymentId: payment.id,
+        outcome: input.outcome,
+        status: payment.status,
+        processorId: payment.processorId,
+        amountCaptured: payment.amountCaptured,
+        note,
+        resolvedAt: review.resolution!.resolvedAt,
+        eventIds,
+      };
+    },
+    // Concurrent resolutions of one payment queue on its row lock inside their transactions: Prisma's
+    // 5 s default expired one of ten CLI runs on a loaded machine (it must answer "not in review").
+    { maxWait: 15_000, timeout: 30_000 },
+  );
 }
