@@ -11,7 +11,8 @@ import type { KitAccount } from './kits/types';
  * adapter against its vendor's simulator over real HTTP. Part 2 (money after authorization,
  * lookup, reversal) is processorContractMoney.test.ts.
  */
-const engineTimeoutMs = 400;
+// Long enough that a loaded 2-core machine still answers a plain request in time; slow cards hold twice this.
+const engineTimeoutMs = 1_000;
 const holdMs = engineTimeoutMs * 2;
 
 const threeDs: ThreeDsValues = {

@@ -13,7 +13,8 @@ import type { KitAccount } from './kits/types';
  * For those the suite asserts `pending` and that the money did not move at the processor; a
  * refusal of the request itself (an unknown reference, a zero amount) is answered at once by all.
  */
-const engineTimeoutMs = 400;
+// Long enough that a loaded 2-core machine still answers a plain request in time; slow cards hold twice this.
+const engineTimeoutMs = 1_000;
 const holdMs = engineTimeoutMs * 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
