@@ -35,8 +35,9 @@ export interface PaymentRequestRows {
 
 /**
  * The payment row's existence, whether block rules apply, its store, customer, card, flow, checkout
- * session and the flow's processors, all scoped to the caller's account and mode, in one round trip: each was its own
- * query (ten, with the routing context read after the write). A missing id reads as null.
+ * session and the flow's processors, all scoped to the caller's account and mode, in one round
+ * trip: each was its own query (ten, with the routing context read after the write). A missing id
+ * reads as null.
  */
 export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<PaymentRequestRows> {
   const scope = Prisma.sql`account_id = ${input.accountId} AND mode = ${input.mode}::"Mode"`;
