@@ -54,9 +54,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
       if (fitsPaidCheckoutStatement(input)) {
         const recorded = await recordPaidCheckout(db, input);
         if (recorded) {
-          await countFinishedPayment(input, recorded.paymentCreatedAt).catch((error: unknown) =>
-            deps.logger.warn({ err: error, paymentId: input.paymentId }, 'payment metrics not counted'),
-          );
+          await countFinishedPayment(input, recorded.paymentCreatedAt);
           return { eventIds: recorded.eventIds, order: recorded.order };
         }
       }
@@ -176,9 +174,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         return { eventIds, order: summaryOf(order) };
       });
       if (closedAt) {
-        await countFinishedPayment(input, (closedAt as { createdAt: Date }).createdAt).catch((error: unknown) =>
-          deps.logger.warn({ err: error, paymentId: input.paymentId }, 'payment metrics not counted'),
-        );
+        await countFinishedPayment(input, (closedAt as { createdAt: Date }).createdAt);
       }
       return result;
     },
@@ -208,7 +204,16 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
     return ids.filter((_, index) => subscribed[index]);
   }
 
+  /** Counted by the call that closed the payment; a failure to count never fails the payment. */
   async function countFinishedPayment(input: FinalizeInput, createdAt: Date) {
+    try {
+      await observeFinishedPayment(input, createdAt);
+    } catch (error) {
+      deps.logger.warn({ err: error, paymentId: input.paymentId }, 'payment metrics not counted');
+    }
+  }
+
+  async function observeFinishedPayment(input: FinalizeInput, createdAt: Date) {
     const processor = input.processorId ? await processorTypeOf(input.processorId) : 'none';
     const status = input.review ? 'needs_review' : input.status;
     paymentsFinished.inc({ status, decline_code: input.declineCode ?? '', processor });

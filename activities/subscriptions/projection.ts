@@ -3,8 +3,17 @@ import { nextBillingAtMs, type SubscriptionState } from '../../src/domain/billin
 
 const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
-/** The subscriptions row written from workflow state (the workflow is the source of truth). */
+/** The subscriptions row a subscription starts with: its state and its first card. */
 export function subscriptionRowFromState(state: SubscriptionState) {
+  return { ...subscriptionProgressFromState(state), paymentMethodId: state.paymentMethodId };
+}
+
+/**
+ * What the workflow's saves write: the row from its state, without the card. The portal writes the
+ * card (one transaction with the customer's default) and the workflow reads it from the row, so a
+ * save made before the workflow heard of a change cannot put the old card back.
+ */
+export function subscriptionProgressFromState(state: SubscriptionState) {
   return {
     status: state.status,
     productId: state.productId,
@@ -24,7 +33,6 @@ export function subscriptionRowFromState(state: SubscriptionState) {
     cancelReasonId: state.cancelReasonId,
     skippedDates: state.skippedDatesMs.map((ms) => new Date(ms)),
     lastPaymentFailedAt: dateOrNull(state.lastPaymentFailedAtMs),
-    paymentMethodId: state.paymentMethodId,
     paidOrdersCount: state.paidOrdersCount,
   } satisfies Prisma.SubscriptionUpdateInput;
 }
@@ -35,7 +43,7 @@ export function membershipRowFromState(state: SubscriptionState) {
     status: state.status,
     renewsAt: state.status === 'canceled' ? null : new Date(nextBillingAtMs(state)),
     canceledAt: dateOrNull(state.canceledAtMs),
-    // No paymentMethodId: the portal writes the card on the row (see writeState).
+    // No paymentMethodId: as for the subscription (subscriptionProgressFromState).
     // While past due the member keeps benefits until the last dunning retry (14 days).
     graceEndsAt: state.dunning ? new Date(state.dunning.failedAtMs + 14 * 24 * 3600 * 1000) : null,
   } satisfies Prisma.MembershipUpdateInput;

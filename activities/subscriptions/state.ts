@@ -11,7 +11,7 @@ import type { SubscriptionChargeReason, SubscriptionState } from '../../src/doma
 import { dispatchEventsNow } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
 import type { ActivityDeps } from '../deps';
-import { membershipRowFromState, subscriptionRowFromState } from './projection';
+import { membershipRowFromState, subscriptionProgressFromState } from './projection';
 
 type Tx = Prisma.TransactionClient;
 
@@ -35,14 +35,9 @@ export interface RecordSubscriptionChargeInput extends Omit<SaveSubscriptionStat
 
 async function writeState(tx: Tx, input: SaveSubscriptionStateInput): Promise<string[]> {
   const { state } = input;
-  // The card is not the workflow's to write: the portal writes it on the row (one transaction with the
-  // customer's default) and the workflow reads it from there (readSubscriptionCard). A state saved
-  // before the workflow heard of a change would otherwise put the old card back on the row.
-  const { paymentMethodId: _card, ...row } = subscriptionRowFromState(state);
-  void _card;
   const applied = await tx.subscription.updateMany({
     where: { id: state.subscriptionId, OR: [{ lastStateKey: null }, { lastStateKey: { not: input.stateKey } }] },
-    data: { ...row, lastStateKey: input.stateKey },
+    data: { ...subscriptionProgressFromState(state), lastStateKey: input.stateKey },
   });
   if (applied.count === 0) return [];
   await tx.membership.updateMany({
