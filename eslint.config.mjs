@@ -11,6 +11,8 @@ export default tseslint.config(
       '.data/',
       '.venv-fuzz/',
       'coverage/',
+      // What `npm run build` compiles from src/, activities/, workflows/ and temporal/.
+      'dist/',
       '*.js',
       '*.mjs',
       // The typed client's types are generated (npm run client:generate) and its build output is not source.

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-
-const projectRoot = path.join(__dirname, '..');
+import { projectRoot } from '../src/projectRoot';
 
 /** Where set-up installs the pinned PyPI wheels (git-ignored). */
 export const toolsDir = path.join(projectRoot, '.tools', 'temporal');

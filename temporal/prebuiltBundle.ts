@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { projectRoot } from '../src/projectRoot';
 import { workflowBundle } from './worker';
 
 /**
@@ -12,10 +13,14 @@ import { workflowBundle } from './worker';
 export async function buildWorkflowBundleFile(outputDir: string): Promise<string> {
   fs.mkdirSync(outputDir, { recursive: true });
   const codePath = path.join(outputDir, 'workflow-bundle.js');
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', __filename, codePath], {
-    cwd: path.join(__dirname, '..'),
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', path.join(projectRoot, 'temporal', 'prebuiltBundle.ts'), codePath],
+    {
+      cwd: projectRoot,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return codePath;
 }
 

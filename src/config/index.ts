@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-
-const projectRoot = path.resolve(__dirname, '..', '..');
+import { projectRoot } from '../projectRoot';
 
 /**
  * Bounds of the in-process structures that grow with traffic (docs/configuration.md, "Memory").

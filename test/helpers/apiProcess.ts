@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { buildEngine } from '../../src/cli/build';
 import { projectRoot } from '../../src/config';
+import { launchCommandOf } from './launchCommand';
 
 export interface ApiProcess {
   child: ChildProcess;
@@ -10,7 +12,7 @@ export interface ApiProcess {
 }
 
 /**
- * `npm run api` (node --import tsx src/cli/api.ts) as its own process against the test run's
+ * `npm run api` (its build, then node dist/src/cli/api.js as the script line says) as its own process against the test run's
  * Postgres and dev server, on `port`; resolves once its health endpoint answers.
  */
 export async function startApiProcess(
@@ -18,10 +20,13 @@ export async function startApiProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/api.ts'], {
+  buildEngine();
+  const launch = launchCommandOf('api', process.env);
+  const child = spawn(process.execPath, launch.args, {
     cwd: projectRoot,
     env: {
       ...process.env,
+      ...launch.env,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
       PORT: String(port),

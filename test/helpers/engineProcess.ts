@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { launchCommandOf } from './launchCommand';
+import { buildEngine } from '../../src/cli/build';
 import fs from 'node:fs';
 import { projectRoot } from '../../src/config';
 import { freePort } from '../../temporal/devServer';
@@ -33,7 +34,7 @@ export interface EngineProcess {
 }
 
 /**
- * `node --import tsx src/cli/start.ts` (what `npm start` runs) in its own process group, as a
+ * `npm start` (its build, then the script line's node command) in its own process group, as a
  * terminal would run it: signalling the group is a Ctrl-C. Embedded defaults only: any external
  * database or Temporal from the test run's environment is removed.
  */
@@ -68,6 +69,8 @@ function spawnCli(
   options: { detached?: boolean; logFile?: string; ipc?: boolean },
 ): EngineProcess {
   const logFd = options.logFile ? fs.openSync(options.logFile, 'a') : undefined;
+  // npm runs the build before each of these scripts (prestart, preapi, …); so do the tests.
+  buildEngine();
   const launch = launchCommandOf(script, env);
   const child = spawn(process.execPath, launch.args, {
     cwd: projectRoot,

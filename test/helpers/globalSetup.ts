@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildEngine } from '../../src/cli/build';
 import { startEmbeddedPostgres } from '../../src/db/embeddedPostgres';
 import { applyMigrations } from '../../src/db/migrate';
 import { freePort, startDevServer } from '../../temporal/devServer';
@@ -13,6 +14,8 @@ import { createThrowawayDatabase } from './throwawayDatabase';
  * server, dropped at the end (never DATABASE_URL's own database); else embedded Postgres.
  */
 export default async function globalSetup(): Promise<void> {
+  // Tests that start the engine run dist/ as npm start does; compiled once here, before workers start.
+  buildEngine();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-engine-test-'));
   // The server runs as the postgres OS user when we are root; it must be able to enter the folder.
   fs.chmodSync(runDir, 0o755);

@@ -43,6 +43,6 @@ describe('launchCommandOf: the engine starts in tests as npm starts it', () => {
     const launch = launchCommandOf('start', {});
     expect(launch.env.MALLOC_ARENA_MAX).toMatch(/^\d+$/);
     expect(launch.args).toEqual(expect.arrayContaining([expect.stringMatching(/^--max-old-space-size=\d+$/)]));
-    expect(launch.args.at(-1)).toBe('src/cli/start.ts');
+    expect(launch.args.at(-1)).toBe('dist/src/cli/start.js');
   });
 });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { projectRoot } from '../../projectRoot';
 
 /**
  * The vendors' own API documents (Stripe's fixtures, Adyen's OpenAPI files), kept unchanged in
@@ -8,7 +9,7 @@ import path from 'node:path';
 export function vendorDocumentPath(relative: string): string {
   const candidates = [
     ...(process.env.VENDOR_DOCS_DIR ? [path.resolve(process.env.VENDOR_DOCS_DIR, relative)] : []),
-    path.join(__dirname, 'published', relative),
+    path.join(projectRoot, 'src', 'sandbox', 'vendors', 'published', relative),
   ];
   const found = candidates.find((candidate) => fs.existsSync(candidate));
   if (!found) throw new Error(`vendor document ${relative} not found (set VENDOR_DOCS_DIR); looked in ${candidates}`);
