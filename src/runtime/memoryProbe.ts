@@ -3,7 +3,16 @@ import v8 from 'node:v8';
 /** What `npm run soak` asks the engine over its IPC channel, and what it answers. */
 export type MemoryProbeRequest = { kind: 'memory' } | { kind: 'heap-snapshot'; file: string };
 export type MemoryProbeAnswer =
-  | { kind: 'memory'; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+  | {
+      kind: 'memory';
+      rss: number;
+      heapUsed: number;
+      heapTotal: number;
+      external: number;
+      arrayBuffers: number;
+      /** Committed bytes of each V8 heap space (new, old, code, large objects…): where heap total grows. */
+      heapSpaces: Record<string, number>;
+    }
   | { kind: 'heap-snapshot'; file: string };
 
 /**
@@ -19,7 +28,8 @@ export function answerMemoryProbes(): void {
   process.on('message', (request: MemoryProbeRequest) => {
     if (request.kind === 'memory') {
       const usage = process.memoryUsage();
-      send({ kind: 'memory', ...usage } satisfies MemoryProbeAnswer);
+      const heapSpaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+      send({ kind: 'memory', ...usage, heapSpaces } satisfies MemoryProbeAnswer);
     } else if (request.kind === 'heap-snapshot') {
       send({ kind: 'heap-snapshot', file: v8.writeHeapSnapshot(request.file) } satisfies MemoryProbeAnswer);
     }

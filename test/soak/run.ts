@@ -234,8 +234,12 @@ async function main(): Promise<void> {
         afterHeapSnapshot,
       });
       const last = samples.at(-1)!;
+      const spaces = Object.entries(memory.heapSpaces ?? {})
+        .filter(([, bytes]) => bytes >= 1048576)
+        .map(([name, bytes]) => `${name.replace(/_space$/, '')} ${(bytes / 1048576).toFixed(1)}`)
+        .join(', ');
       process.stdout.write(
-        `  ${payments} payments: RSS ${last.rssMb.toFixed(1)} MB, p99 ${last.p99Ms.toFixed(0)} ms\n`,
+        `  ${payments} payments: RSS ${last.rssMb.toFixed(1)} MB, p99 ${last.p99Ms.toFixed(0)} ms; heap spaces committed MB: ${spaces}\n`,
       );
       if (args['heap-snapshots'] && (payments === warmup || payments === total)) {
         const snapshot = await probe(engine, {
