@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { buildEngine } from '../../src/cli/build';
 import { projectRoot } from '../../src/config';
 import { launchCommandOf } from './launchCommand';
 
@@ -12,15 +11,15 @@ export interface ApiProcess {
 }
 
 /**
- * `npm run api` (its build, then node dist/src/cli/api.js as the script line says) as its own process against the test run's
- * Postgres and dev server, on `port`; resolves once its health endpoint answers.
+ * `npm run api` (node dist/src/cli/api.js as the script line says; jest's set-up built dist/) as
+ * its own process against the test run's Postgres and dev server, on `port`; resolves once its
+ * health endpoint answers.
  */
 export async function startApiProcess(
   port: number,
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ApiProcess> {
-  buildEngine();
   const launch = launchCommandOf('api', process.env);
   const child = spawn(process.execPath, launch.args, {
     cwd: projectRoot,

@@ -234,7 +234,7 @@ async function main(): Promise<void> {
         afterHeapSnapshot,
       });
       const last = samples.at(-1)!;
-      const spaces = Object.entries(memory.heapSpaces ?? {})
+      const spaces = Object.entries(memory.heapSpaces)
         .filter(([, bytes]) => bytes >= 1048576)
         .map(([name, bytes]) => `${name.replace(/_space$/, '')} ${(bytes / 1048576).toFixed(1)}`)
         .join(', ');
