@@ -73,6 +73,14 @@ export const eventPropertiesSchemas = {
     reason: z.string().nullable(),
     status: z.string(),
   }),
+  s_payment_dispute_closed: shape({
+    paymentId: id,
+    disputeId: id,
+    amount,
+    currency,
+    reason: z.string().nullable(),
+    status: z.enum(['won', 'lost']),
+  }),
   s_payment_blocked: shape({ ...paymentBase, ruleId: id, declineCode: z.string().nullable() }),
   s_payment_review_resolved: shape({
     ...paymentBase,

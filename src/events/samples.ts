@@ -113,6 +113,14 @@ const builders: SampleBuilders = {
     reason: 'fraudulent',
     status: 'needs_response',
   }),
+  s_payment_dispute_closed: ({ baseCurrency }, fake) => ({
+    paymentId: fake('pay'),
+    disputeId: fake('dp'),
+    amount,
+    currency: baseCurrency,
+    reason: 'fraudulent',
+    status: 'won',
+  }),
   s_payment_blocked: ({ baseCurrency }, fake) => ({
     paymentId: fake('pay'),
     orderId: fake('ord'),

@@ -47,7 +47,7 @@ export async function recordDispute(
     storeId: string;
     customerId: string | null;
   },
-  fields: { amount: number; status: DisputeStatus; reason: string | null },
+  fields: { amount: number; status: DisputeStatus; reason: string | null; processorReference?: string | null },
 ) {
   const dispute = await tx.dispute.create({
     data: { id: newId('dispute'), paymentId: payment.id, currency: payment.currency, ...fields },

@@ -1,9 +1,10 @@
 import type { Prisma } from '../db/prisma';
+import type { Payment } from '../generated/prisma/client';
 import { unavailable } from '../errors';
 import type { ProcessorEvent } from '../processors/types';
 import type { ProcessorFollowUp, SettlementOperation } from './followUpTypes';
 import { lockPayment, recordPaymentEvents, reopenSucceededRefund, settlePendingRefund } from './refundOutcomes';
-import { recordDispute } from './disputes';
+import { closeDisputeFromProcessor, openDisputeFromProcessor, type DisputeEventResult } from './disputeEvents';
 import { settleClaimedPayment } from './settlementOutcomes';
 
 type Tx = Prisma.TransactionClient;
@@ -15,7 +16,15 @@ type Tx = Prisma.TransactionClient;
  * always among this processor's payments: a signed event never reaches another processor's rows.
  */
 export type EventEffect =
-  'settled' | 'reopened' | 'already_settled' | 'review' | 'dispute_opened' | 'unmatched' | 'not_applicable' | 'ignored';
+  | 'settled'
+  | 'reopened'
+  | 'already_settled'
+  | 'review'
+  | 'dispute_opened'
+  | 'dispute_closed'
+  | 'unmatched'
+  | 'not_applicable'
+  | 'ignored';
 
 export interface AppliedEvent {
   effect: EventEffect;
@@ -169,20 +178,17 @@ async function applyCaptureFailed(tx: Tx, processorId: string, event: ProcessorE
   return { paymentId: payment.id, effect: 'review', eventIds };
 }
 
-/** A chargeback: a dispute row (needs_response) and `s_payment_disputed`, as `POST /disputes` records one. */
-async function applyDisputeOpened(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
+/** A dispute event (opened, won, lost) about one of this processor's settled payments. */
+async function applyDisputeEvent(
+  tx: Tx,
+  processorId: string,
+  event: ProcessorEvent,
+  apply: (payment: Payment) => Promise<DisputeEventResult>,
+): Promise<AppliedEvent> {
   const payment = await paymentByReference(tx, processorId, event.paymentReference);
   if (!payment) return nothing('unmatched');
   requireSettledPayment(payment);
-  if (payment.amountCaptured === 0) return { paymentId: payment.id, ...nothing('not_applicable') };
-  const sameCurrency = event.currency?.toUpperCase() === payment.currency && event.amount !== undefined;
-  const { eventId } = await recordDispute(tx, payment, {
-    amount: sameCurrency ? Math.min(event.amount!, payment.amountCaptured) : payment.amountCaptured,
-    status: 'needs_response',
-    reason: event.reason ?? null,
-  });
-  const eventIds = [eventId];
-  return { paymentId: payment.id, effect: 'dispute_opened', eventIds };
+  return { paymentId: payment.id, ...(await apply(payment)) };
 }
 
 export function applyProcessorEvent(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
@@ -195,7 +201,14 @@ export function applyProcessorEvent(tx: Tx, processorId: string, event: Processo
     case 'capture_failed':
       return applyCaptureFailed(tx, processorId, event);
     case 'dispute_opened':
-      return applyDisputeOpened(tx, processorId, event);
+      return applyDisputeEvent(tx, processorId, event, (payment) => openDisputeFromProcessor(tx, payment, event));
+    case 'dispute_won':
+    case 'dispute_lost': {
+      const outcome = event.kind === 'dispute_won' ? 'won' : 'lost';
+      return applyDisputeEvent(tx, processorId, event, (payment) =>
+        closeDisputeFromProcessor(tx, payment, event, outcome),
+      );
+    }
     case 'ignored':
       return Promise.resolve(nothing('ignored'));
   }

@@ -160,9 +160,12 @@ export interface ProcessorDefinition {
  *   Stripe refund.failed);
  * - capture_failed: a capture already counted as done failed later (Adyen CAPTURE_FAILED): review;
  * - dispute_opened: a chargeback on a captured payment;
+ * - dispute_won / dispute_lost: the outcome of a dispute the processor opened (Stripe
+ *   charge.dispute.closed; Adyen CHARGEBACK_REVERSED, SECOND_CHARGEBACK);
  * - ignored: acknowledged and recorded, nothing to do (authorisations, reversals, notices …).
  */
-export type ProcessorEventKind = 'capture' | 'void' | 'refund' | 'capture_failed' | 'dispute_opened' | 'ignored';
+export type ProcessorEventKind =
+  'capture' | 'void' | 'refund' | 'capture_failed' | 'dispute_opened' | 'dispute_won' | 'dispute_lost' | 'ignored';
 
 export interface ProcessorEvent {
   /** Stable across the vendor's redeliveries of the event: the engine applies each once. */

@@ -52,6 +52,11 @@ export const eventCatalogue = [
     emittedWhen: 'a dispute (chargeback) is opened on a payment',
   },
   {
+    recordType: 's_payment_dispute_closed',
+    webhookType: 'payment/dispute_closed',
+    emittedWhen: "the payment's processor reports a dispute won or lost",
+  },
+  {
     recordType: 's_payment_blocked',
     webhookType: 'payment/blocked',
     emittedWhen: 'a block rule stops a payment before any processor',

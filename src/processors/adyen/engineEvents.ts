@@ -37,9 +37,13 @@ function toProcessorEvent(event: AdyenWebhookEvent): ProcessorEvent {
       return { ...base, kind: 'capture_failed', succeeded: false };
     case 'dispute_opened':
       return { ...base, kind: 'dispute_opened', succeeded: event.success };
+    // Adyen sends dispute outcomes with success "true"; any other is not an outcome to act on.
+    case 'dispute_won':
+    case 'dispute_lost':
+      return { ...base, kind: event.success ? event.kind : 'ignored', succeeded: event.success };
     default:
-      // AUTHORISATION, CANCEL_OR_REFUND (engine reversals are settled by their own lookup), notices,
-      // dispute outcomes, and every event code the engine does not act on.
+      // AUTHORISATION, CANCEL_OR_REFUND (engine reversals are settled by their own lookup),
+      // NOTIFICATION_OF_CHARGEBACK, and every event code the engine does not act on.
       return { ...base, kind: 'ignored', succeeded: event.success };
   }
 }

@@ -9,7 +9,9 @@ import { fromStripeAmount } from './mappers';
  * - `refund.updated`, `charge.refund.updated`, `refund.failed` (the object is the Refund): status
  *   `succeeded` confirms a pending refund, `failed` / `canceled` fails it (or reopens a confirmed
  *   one). The refund carries the engine's key in `metadata.engine_key` (the adapter sets it).
- * - `charge.dispute.created`: a dispute on the PaymentIntent.
+ * - `charge.dispute.created`: a dispute on the PaymentIntent;
+ * - `charge.dispute.closed` with status `won` or `lost`: its outcome (`warning_closed`, an inquiry
+ *   that never became a dispute, is ignored).
  * Every other event is acknowledged and ignored (captures and cancels answer at once at Stripe).
  */
 export const stripeToleranceSeconds = 300;
@@ -29,8 +31,11 @@ interface DisputeObject {
   amount: number;
   currency: string;
   reason?: string | null;
+  status?: string | null;
   payment_intent?: string | { id: string } | null;
 }
+
+const disputeOutcomes: Record<string, 'dispute_won' | 'dispute_lost'> = { won: 'dispute_won', lost: 'dispute_lost' };
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? undefined);
@@ -54,13 +59,15 @@ export function stripeEventToProcessorEvent(event: { id: string; type: string; d
       ...(refund.failure_reason ? { reason: refund.failure_reason } : {}),
     } satisfies ProcessorEvent;
   }
-  if (event.type === 'charge.dispute.created') {
+  if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
     const dispute = event.data.object as DisputeObject;
+    const kind = event.type === 'charge.dispute.created' ? 'dispute_opened' : disputeOutcomes[dispute.status ?? ''];
+    if (!kind) return ignored;
     const paymentReference = idOf(dispute.payment_intent);
     const currency = dispute.currency.toUpperCase();
     return {
       ...base,
-      kind: 'dispute_opened',
+      kind,
       succeeded: true,
       operationReference: dispute.id,
       amount: fromStripeAmount(dispute.amount, currency),

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { buildNotification } from '../../../src/processors/adyen/webhooks';
 import { startAdyenSimulator, type RunningAdyenSimulator } from '../../../src/sandbox/vendors/adyen/server';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
@@ -149,5 +150,90 @@ describe('Adyen webhooks settle what Adyen answered received (Postgres, dev serv
     });
     expect(disputes).toEqual([expect.objectContaining({ amount: 1500, status: 'needs_response', reason: 'Fraud' })]);
     expect(await eventsOf(paymentId, 's_payment_disputed')).toHaveLength(1);
+  });
+
+  /** A captured payment the dispute card got a CHARGEBACK on, and that dispute's row. */
+  const chargedBack = async (amount: number) => {
+    const paymentId = await pay('4000000000000259', amount, 'purchase');
+    const [dispute] = await until(async () => {
+      const rows = await harness.db.dispute.findMany({ where: { paymentId } });
+      return rows.length > 0 ? rows : undefined;
+    });
+    return { paymentId, dispute: dispute!, paymentPsp: (await payment(paymentId)).processorReference! };
+  };
+  /** A signed notification about that dispute, POSTed to the engine's route as Adyen does. */
+  const disputeNotification = (eventCode: string, disputed: Awaited<ReturnType<typeof chargedBack>>) =>
+    fetch(`${harness.url}${api}/processor-webhooks/${processorId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        buildNotification(
+          [
+            {
+              pspReference: disputed.dispute.processorReference!,
+              originalReference: disputed.paymentPsp,
+              merchantAccountCode: 'EngineECOM',
+              merchantReference: disputed.paymentId,
+              amount: { value: disputed.dispute.amount, currency: 'EUR' },
+              eventCode,
+              eventDate: '2026-11-27T20:00:00+00:00',
+              success: 'true',
+            },
+          ],
+          false,
+          hmacKey,
+        ),
+      ),
+    }).then(async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, unknown> }));
+  const disputeStatus = async (id: string) => (await harness.db.dispute.findUniqueOrThrow({ where: { id } })).status;
+
+  it('CHARGEBACK_REVERSED wins the dispute once (ten identical deliveries at once); SECOND_CHARGEBACK then loses it', async () => {
+    const disputed = await chargedBack(1600);
+    expect(disputed.dispute).toMatchObject({ status: 'needs_response', processorReference: expect.any(String) });
+
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => disputeNotification('CHARGEBACK_REVERSED', disputed)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(answers.reduce((sum, answer) => sum + (answer.body.applied as number), 0)).toBe(1);
+    expect(await disputeStatus(disputed.dispute.id)).toBe('won');
+    const won = await eventsOf(disputed.paymentId, 's_payment_dispute_closed');
+    expect(won.map((event) => event.properties)).toEqual([
+      {
+        paymentId: disputed.paymentId,
+        disputeId: disputed.dispute.id,
+        amount: 1600,
+        currency: 'EUR',
+        reason: 'Fraud',
+        status: 'won',
+      },
+    ]);
+
+    expect((await disputeNotification('SECOND_CHARGEBACK', disputed)).status).toBe(200);
+    expect(await disputeStatus(disputed.dispute.id)).toBe('lost');
+    const closed = await eventsOf(disputed.paymentId, 's_payment_dispute_closed');
+    expect(closed.map((event) => (event.properties as { status: string }).status).sort()).toEqual(['lost', 'won']);
+    // The payment itself is as it was: the dispute records the outcome.
+    expect(await payment(disputed.paymentId)).toMatchObject({ status: 'succeeded', amountCaptured: 1600 });
+  });
+
+  it('a win arriving after the loss changes nothing, and an outcome for an unknown dispute is left alone', async () => {
+    const disputed = await chargedBack(1700);
+    expect((await disputeNotification('SECOND_CHARGEBACK', disputed)).status).toBe(200);
+    expect((await disputeNotification('CHARGEBACK_REVERSED', disputed)).status).toBe(200);
+    expect(await disputeStatus(disputed.dispute.id)).toBe('lost');
+    expect(await eventsOf(disputed.paymentId, 's_payment_dispute_closed')).toHaveLength(1);
+    const late = await harness.db.processorWebhookEvent.findFirstOrThrow({
+      where: { processorId, vendorType: 'CHARGEBACK_REVERSED', paymentId: disputed.paymentId },
+    });
+    expect(late).toMatchObject({ kind: 'dispute_won', effect: 'not_applicable' });
+
+    // Another dispute id on the same payment, whose only dispute carries its own id: ambiguous, not applied.
+    const stranger = { ...disputed, dispute: { ...disputed.dispute, processorReference: 'DISPUNKNOWN00001' } };
+    expect((await disputeNotification('SECOND_CHARGEBACK', stranger)).status).toBe(200);
+    const unknown = await harness.db.processorWebhookEvent.findFirstOrThrow({
+      where: { processorId, vendorEventId: 'SECOND_CHARGEBACK:DISPUNKNOWN00001:true' },
+    });
+    expect(unknown).toMatchObject({ kind: 'dispute_lost', effect: 'not_applicable', paymentId: disputed.paymentId });
   });
 });

@@ -166,6 +166,29 @@ describe('Stripe webhooks (Postgres, dev server, Stripe simulator)', () => {
     ]);
   });
 
+  it('charge.dispute.closed (won) closes the dispute its created event opened, with s_payment_dispute_closed', async () => {
+    const paymentId = await purchase('4000000000000259', 1300);
+    const [dispute] = await until(async () => {
+      const rows = await harness.db.dispute.findMany({ where: { paymentId } });
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(dispute!.processorReference).toMatch(/^dp_/);
+    await control(`disputes/${dispute!.processorReference!}/close`, { status: 'won' });
+    const closed = await until(async () => {
+      const row = await harness.db.dispute.findUniqueOrThrow({ where: { id: dispute!.id } });
+      return row.status === 'won' ? row : undefined;
+    });
+    expect(closed).toMatchObject({ amount: 1300, reason: 'fraudulent' });
+    const events = (
+      await harness.db.event.findMany({
+        where: { accountId: t.merchant.accountId, eventType: 's_payment_dispute_closed' },
+      })
+    ).filter((event) => (event.properties as { paymentId?: string }).paymentId === paymentId);
+    expect(events.map((event) => event.properties)).toEqual([
+      { paymentId, disputeId: dispute!.id, amount: 1300, currency: 'EUR', reason: 'fraudulent', status: 'won' },
+    ]);
+  });
+
   it('10 identical deliveries at once have one effect: one event row, one state change, one merchant event', async () => {
     await control('pending-refunds', { settleAfterMs: null });
     await sendEventsTo(capture.url);

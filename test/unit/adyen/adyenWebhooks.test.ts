@@ -5,6 +5,7 @@ import {
   verifyNotification,
   type AdyenNotificationItem,
 } from '../../../src/processors/adyen/webhooks';
+import { adyenWebhooks } from '../../../src/processors/adyen/engineEvents';
 import { webhookErrors } from '../../helpers/adyenSchemas';
 
 // Adyen's published test vector (adyen-node-api-library, hmacValidator.spec.ts).
@@ -100,12 +101,47 @@ describe('Adyen webhook signature', () => {
     ['REFUND', 'true', 'refund', true],
     ['REFUND_FAILED', 'true', 'refund_failed', true],
     ['CHARGEBACK', 'true', 'dispute_opened', true],
+    ['CHARGEBACK_REVERSED', 'true', 'dispute_won', true],
+    ['SECOND_CHARGEBACK', 'true', 'dispute_lost', true],
     ['REPORT_AVAILABLE', 'true', 'unhandled', true],
   ] as const)('%s (success %s) is %s', (eventCode, success, kind, succeeded) => {
     const item = { ...capture, eventCode, success };
     const verified = verifyNotification(buildNotification([item], false, hmacKey), hmacKey);
     expect(verified).toMatchObject({ ok: true, events: [{ kind, success: succeeded, eventCode }] });
   });
+
+  it.each([
+    ['CHARGEBACK', 'true', 'dispute_opened'],
+    ['CHARGEBACK_REVERSED', 'true', 'dispute_won'],
+    ['CHARGEBACK_REVERSED', 'false', 'ignored'],
+    ['SECOND_CHARGEBACK', 'true', 'dispute_lost'],
+    ['SECOND_CHARGEBACK', 'false', 'ignored'],
+    ['NOTIFICATION_OF_CHARGEBACK', 'true', 'ignored'],
+  ] as const)(
+    'the engine takes %s (success %s) as %s, naming the payment and the dispute',
+    (eventCode, success, kind) => {
+      const item = { ...capture, eventCode, success, pspReference: 'DISP000000000001', reason: 'Fraud' };
+      const verified = adyenWebhooks.verify({
+        rawBody: Buffer.from(JSON.stringify(buildNotification([item], false, hmacKey))),
+        headers: {},
+        credentials: { hmacKey },
+        live: false,
+      });
+      expect(verified).toEqual({
+        ok: true,
+        events: [
+          expect.objectContaining({
+            kind,
+            vendorType: eventCode,
+            paymentReference: capture.originalReference,
+            operationReference: 'DISP000000000001',
+            amount: 1999,
+            currency: 'EUR',
+          }),
+        ],
+      });
+    },
+  );
 });
 
 describe('Adyen webhook payloads against Webhooks-v1.json', () => {

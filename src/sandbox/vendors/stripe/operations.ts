@@ -231,7 +231,18 @@ export function settleRefund(account: StripeAccount, refundId: string, status: '
 function disputeIfDisputed(account: StripeAccount, number: string, charge: StripeObject): void {
   if (stripeTestCards[number]?.kind !== 'disputed') return;
   Object.assign(charge, { disputed: true });
-  account.notify('charge.dispute.created', disputeObject(charge, 'fraudulent'));
+  const dispute = disputeObject(charge, 'fraudulent');
+  account.disputes.set(dispute.id as string, dispute);
+  account.notify('charge.dispute.created', dispute);
+}
+
+/** The dispute's outcome, as Stripe's after the evidence is judged: `charge.dispute.closed`. */
+export function closeDispute(account: StripeAccount, disputeId: string, status: 'won' | 'lost'): boolean {
+  const dispute = account.disputes.get(disputeId);
+  if (!dispute || !['needs_response', 'under_review'].includes(dispute.status as string)) return false;
+  Object.assign(dispute, { status });
+  account.notify('charge.dispute.closed', dispute);
+  return true;
 }
 
 /** A PaymentIntent as answered, with `latest_charge` expanded when asked. */

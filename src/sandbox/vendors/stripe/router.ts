@@ -9,6 +9,7 @@ import {
   presentIntent,
   searchPaymentIntents,
   settleRefund,
+  closeDispute,
 } from './operations';
 import { StripeSimulatorState, type StoredAnswer, type StripeAccount } from './state';
 
@@ -25,6 +26,7 @@ import { StripeSimulatorState, type StoredAnswer, type StripeAccount } from './s
  * - Webhooks (webhooks.ts): POST /_simulator/webhooks {secretKey, url, webhookSecret} (where the
  *   account's events go, signed), POST /_simulator/pending-refunds {secretKey, settleAfterMs}
  *   (null: pending refunds wait for POST /_simulator/refunds/:id/settle {secretKey, status}),
+ *   POST /_simulator/disputes/:id/close {secretKey, status: won | lost} (charge.dispute.closed),
  *   GET /_simulator/events?secretKey= (every event the account sent).
  */
 export function createStripeSimulatorRouter(state = new StripeSimulatorState()): express.Router {
@@ -125,6 +127,14 @@ export function createStripeSimulatorRouter(state = new StripeSimulatorState()):
       return void res.status(400).json({ message: 'secretKey (string) and status (succeeded | failed) are required' });
     if (!settleRefund(state.account(secretKey), String(req.params.id), status))
       return void res.status(409).json({ message: `refund ${String(req.params.id)} cannot become ${status}` });
+    res.status(204).end();
+  });
+  router.post('/_simulator/disputes/:id/close', express.json(), (req, res) => {
+    const { secretKey, status } = (req.body ?? {}) as { secretKey?: unknown; status?: unknown };
+    if (typeof secretKey !== 'string' || (status !== 'won' && status !== 'lost'))
+      return void res.status(400).json({ message: 'secretKey (string) and status (won | lost) are required' });
+    if (!closeDispute(state.account(secretKey), String(req.params.id), status))
+      return void res.status(409).json({ message: `dispute ${String(req.params.id)} is not open` });
     res.status(204).end();
   });
   router.get('/_simulator/events', (req, res) => {

@@ -31,6 +31,7 @@ export class StripeAccount {
   readonly charges = new Map<string, StripeObject>();
   readonly refunds = new Map<string, StripeObject>();
   readonly customers = new Map<string, StripeObject>();
+  readonly disputes = new Map<string, StripeObject>();
   /** The card number each PaymentIntent was confirmed with (its behaviour decides later answers). */
   readonly cardOf = new Map<string, string>();
   readonly requests: LoggedRequest[] = [];
