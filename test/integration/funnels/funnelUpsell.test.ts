@@ -1,9 +1,9 @@
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createProduct, ok } from '../commerce/commerceHelpers';
+import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
-import { funnelSteps } from './funnelFixtures';
+import { mugFunnel } from './funnelFixtures';
 
 const publicBaseUrl = 'http://engine.test';
 
@@ -21,15 +21,7 @@ describe('funnel sessions: checkout → one-click upsell → thankyou', () => {
     const t = await createPaymentTenant(harness, { processors: 2, flow: { threeDsEnabled: true } });
     for (const processorId of t.processorIds)
       await ok(harness, 'POST', '/processors/update', t.token, { processorId, updatedData: { enable3DS: true } });
-    const offerPrice = (await createProduct(harness, t.token, t.storeId, [{ unitAmount: 990, currency: 'EUR' }], 'Mug'))
-      .variants[0].prices[0].id;
-    const funnel = await ok(harness, 'POST', '/funnels/create', t.token, {
-      storeId: t.storeId,
-      name: 'Mugs',
-      steps: funnelSteps(offerPrice, offerPrice),
-    });
-    const stepId = (key: string): string => funnel.steps.find((step: any) => step.key === key).id;
-    return { t, funnel, stepId };
+    return { t, ...(await mugFunnel(harness, t)) };
   }
 
   /** A checkout paid with a challenged card, on the second processor (the first is down for it). */

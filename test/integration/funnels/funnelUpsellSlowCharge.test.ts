@@ -1,8 +1,8 @@
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
-import { api, createProduct, ok } from '../commerce/commerceHelpers';
+import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, untilSettled } from '../payments/paymentsFixtures';
-import { funnelSteps } from './funnelFixtures';
+import { mugFunnel } from './funnelFixtures';
 
 // The engine answers within 1 s; the acquirer holds the timeout card for 3 s, well inside the 10 s it
 // waits for a processor call. So the upsell's charge outlasts the answer and still succeeds.
@@ -22,14 +22,7 @@ describe('an upsell whose charge outlasts the answer deadline (Postgres, dev ser
     // The checkout is paid with the card the acquirer holds, while it holds it for 0 ms.
     const t = await createPaymentTenant(harness, { credentials: { timeoutDelayMs: '0' } });
     const processorId = t.processorIds[0]!;
-    const price = (await createProduct(harness, t.token, t.storeId, [{ unitAmount: 990, currency: 'EUR' }], 'Mug'))
-      .variants[0].prices[0].id;
-    const funnel = await ok(harness, 'POST', '/funnels/create', t.token, {
-      storeId: t.storeId,
-      name: 'Mugs',
-      steps: funnelSteps(price, price),
-    });
-    const stepId = (key: string): string => funnel.steps.find((step: any) => step.key === key).id;
+    const { funnel, stepId } = await mugFunnel(harness, t);
     const session = await ok(harness, 'POST', '/funnel-sessions', t.token, {
       funnelId: funnel.id,
       customerId: t.customerId,
