@@ -59,7 +59,7 @@ export async function closeDisputeFromProcessor(
 ): Promise<DisputeEventResult> {
   const dispute = await disputeNamedBy(tx, payment.id, event.operationReference);
   if (!dispute) return nothingDone('not_applicable');
-  const from = outcome === 'won' ? openStatuses : ['needs_response', 'under_review', 'won'];
+  const from = outcome === 'won' ? openStatuses : [...openStatuses, 'won'];
   const moved = await tx.dispute.updateMany({
     where: { id: dispute.id, status: { in: from } },
     data: { status: outcome },
