@@ -4,11 +4,13 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
+    // Transpile only: tsconfig.test.json sets isolatedModules, so ts-jest compiles each file on its own
+    // (no type checker, no program of the whole tree per worker). `npm run typecheck` checks types.
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
     // jose ships ES modules only; Node 20 and 22 run them in the app, Jest's CommonJS runtime needs them compiled.
     '/node_modules/jose/.+\\.js$': [
       'ts-jest',
-      { tsconfig: { allowJs: true, module: 'commonjs' }, isolatedModules: true },
+      { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true } },
     ],
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
