@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { projectRoot } from '../projectRoot';
+import { ensureWorkflowBundle } from '../../temporal/prebuiltBundle';
 
 /** The folders of TypeScript the engine's processes run. */
 const sourceFolders = ['src', 'activities', 'workflows', 'temporal'];
+/** Written by ensureWorkflowBundle, not compiled from a source file: kept by the clean-up below. */
+const workflowBundleFolder = 'workflow-bundle';
 
 /**
  * Compiles the engine's TypeScript to CommonJS under dist/, file by file in the same layout, for
@@ -12,8 +15,8 @@ const sourceFolders = ['src', 'activities', 'workflows', 'temporal'];
  * Running compiled files instead of `node --import tsx` keeps tsx's loader thread, its transformed
  * sources and their inline source maps out of the engine: an idle engine measured 227 MB of RSS
  * against 347 MB under tsx (docs/operations.md, "Memory"). Workflow code is compiled too (the API
- * imports its signal and update definitions); the worker's webpack bundle is still built from the
- * TypeScript sources.
+ * imports its signal and update definitions); the worker's webpack bundle is built from the
+ * TypeScript sources by `npm run build` into dist/workflow-bundle/ (temporal/prebuiltBundle.ts).
  *
  * Unchanged outputs are not rewritten and each written file is renamed into place whole, so an
  * engine already running from dist/ never reads half a file. Outputs whose source is gone are
@@ -50,8 +53,9 @@ export function buildEngine(root = projectRoot): { written: number; unchanged: n
     written++;
   }
   let removed = 0;
+  const bundleDir = path.join(distDir, workflowBundleFolder) + path.sep;
   for (const file of filesUnder(distDir)) {
-    if (outputs.has(file) || file.endsWith('.partial')) continue;
+    if (outputs.has(file) || file.endsWith('.partial') || file.startsWith(bundleDir)) continue;
     fs.rmSync(file, { force: true });
     removed++;
   }
@@ -88,4 +92,9 @@ if (require.main === module) {
       `[build] dist/: ${written} compiled, ${unchanged} unchanged, ${removed} removed (${Date.now() - started} ms)\n`,
     );
   }
+  // The worker loads this bundle when it is fresh (same sources), so start-up skips webpack.
+  ensureWorkflowBundle().catch((error: unknown) => {
+    process.stderr.write(`[build] workflow bundle: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 }

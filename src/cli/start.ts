@@ -9,7 +9,7 @@ import { installTemporalRuntime } from '../runtime/temporalRuntime';
 import { provideTemporal } from '../runtime/temporal';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
-import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
+import { buildWorkflowBundleFile, freshBundle } from '../../temporal/prebuiltBundle';
 import { startTracingFromConfig } from '../tracing/tracing';
 import path from 'node:path';
 import { configOrExit } from './configOrExit';
@@ -41,7 +41,8 @@ async function main(): Promise<void> {
 
     // Stopped once the worker and the API have ended their spans.
     if (tracing) lifecycle.add('tracing', tracing.stop);
-    const workflowCodePath = await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker'));
+    // The bundle `npm run build` made, unless a source changed since; then one of our own.
+    const workflowCodePath = freshBundle() ?? (await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker')));
     const worker = await startWorker(
       temporal.settings,
       cfg.TEMPORAL_TASK_QUEUE,

@@ -8,7 +8,7 @@ import { temporalSettingsFrom } from '../runtime/temporal';
 import { sandboxUrlOf } from '../runtime/sandbox';
 import { ensureMaintenanceWorkflow, startWorker } from '../runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
-import { buildWorkflowBundleFile } from '../../temporal/prebuiltBundle';
+import { buildWorkflowBundleFile, freshBundle } from '../../temporal/prebuiltBundle';
 import path from 'node:path';
 import { startMetricsServer } from '../metrics/http';
 import { startTracingFromConfig } from '../tracing/tracing';
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   const settings = temporalSettingsFrom(cfg, cfg.TEMPORAL_ADDRESS);
   const client = await createTemporalClient(settings);
   lifecycle.add('temporal client', () => client.connection.close());
-  const workflowCodePath = await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker'));
+  // The bundle `npm run build` made, unless a source changed since; then one of our own.
+  const workflowCodePath = freshBundle() ?? (await buildWorkflowBundleFile(path.join(cfg.DATA_DIR, 'worker')));
   const worker = await startWorker(
     settings,
     cfg.TEMPORAL_TASK_QUEUE,

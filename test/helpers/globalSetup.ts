@@ -5,6 +5,7 @@ import { buildEngine } from '../../src/cli/build';
 import { startEmbeddedPostgres } from '../../src/db/embeddedPostgres';
 import { applyMigrations } from '../../src/db/migrate';
 import { freePort, startDevServer } from '../../temporal/devServer';
+import { ensureWorkflowBundle } from '../../temporal/prebuiltBundle';
 import { createThrowawayDatabase } from './throwawayDatabase';
 
 /**
@@ -16,6 +17,9 @@ import { createThrowawayDatabase } from './throwawayDatabase';
 export default async function globalSetup(): Promise<void> {
   // Tests that start the engine run dist/ as npm start does; compiled once here, before workers start.
   buildEngine();
+  // The workflow bundle, once per run (kept in dist/ while its sources are unchanged): workers in
+  // test files and spawned engines load it by path instead of each running webpack.
+  process.env.TEST_WORKFLOW_BUNDLE = await ensureWorkflowBundle();
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-engine-test-'));
   // The server runs as the postgres OS user when we are root; it must be able to enter the folder.
   fs.chmodSync(runDir, 0o755);

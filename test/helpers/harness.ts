@@ -8,6 +8,7 @@ import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../src/sandbox/server';
 import { createTemporalClient } from '../../temporal/connection';
 import { recordDir, recordTaskQueueHistories } from '../replay/historyRecorder';
+import { testWorkflowCodePath } from './workflowBundle';
 
 export interface Harness {
   url: string;
@@ -49,7 +50,12 @@ export async function startHarness(
   const settings = { address: temporalAddress, namespace: config.TEMPORAL_NAMESPACE };
   const temporal = await createTemporalClient(settings);
   const sandbox = await startSandbox(0);
-  const worker = await startWorker(settings, taskQueue, { db, logger, config, sandboxUrl: sandbox.url, temporal });
+  const worker = await startWorker(
+    settings,
+    taskQueue,
+    { db, logger, config, sandboxUrl: sandbox.url, temporal },
+    { workflowCodePath: testWorkflowCodePath() },
+  );
   const api = await startApi(
     { db, temporal, config, logger, taskQueue, sandboxUrl: sandbox.url, ...extraDeps },
     0,

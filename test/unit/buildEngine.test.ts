@@ -51,4 +51,13 @@ describe('buildEngine: what npm start runs is the TypeScript compiled under dist
     expect(buildEngine(root)).toEqual({ written: 0, unchanged: 2, removed: 2 });
     expect(fs.existsSync(path.join(root, 'dist', 'src', 'b.js'))).toBe(false);
   });
+
+  it('keeps the workflow bundle in dist/workflow-bundle/ (no source file of its own, written by npm run build)', () => {
+    const root = projectWith({ 'src/a.ts': 'export const answer = () => 1;\n' });
+    const bundle = path.join(root, 'dist', 'workflow-bundle', 'workflow-bundle.js');
+    fs.mkdirSync(path.dirname(bundle), { recursive: true });
+    fs.writeFileSync(bundle, '/* workflows */\n');
+    expect(buildEngine(root)).toEqual({ written: 2, unchanged: 0, removed: 0 });
+    expect(fs.existsSync(bundle)).toBe(true);
+  });
 });

@@ -5,7 +5,7 @@ import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrum
 import { Worker } from '@temporalio/worker';
 import { workerTracingOptions } from '../../../src/tracing/temporal';
 import { startTracing, type Tracing } from '../../../src/tracing/tracing';
-import { workflowBundle } from '../../../temporal/worker';
+import { testWorkflowBundle } from '../../helpers/workflowBundle';
 import { traceHeader } from '../../../workflows/tracing';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
@@ -144,7 +144,7 @@ describe('tracing: one payment is one trace from the HTTP request to the process
     const history = await harness.temporal.workflow.getHandle(paymentId).fetchHistory();
     const { sinks } = workerTracingOptions();
     await expect(
-      Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks }, history, paymentId),
+      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle(), sinks }, history, paymentId),
     ).resolves.toBeUndefined();
   });
 
