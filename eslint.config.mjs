@@ -15,6 +15,8 @@ export default tseslint.config(
       'dist/',
       '*.js',
       '*.mjs',
+      // Jest loads its reporter and runner as plain CommonJS (untranspiled); like jest.config.js.
+      'test/helpers/*.js',
       // The typed client's types are generated (npm run client:generate) and its build output is not source.
       'clients/typescript/src/generated/',
       'clients/typescript/dist/',

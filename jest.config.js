@@ -1,8 +1,11 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Four tiers, each a jest project with only the set-up it needs (see docs/testing.md). A project's
+ * global set-up runs only when a file of that project is selected, once per module for the run,
+ * so `npm run test:unit` starts nothing, and the workflow tier only builds the workflow bundle.
+ */
+const shared = {
+  rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     // Transpile only: tsconfig.test.json sets isolatedModules, so ts-jest compiles each file on its own
     // (no type checker, no program of the whole tree per worker). `npm run typecheck` checks types.
@@ -16,10 +19,62 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   setupFiles: ['<rootDir>/test/helpers/quietTemporal.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/helpers/contractChecks.ts'],
-  globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
-  globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
+  testMatch: ['**/*.test.ts'],
+};
+
+const teardown = { globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts' };
+// Postgres (a throwaway database), a Temporal dev server, dist/ and the workflow bundle.
+const services = { globalSetup: '<rootDir>/test/helpers/globalSetup.ts', ...teardown };
+
+/** Files that spawn engines, CLIs or killers of them, or run for minutes: the system tier. */
+const systemFiles = [
+  'engine/benchSmoke',
+  'engine/chaosShort',
+  'engine/cliConfigErrors',
+  'engine/engineShutdown',
+  'engine/sandboxRestart',
+  'engine/splitObservability',
+  'iam/iamAdminCli',
+  'idempotency/idempotencyApiCrash',
+  'keys/keysAdminCli',
+  'payments/paymentCrash',
+  'payments/paymentReviewCli',
+];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    {
+      ...shared,
+      displayName: 'workflow',
+      roots: ['<rootDir>/test/workflow', '<rootDir>/test/replay'],
+      globalSetup: '<rootDir>/test/helpers/workflowSetup.ts',
+      ...teardown,
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      roots: ['<rootDir>/test/integration'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...systemFiles.map((file) => `/test/integration/${file}\\.test\\.ts$`),
+      ],
+      ...services,
+    },
+    {
+      ...shared,
+      displayName: 'system',
+      roots: ['<rootDir>/test/integration'],
+      testMatch: systemFiles.map((file) => `**/test/integration/${file}.test.ts`),
+      runner: '<rootDir>/test/helpers/serialRunner.js',
+      ...services,
+    },
+    // No files of its own under the default match: `npm run test:browser` selects it with --testMatch.
+    { ...shared, displayName: 'browser', roots: ['<rootDir>/test/browser'], ...services },
+  ],
   testTimeout: 120000,
   maxWorkers: 2,
-  // Workers bundle workflow code and hold native connections; give each file a clean exit.
-  forceExit: true,
+  // A worker whose heap is above this after a file is replaced by a fresh one before the next file.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -1,3 +1,6 @@
+import { endTestRun } from './testRun';
+
+/** Shared by every tier with a set-up; jest runs it once per run. */
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __stopTestServices?: () => Promise<void> }).__stopTestServices?.();
+  await endTestRun();
 }
