@@ -77,4 +77,5 @@ module.exports = {
   maxWorkers: 2,
   // A worker whose heap is above this after a file is replaced by a fresh one before the next file.
   workerIdleMemoryLimit: '1GB',
+  reporters: ['default', '<rootDir>/test/helpers/slowestFilesReporter.js'],
 };
