@@ -3,6 +3,7 @@ import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } fr
 import { rejection } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
 import { lockPayment, settlePendingRefund } from '../../src/payments/refundOutcomes';
+import { refundAmount } from '../../src/domain/paymentAmounts';
 import { callProcessor } from './settlement';
 
 const refundable = ['succeeded', 'partially_refunded'];
@@ -43,9 +44,18 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
           `Only a captured payment can be refunded; this one is ${payment.status}`,
         );
       }
-      const amount = input.amount ?? payment.amountCaptured - payment.amountRefunded;
-      if (amount < 1)
+      const exceeds = () =>
+        rejection(
+          'conflict',
+          'REFUND_EXCEEDS_CAPTURED',
+          `Refunds would exceed the captured amount of ${payment.amountCaptured}`,
+        );
+      const planned = refundAmount(payment.amountCaptured, payment.amountRefunded, input.amount);
+      if (!planned.ok && planned.reason === 'nothing_left')
         return rejection('conflict', 'REFUND_EXCEEDS_CAPTURED', 'Nothing is left to refund on this payment');
+      if (!planned.ok) return exceeds();
+      const { amount } = planned;
+      // The same rule again in the UPDATE: it holds against concurrent refunds of the payment.
       const reserved = await db.$transaction(async (tx) => {
         const rows = await tx.$executeRaw`
           UPDATE "payments" SET "amount_refunded" = "amount_refunded" + ${amount}, "updated_at" = CURRENT_TIMESTAMP
@@ -64,12 +74,7 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
         });
         return true;
       });
-      if (!reserved)
-        return rejection(
-          'conflict',
-          'REFUND_EXCEEDS_CAPTURED',
-          `Refunds would exceed the captured amount of ${payment.amountCaptured}`,
-        );
+      if (!reserved) return exceeds();
       return call(amount);
     },
 

@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { settlementAmount } from '../../src/domain/paymentAmounts';
 import { settleClaimedPayment } from '../../src/payments/settlementOutcomes';
 import type {
   FollowUpCall,
@@ -57,9 +58,10 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
         where: { id: input.paymentId, accountId: input.accountId, mode: input.mode },
       });
       if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
-      const amount = input.operation === 'capture' ? (input.amount ?? payment.amount) : payment.amount;
-      if (amount > payment.amount)
+      const settled = settlementAmount(input.operation, payment.amount, input.amount);
+      if (!settled.ok)
         return rejection('invalid', 'AMOUNT_EXCEEDS_AUTHORIZATION', `At most ${payment.amount} can be captured`);
+      const { amount } = settled;
       const call = {
         processorId: payment.processorId ?? '',
         processorReference: payment.processorReference ?? '',

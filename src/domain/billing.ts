@@ -106,7 +106,9 @@ export function switchCharge(input: {
   const { oldPeriodPrice, newPeriodPrice, periodStartMs, periodEndMs, switchAtMs } = input;
   const length = periodEndMs - periodStartMs;
   const remaining = Math.min(Math.max(periodEndMs - switchAtMs, 0), length);
-  const credit = length > 0 ? Math.floor((oldPeriodPrice * remaining) / length) : 0;
+  // price x milliseconds passes 2^53 (a year is 3.2e10 ms), where a float product is no longer
+  // exact and a switch at the very start could credit one unit less than was paid: integers only.
+  const credit = length > 0 ? Number((BigInt(oldPeriodPrice) * BigInt(remaining)) / BigInt(length)) : 0;
   return { credit, amountDue: Math.max(newPeriodPrice - credit, 0) };
 }
 

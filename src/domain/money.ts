@@ -125,5 +125,9 @@ export function percentageOf(amount: number, basisPoints: number): number {
   if (!Number.isSafeInteger(basisPoints) || basisPoints < 0 || basisPoints > 10000) {
     throw new MoneyError(`basis points must be an integer in 0..10000, got ${basisPoints}`);
   }
-  return Math.floor((amount * basisPoints + 5000) / 10000);
+  // amount * basisPoints passes 2^53 from about 9 * 10^11 minor units on, and a float product is
+  // no longer exact there: split the amount so every product stays an exact integer.
+  const rest = amount % 10000;
+  const wholes = (amount - rest) / 10000;
+  return wholes * basisPoints + Math.floor((rest * basisPoints + 5000) / 10000);
 }

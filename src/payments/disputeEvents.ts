@@ -1,4 +1,5 @@
 import type { Prisma } from '../db/prisma';
+import { disputeClosableFrom, processorDisputeAmount } from '../domain/paymentAmounts';
 import type { Payment } from '../generated/prisma/client';
 import type { ProcessorEvent } from '../processors/types';
 import { recordDispute } from './disputes';
@@ -12,8 +13,6 @@ export interface DisputeEventResult {
   effect: DisputeEventEffect;
   eventIds: string[];
 }
-
-const openStatuses = ['needs_response', 'under_review'];
 
 /**
  * A chargeback on a captured payment: a dispute row (needs_response) carrying the processor's id of
@@ -34,9 +33,8 @@ export async function openDisputeFromProcessor(
     });
     if (known) return nothingDone('already_settled');
   }
-  const sameCurrency = event.currency?.toUpperCase() === payment.currency && event.amount !== undefined;
   const { eventId } = await recordDispute(tx, payment, {
-    amount: sameCurrency ? Math.min(event.amount!, payment.amountCaptured) : payment.amountCaptured,
+    amount: processorDisputeAmount(payment.amountCaptured, payment.currency, event),
     status: 'needs_response',
     reason: event.reason ?? null,
     processorReference,
@@ -59,9 +57,8 @@ export async function closeDisputeFromProcessor(
 ): Promise<DisputeEventResult> {
   const dispute = await disputeNamedBy(tx, payment.id, event.operationReference);
   if (!dispute) return nothingDone('not_applicable');
-  const from = outcome === 'won' ? openStatuses : [...openStatuses, 'won'];
   const moved = await tx.dispute.updateMany({
-    where: { id: dispute.id, status: { in: from } },
+    where: { id: dispute.id, status: { in: disputeClosableFrom(outcome) } },
     data: { status: outcome },
   });
   if (moved.count !== 1) return nothingDone(dispute.status === outcome ? 'already_settled' : 'not_applicable');

@@ -1,10 +1,11 @@
 import type { Db, Prisma } from '../db/prisma';
 import type { Scope } from '../commerce/scope';
 import { newId } from '../domain/ids';
+import { disputeAmount, type DisputeStatus } from '../domain/paymentAmounts';
 import { conflict, notFound } from '../errors';
 import { recordPaymentEvents } from './refundOutcomes';
 
-export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
+export type { DisputeStatus };
 
 export interface NewDispute {
   paymentId: string;
@@ -22,11 +23,13 @@ export async function createDispute(db: Db, scope: Scope, input: NewDispute) {
   return db.$transaction(async (tx) => {
     const payment = await tx.payment.findFirst({ where: { id: input.paymentId, ...scope } });
     if (!payment) throw notFound('Payment');
-    if (payment.amountCaptured === 0) throw conflict('Only a captured payment can be disputed', 'PAYMENT_NOT_CAPTURED');
-    if ((input.amount ?? 0) > payment.amountCaptured)
+    const amount = disputeAmount(payment.amountCaptured, input.amount);
+    if (!amount.ok && amount.reason === 'not_captured')
+      throw conflict('Only a captured payment can be disputed', 'PAYMENT_NOT_CAPTURED');
+    if (!amount.ok)
       throw conflict(`A dispute cannot exceed the captured ${payment.amountCaptured}`, 'DISPUTE_EXCEEDS_CAPTURED');
     return recordDispute(tx, payment, {
-      amount: input.amount ?? payment.amountCaptured,
+      amount: amount.amount,
       status: input.status,
       reason: input.reason ?? null,
     });

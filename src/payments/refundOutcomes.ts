@@ -1,4 +1,5 @@
 import type { Prisma } from '../db/prisma';
+import { refundedPaymentStatus } from '../domain/paymentAmounts';
 import { recordEvent } from '../events/recordEvent';
 
 type Tx = Prisma.TransactionClient;
@@ -50,9 +51,7 @@ async function refundedStatus(tx: Tx, payment: { id: string; amountCaptured: num
     where: { paymentId: payment.id, status: 'succeeded' },
     _sum: { amount: true },
   });
-  const sum = refunded._sum.amount ?? 0;
-  if (sum === 0) return 'succeeded';
-  return sum >= payment.amountCaptured ? 'refunded' : 'partially_refunded';
+  return refundedPaymentStatus(payment.amountCaptured, refunded._sum.amount ?? 0);
 }
 
 /**
