@@ -93,6 +93,27 @@ export const configSchema = z
     IAM_ISSUER: z.string().min(1).optional(),
     IAM_AUDIENCE: z.string().min(1).default('payment-engine-iam'),
     IAM_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(60),
+    /** Origins (scheme://host[:port], comma-separated) besides the API's own whose cookie-authenticated IAM writes are accepted. */
+    IAM_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const origins = value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean);
+        for (const origin of origins) {
+          let parsed: URL | undefined;
+          try {
+            parsed = new URL(origin);
+          } catch {
+            parsed = undefined;
+          }
+          if (!parsed || parsed.origin !== origin)
+            ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+        }
+        return origins;
+      }),
     /** Memory bounds: each structure that grows with traffic keeps at most this many entries. */
     SANDBOX_ACQUIRER_MAX_ENTRIES: positiveInt(100, 10_000_000, memoryLimitDefaults.SANDBOX_ACQUIRER_MAX_ENTRIES),
     SANDBOX_THREEDS_MAX_TRANSACTIONS: positiveInt(10, 1_000_000, memoryLimitDefaults.SANDBOX_THREEDS_MAX_TRANSACTIONS),
