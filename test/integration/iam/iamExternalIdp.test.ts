@@ -104,14 +104,15 @@ describe('identity management with an external identity provider', () => {
 
     it('refuses a cookie-authenticated change from another origin, with no origin, or Origin: null (403), and writes nothing', async () => {
       const before = await harness.db.accountMember.count({ where: { accountId: admin.accountId } });
-      for (const headers of [
+      const cases: Record<string, string>[] = [
         { origin: 'https://evil.example' },
         {},
         { origin: 'null' },
         { referer: 'https://evil.example/page' },
         // Origin wins over Referer: a cross-site page cannot borrow an allowed Referer.
         { origin: 'https://evil.example', referer: `${apiOrigin()}/x` },
-      ]) {
+      ];
+      for (const headers of cases) {
         const refused = await addMember(headers);
         expect({ headers, status: refused.status, code: refused.body.code }).toEqual({
           headers,
