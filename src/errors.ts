@@ -7,10 +7,11 @@
  * - not_found: what it names does not exist for this caller
  * - conflict: the state of what it acts on does not allow it (now, or any more)
  * - unavailable: a dependency the operation needs is missing or did not answer; retrying later may work
+ * - rate_limited: the caller made too many attempts; `details.retryAfterSeconds` says when to try again
  * - internal: the engine could not finish it; not the caller's fault
  */
 export type DomainErrorKind =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable' | 'internal';
+  'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable' | 'rate_limited' | 'internal';
 
 /**
  * A refusal as plain data: what workflows and activities answer with instead of throwing (their
@@ -64,3 +65,6 @@ export const forbidden = (message: string, code = 'FORBIDDEN') => new DomainErro
 export const notFound = (what: string) => new DomainError('not_found', 'NOT_FOUND', `${what} not found`);
 export const conflict = (message: string, code = 'CONFLICT') => new DomainError('conflict', code, message);
 export const unavailable = (message: string, code: string) => new DomainError('unavailable', code, message);
+/** Too many attempts: the caller may try again after `retryAfterSeconds` (at least 1). */
+export const rateLimited = (message: string, retryAfterSeconds: number, code = 'RATE_LIMITED') =>
+  new DomainError('rate_limited', code, message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

@@ -75,6 +75,16 @@ export const configSchema = z
     PORTAL_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(720),
     PORTAL_LOGIN_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
     PORTAL_LINK_SECRET: z.string().min(32).optional(),
+    /**
+     * Portal sign-in limits (docs/subscriptions.md): requests per window per (store, e-mail) and per
+     * client IP on login and on confirm, and failed confirms per (store, e-mail) in 24 hours.
+     */
+    PORTAL_LOGIN_WINDOW_MINUTES: positiveInt(1, 1440, 60),
+    PORTAL_LOGIN_MAX_PER_EMAIL: positiveInt(1, 1000, 5),
+    PORTAL_LOGIN_MAX_PER_IP: positiveInt(1, 100_000, 30),
+    PORTAL_CONFIRM_MAX_PER_EMAIL: positiveInt(1, 1000, 15),
+    PORTAL_CONFIRM_MAX_PER_IP: positiveInt(1, 100_000, 60),
+    PORTAL_LOGIN_MAX_FAILED_CONFIRMS_PER_DAY: positiveInt(1, 10_000, 20),
     /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
     SMTP_URL: z.string().url().optional(),
     SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
@@ -83,6 +93,27 @@ export const configSchema = z
     IAM_ISSUER: z.string().min(1).optional(),
     IAM_AUDIENCE: z.string().min(1).default('payment-engine-iam'),
     IAM_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(60),
+    /** Origins (scheme://host[:port], comma-separated) besides the API's own whose cookie-authenticated IAM writes are accepted. */
+    IAM_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const origins = value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean);
+        for (const origin of origins) {
+          let parsed: URL | undefined;
+          try {
+            parsed = new URL(origin);
+          } catch {
+            parsed = undefined;
+          }
+          if (!parsed || parsed.origin !== origin)
+            ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port], no path)` });
+        }
+        return origins;
+      }),
     /** Memory bounds: each structure that grows with traffic keeps at most this many entries. */
     SANDBOX_ACQUIRER_MAX_ENTRIES: positiveInt(100, 10_000_000, memoryLimitDefaults.SANDBOX_ACQUIRER_MAX_ENTRIES),
     SANDBOX_THREEDS_MAX_TRANSACTIONS: positiveInt(10, 1_000_000, memoryLimitDefaults.SANDBOX_THREEDS_MAX_TRANSACTIONS),

@@ -5,8 +5,14 @@ import { embeddedJwks, issuerOf } from './embeddedIdp';
 
 export type SessionConfig = Pick<Config, 'DATA_DIR' | 'IAM_ISSUER' | 'IAM_AUDIENCE' | 'IAM_JWKS_URL'>;
 
-/** What a verified session says: who (`sub`) and, from an external provider, the e-mail it vouches for. */
+/**
+ * What a verified session says: which provider issued it, who (`sub`, in that provider's namespace)
+ * and the e-mail the provider vouches for (only with `email_verified: true`).
+ */
 export interface VerifiedSession {
+  /** `embedded`: the engine's own provider, whose `sub` is the usr_ id; `external`: IAM_JWKS_URL's. */
+  provider: 'embedded' | 'external';
+  issuer: string;
   subject: string;
   email?: string;
 }
@@ -48,6 +54,7 @@ function reasonOf(error: unknown): string {
 export function createSessionVerifier(cfg: SessionConfig): SessionVerifier {
   const keySet = keySetOf(cfg);
   const issuer = issuerOf(cfg);
+  const provider = cfg.IAM_JWKS_URL ? 'external' : 'embedded';
   return async (token) => {
     try {
       const { payload } = await jwtVerify(token, keySet, {
@@ -56,8 +63,9 @@ export function createSessionVerifier(cfg: SessionConfig): SessionVerifier {
         algorithms,
         requiredClaims: ['sub', 'exp'],
       });
-      const email = typeof payload.email === 'string' && payload.email_verified !== false ? payload.email : undefined;
-      return { subject: payload.sub!, ...(email ? { email } : {}) };
+      // An e-mail counts only when the provider says it verified it: a missing claim is not a yes.
+      const email = typeof payload.email === 'string' && payload.email_verified === true ? payload.email : undefined;
+      return { provider, issuer, subject: payload.sub!, ...(email ? { email } : {}) };
     } catch (error) {
       throw unauthenticated(`Session token is not valid: ${reasonOf(error)}`);
     }

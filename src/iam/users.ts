@@ -32,24 +32,47 @@ export async function findOrCreateUser(
   }
 }
 
+const noUser = () => unauthenticated('Session token is not valid: no user of this engine matches the session');
+
 /**
- * The user a verified session names: `sub` is the usr_ id (embedded provider) or the external
- * provider's subject; an unknown subject with a verified e-mail is linked once to the user invited
- * with that e-mail who has no subject yet.
+ * The user a verified session names. The embedded provider signs tokens for engine users only, so
+ * its `sub` is the usr_ id. An external provider's `sub` is its own: it is looked up by (issuer,
+ * subject) in user_identities and never read as a usr_ id. An unknown subject is linked once to the
+ * user with the e-mail the provider marks verified, when that user has no subject of this issuer yet.
  */
 export async function resolveSessionUser(db: Db, session: VerifiedSession): Promise<User> {
-  const bySubject = session.subject.startsWith('usr_')
-    ? await db.user.findUnique({ where: { id: session.subject } })
-    : await db.user.findUnique({ where: { idpSubject: session.subject } });
-  if (bySubject) return bySubject;
-  if (session.email && !session.subject.startsWith('usr_')) {
-    const linked = await db.user.updateMany({
-      where: { email: normalizeEmail(session.email), idpSubject: null },
-      data: { idpSubject: session.subject },
-    });
-    if (linked.count === 1) return db.user.findUniqueOrThrow({ where: { idpSubject: session.subject } });
+  if (session.provider === 'embedded') {
+    const user = await db.user.findUnique({ where: { id: session.subject } });
+    if (!user) throw noUser();
+    return user;
   }
-  throw unauthenticated('Session token is not valid: no user of this engine matches the session');
+  const { issuer, subject } = session;
+  const linked = await db.userIdentity.findUnique({
+    where: { issuer_subject: { issuer, subject } },
+    include: { user: true },
+  });
+  if (linked) return linked.user;
+  if (!session.email) throw noUser();
+  const user = await db.user.findUnique({
+    where: { email: normalizeEmail(session.email) },
+    include: { identities: { where: { issuer } } },
+  });
+  if (!user || user.identities.length > 0) throw noUser();
+  try {
+    await db.userIdentity.create({ data: { issuer, subject, userId: user.id } });
+  } catch (error) {
+    // A concurrent sign-in linked this subject (fine) or another subject of this issuer (refused):
+    // the keys (issuer, subject) and (issuer, user) let only one link stand.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await db.userIdentity.findUnique({
+      where: { issuer_subject: { issuer, subject } },
+      include: { user: true },
+    });
+    if (!winner) throw noUser();
+    return winner.user;
+  }
+  const { identities: _identities, ...linkedUser } = user;
+  return linkedUser;
 }
 
 /** Every role the user holds, for the policy functions. */

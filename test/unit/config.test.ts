@@ -24,6 +24,14 @@ describe('configuration from the environment', () => {
     expect(message).toContain('ENCRYPTION_KEY');
   });
 
+  it('reads IAM_ALLOWED_ORIGINS as a list of origins and refuses a URL with a path', () => {
+    expect(parseConfig({}).IAM_ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      parseConfig({ IAM_ALLOWED_ORIGINS: 'https://dash.example.com, http://localhost:5173' }).IAM_ALLOWED_ORIGINS,
+    ).toEqual(['https://dash.example.com', 'http://localhost:5173']);
+    expect(() => parseConfig({ IAM_ALLOWED_ORIGINS: 'https://dash.example.com/app' })).toThrow(/IAM_ALLOWED_ORIGINS/);
+  });
+
   it('rejects a bad LOG_LEVEL as configuration, in one line naming it', () => {
     let error: unknown;
     try {

@@ -40,7 +40,11 @@ describe('embedded identity provider sessions', () => {
     const { sessionToken } = await issueSessionToken(cfg(), 'usr_abc');
     const stat = fs.statSync(signingKeyPath(dataDir));
     expect(stat.mode & 0o777).toBe(0o600);
-    await expect(createSessionVerifier(cfg())(sessionToken)).resolves.toEqual({ subject: 'usr_abc' });
+    await expect(createSessionVerifier(cfg())(sessionToken)).resolves.toEqual({
+      provider: 'embedded',
+      issuer: 'payment-engine',
+      subject: 'usr_abc',
+    });
     const before = fs.readFileSync(signingKeyPath(dataDir), 'utf8');
     await issueSessionToken(cfg(), 'usr_def');
     expect(fs.readFileSync(signingKeyPath(dataDir), 'utf8')).toBe(before);
@@ -108,6 +112,8 @@ describe('external identity provider sessions (IAM_JWKS_URL)', () => {
 
   it("accepts the provider's token, with its verified e-mail", async () => {
     await expect(verify(await sign({ email: 'Ann@Example.test', email_verified: true }))).resolves.toEqual({
+      provider: 'external',
+      issuer,
       subject: 'user_2abc',
       email: 'Ann@Example.test',
     });
@@ -115,8 +121,15 @@ describe('external identity provider sessions (IAM_JWKS_URL)', () => {
 
   it('ignores an e-mail the provider marks unverified', async () => {
     await expect(verify(await sign({ email: 'ann@example.test', email_verified: false }))).resolves.toEqual({
+      provider: 'external',
+      issuer,
       subject: 'user_2abc',
     });
+  });
+
+  it('ignores an e-mail the provider does not say it verified (no email_verified claim, or not true)', async () => {
+    for (const claims of [{ email: 'ann@example.test' }, { email: 'ann@example.test', email_verified: 'true' }])
+      await expect(verify(await sign(claims))).resolves.toEqual({ provider: 'external', issuer, subject: 'user_2abc' });
   });
 
   it('refuses an expired token', async () => {

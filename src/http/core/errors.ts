@@ -67,14 +67,24 @@ export const statusOfDomainKind: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   unavailable: 503,
+  rate_limited: 429,
   internal: 500,
 };
 
 /** The one place any thrown value becomes an HTTP status and error body. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError)
-    return new ApiError(statusOfDomainKind[error.kind], error.code, error.message, error.issues && [...error.issues]);
+  if (error instanceof DomainError) {
+    // A rate-limit refusal tells the caller when to come back (spec part 7: 429 includes Retry-After).
+    const retryAfter = error.kind === 'rate_limited' ? error.details?.retryAfterSeconds : undefined;
+    return new ApiError(
+      statusOfDomainKind[error.kind],
+      error.code,
+      error.message,
+      error.issues && [...error.issues],
+      typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : undefined,
+    );
+  }
   if (error instanceof z.ZodError) return validationError(error, 'request');
   const httpish = (error ?? {}) as HttpishError;
   // body-parser errors carry a `type`; they are the client's fault, never a 500.

@@ -48,7 +48,10 @@ export function registerIamRoutes({ iamRouter, wellKnownRouter }: Routers, { db,
     );
   }
 
-  iamRouter.use(requireUserSession(db, createSessionVerifier(config)));
+  // Cookie-authenticated changes are accepted from the API's own origin, PUBLIC_BASE_URL's and IAM_ALLOWED_ORIGINS.
+  const allowedOrigins = [...config.IAM_ALLOWED_ORIGINS];
+  if (config.PUBLIC_BASE_URL) allowedOrigins.push(new URL(config.PUBLIC_BASE_URL).origin);
+  iamRouter.use(requireUserSession(db, createSessionVerifier(config), allowedOrigins));
   defineRoute(
     iamRouter,
     iamBasePath,

@@ -1,8 +1,11 @@
+import type { Request } from 'express';
 import { scopeOf } from '../auth/scope';
 import type { Routers } from '../routes';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { confirmLoginCode, requestLoginCode } from '../../portal/login';
+import { createPortalLoginLimits } from '../../portal/loginLimits';
+import { createWindowCounter } from '../rate-limit/stores';
 import { createOfferLink, openOfferSession } from '../../portal/offers';
 import { revokePortalSession } from '../../portal/session';
 import { loadPortalSession, portalTokenHeader } from './session';
@@ -19,9 +22,19 @@ import {
 
 const cmsBasePath = '/api/v1';
 
+/** The caller's address: X-Forwarded-For is believed only from a loopback proxy (app's `trust proxy`). */
+const clientIpOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
 /** Customer portal sessions: e-mail code login, logout, signed offer links. */
 export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers, deps: AppDeps): void {
   const { db } = deps;
+  // Counters in Redis when REDIS_URL is set (shared by every API process), else in this process.
+  const limits = createPortalLoginLimits(
+    deps.config,
+    (name, windowMs) => createWindowCounter(deps.config.REDIS_URL, `ratelimit:portal:${name}:`, windowMs),
+    deps.logger,
+  );
+  const loginDeps = { ...deps, limits };
 
   defineRoute(
     cmsRouter,
@@ -34,10 +47,10 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       security: 'none',
       body: loginRequestSchema,
       response: loginResponseSchema,
-      errors: [404, 503],
+      errors: [404, 429, 503],
     },
-    async ({ body }) => {
-      const { loginId, expiresAt } = await requestLoginCode(deps, body);
+    async ({ body, req }) => {
+      const { loginId, expiresAt } = await requestLoginCode(loginDeps, { ...body, clientIp: clientIpOf(req) });
       return {
         loginId,
         expiresAt: expiresAt.toISOString(),
@@ -57,9 +70,9 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       security: 'none',
       body: confirmRequestSchema,
       response: sessionResponseSchema,
-      errors: [401],
+      errors: [401, 429],
     },
-    async ({ body }) => confirmLoginCode(deps, body),
+    async ({ body, req }) => confirmLoginCode(loginDeps, { ...body, clientIp: clientIpOf(req) }),
   );
 
   defineRoute(

@@ -105,6 +105,13 @@ function startFakeSmtp(certificate?: {
   );
 }
 
+/** Codes are mailed after the login's answer: waits until the fake server has `count` messages. */
+async function received(smtp: { received: Received[] }, count: number): Promise<Received[]> {
+  const deadline = Date.now() + 10_000;
+  while (smtp.received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return smtp.received;
+}
+
 async function signInCustomer(harness: Harness) {
   const merchant = await createMerchant(harness.db);
   const store = await createStore(harness.db, merchant);
@@ -138,7 +145,7 @@ describe('portal login codes over SMTP', () => {
     const login = await call(harness, 'POST', '/api/v1/cms/session/login', { body: { storeId: store.id, email } });
     expect(login.status).toBe(200);
 
-    expect(smtp.received).toHaveLength(1);
+    expect(await received(smtp, 1)).toHaveLength(1);
     const [message] = smtp.received;
     expect(message!.commands).toEqual(
       expect.arrayContaining([
@@ -185,6 +192,8 @@ describe('portal login codes over SMTP with STARTTLS and a connection pool', () 
     for (let i = 0; i < 3; i++) {
       const login = await call(harness, 'POST', '/api/v1/cms/session/login', { body: { storeId: store.id, email } });
       expect(login.status).toBe(200);
+      // One at a time, so the pool's reuse of one connection is what is tested.
+      await received(smtp, i + 1);
     }
 
     expect(smtp.received).toHaveLength(3);

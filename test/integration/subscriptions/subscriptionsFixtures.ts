@@ -134,14 +134,31 @@ export async function eventually<T>(
 }
 
 /** Portal login through the sandbox outbox: login → read the code → confirm → token. */
+/**
+ * The outbox message carrying the code of `loginId`. The engine mails the code after answering the
+ * login (so customers and strangers get the same timing): the message may land a moment later.
+ */
+export async function loginCodeMail(
+  harness: Pick<Harness, 'sandboxUrl'>,
+  email: string,
+  loginId: string,
+): Promise<{ text: string; meta: Record<string, string> }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mailbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(email)}`).then(
+      (r) => r.json() as Promise<{ data: { text: string; meta: Record<string, string> }[] }>,
+    );
+    const message = mailbox.data.find((m) => m.meta.loginId === loginId);
+    if (message) return message;
+    if (Date.now() > deadline) throw new Error(`no login code for ${loginId} in the outbox`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function portalLogin(harness: Harness, storeId: string, email: string): Promise<string> {
   const login = await call(harness, 'POST', '/api/v1/cms/session/login', { body: { storeId, email } });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${JSON.stringify(login.body)}`);
-  const mailbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(email)}`).then(
-    (r) => r.json() as Promise<{ data: { meta: Record<string, string> }[] }>,
-  );
-  const message = mailbox.data.find((m) => m.meta.loginId === login.body.loginId);
-  if (!message) throw new Error('no login code in the outbox');
+  const message = await loginCodeMail(harness, email, login.body.loginId);
   const confirm = await call(harness, 'POST', '/api/v1/cms/session/confirm', {
     body: { loginId: login.body.loginId, code: message.meta.code },
   });

@@ -17318,6 +17318,25 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
                 /** @description Internal Server Error */
                 500: {
                     headers: {
@@ -17474,6 +17493,25 @@ export interface paths {
                 };
                 /** @description Unsupported Media Type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
