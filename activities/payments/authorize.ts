@@ -99,7 +99,7 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
           amount: input.amount,
           currency: input.currency,
           card: {
-            number: decryptPan(instrument.encryptedPan, deps.config),
+            number: decryptPan(instrument.encryptedPan, input.paymentInstrumentId, deps.config),
             expMonth: instrument.expMonth,
             expYear: instrument.expYear,
             holderName: instrument.cardholderName ?? undefined,

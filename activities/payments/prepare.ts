@@ -70,7 +70,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         {
           ip: payment.clientIp,
           email: customer?.email ?? null,
-          cardBin: instrument ? decryptPan(instrument.encryptedPan, deps.config).slice(0, 8) : null,
+          cardBin: instrument ? decryptPan(instrument.encryptedPan, instrument.id, deps.config).slice(0, 8) : null,
           country: instrument?.issuingCountry ?? null,
         },
         new Date(),

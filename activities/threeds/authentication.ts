@@ -121,7 +121,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
       const result = await callServer(() =>
         server.authenticate({
           reference: session.id,
-          cardNumber: decryptPan(instrument.encryptedPan, deps.config),
+          cardNumber: decryptPan(instrument.encryptedPan, instrument.id, deps.config),
           amount: input.amount,
           currency: input.currency,
           messageVersion: '2.2.0',

@@ -14,6 +14,7 @@ import {
   signWebhookPayload,
 } from '../../src/webhooks/signing';
 import { sendWebhookRequest } from '../../src/webhooks/send';
+import { withOpenedSecrets } from '../../src/webhooks/endpointSecrets';
 import { assertWebhookUrlAllowed, WebhookUrlError } from '../../src/webhooks/urlGuard';
 import type { ActivityDeps } from '../deps';
 
@@ -58,7 +59,11 @@ export function createWebhookActivities(deps: ActivityDeps) {
       const policy = deliveryPolicy(deps.config, endpoint.mode);
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = {
-        [signatureHeader]: signWebhookPayload(body, signingSecrets(endpoint, new Date()), timestamp),
+        [signatureHeader]: signWebhookPayload(
+          body,
+          signingSecrets(withOpenedSecrets(endpoint, deps.config), new Date()),
+          timestamp,
+        ),
         [eventIdHeader]: event.id,
         [eventTypeHeader]: webhookTypeOf(event.eventType) ?? event.eventType,
         [attemptHeader]: String(info.attempt),

@@ -24,6 +24,7 @@ import {
   reviewOutcomes,
   type ReviewOutcome,
 } from '../payments/review';
+import { RotationIncompleteError, rotateKeysCommand } from '../vault/rotateKeysCommand';
 
 const usage = `Usage: npm run --silent admin -- <command>
   create-partner --name NAME --mode test|live [--crm-only]   make a partner and its first partner key
@@ -38,6 +39,7 @@ const usage = `Usage: npm run --silent admin -- <command>
   needs-review                                               list payments whose processor outcome is unknown
   resolve-review --payment PAYMENT_ID --outcome charged|not_charged [--note TEXT]
                                                              settle one: charged → succeeded, not_charged → failed
+  rotate-keys [--batch-size N]                               re-seal every secret at rest under ENCRYPTION_KEY (resumable)
 Uses DATABASE_URL, else the embedded Postgres in DATA_DIR (started for the command unless npm start runs it).`;
 
 class UsageError extends Error {}
@@ -180,6 +182,13 @@ function commandFor(command: string, args: string[]): (db: Db) => Promise<unknow
       const outcome = values.outcome as ReviewOutcome;
       return (db) => resolvePaymentReview(db, { paymentId, outcome, note: values.note });
     }
+    case 'rotate-keys': {
+      const { values } = parseArgs({ args, options: { 'batch-size': { type: 'string' } }, strict: true });
+      const batchSize = Number(values['batch-size'] ?? 200);
+      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+        throw new UsageError('--batch-size must be an integer from 1 to 10000');
+      return (db) => rotateKeysCommand(db, config(), batchSize);
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -228,6 +237,7 @@ main(process.argv.slice(2)).then(
       error instanceof ConfigError ||
       error instanceof LegacyKeyImportError ||
       error instanceof IamCommandError ||
+      error instanceof RotationIncompleteError ||
       isDomainError(error);
     const message = isUsage
       ? `${(error as Error).message}\n\n${usage}`

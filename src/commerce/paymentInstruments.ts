@@ -45,9 +45,10 @@ export async function tokenizeCard(
     throw invalid('Card number is not valid (failed the Luhn check or has a wrong length)', 'INVALID_CARD_NUMBER');
   assertNotExpired(expMonth, expYear);
   const customer = await findCustomer(db, scope, input.customerId);
+  const id = newId('paymentInstrument');
   return db.paymentInstrument.create({
     data: {
-      id: newId('paymentInstrument'),
+      id,
       ...scope,
       customerId: customer.id,
       brand: cardBrandOf(pan),
@@ -57,7 +58,7 @@ export async function tokenizeCard(
       expYear,
       issuingCountry: issuingCountryOf(pan),
       cardholderName: cardholderName ?? null,
-      encryptedPan: encryptPan(pan, vault),
+      encryptedPan: encryptPan(pan, id, vault),
       fingerprint: panFingerprint(pan, vault),
     },
   });

@@ -42,10 +42,22 @@ export const configSchema = z
     TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
     TEMPORAL_CLI_PATH: z.string().optional(),
     REDIS_URL: z.string().url().optional(),
+    /** The current master key of the vault (64 hex); unset outside production: a key file in DATA_DIR. */
     ENCRYPTION_KEY: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
       .optional(),
+    /** Master keys rotated out, comma-separated: still read, never written (docs/operations.md, key rotation). */
+    ENCRYPTION_KEYS_PREVIOUS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a comma-separated list of 64-hex-character keys'))),
     SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
     SANDBOX_URL: z.string().url().optional(),
     PUBLIC_BASE_URL: z.string().url().optional(),
@@ -132,6 +144,11 @@ export const configSchema = z
     // Without an expected issuer, any key set's tokens would pass: an external provider must be named.
     message: 'must be set when IAM_JWKS_URL is set',
     path: ['IAM_ISSUER'],
+  })
+  .refine((cfg) => cfg.NODE_ENV !== 'production' || cfg.ENCRYPTION_KEY, {
+    // The generated key file lives beside the database: a copy of the data directory would carry both.
+    message: 'must be set when NODE_ENV=production (64 hex characters; the generated key file is for development)',
+    path: ['ENCRYPTION_KEY'],
   })
   .refine((cfg) => cfg.HTTP_HEADERS_TIMEOUT_MS <= cfg.HTTP_REQUEST_TIMEOUT_MS, {
     // Node refuses to start a server whose headers may take longer than the whole request.

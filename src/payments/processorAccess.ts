@@ -59,7 +59,7 @@ export function accessOf(
       }),
       processor,
     ),
-    credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
+    credentials: openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config),
     enable3DS: processor.enable3DS,
   };
 }

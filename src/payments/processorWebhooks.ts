@@ -53,7 +53,7 @@ export async function receiveProcessorWebhook(
   if (!webhooks) throw invalid(`Processors of type ${processor.type} send no webhooks`, 'WEBHOOKS_NOT_SUPPORTED');
   const verified = webhooks.verify({
     ...delivery,
-    credentials: openProcessorCredentials(processor.encryptedCredentials, deps.config),
+    credentials: openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config),
     live: processor.mode === 'live',
   });
   if (!verified.ok) {

@@ -5,7 +5,7 @@ import { findStoreOfScope } from '../commerce/storeOfScope';
 import { notFound, unauthenticated } from '../errors';
 import { signOfferLink, verifyOfferLink, type PortalAction } from './offerLinks';
 import { openPortalSession } from './session';
-import { offerLinkSecret } from './tokens';
+import { offerLinkSecret, offerLinkSecrets } from './tokens';
 
 interface OfferDeps {
   db: Db;
@@ -14,7 +14,11 @@ interface OfferDeps {
 
 /** Opens an anonymous session limited to what a valid, unexpired signed offer link allows. */
 export async function openOfferSession({ db, config }: OfferDeps, link: string) {
-  const payload = verifyOfferLink(link, offerLinkSecret(config), Date.now());
+  const now = Date.now();
+  const payload = offerLinkSecrets(config).reduce<ReturnType<typeof verifyOfferLink>>(
+    (found, secret) => found ?? verifyOfferLink(link, secret, now),
+    null,
+  );
   if (!payload) throw unauthenticated('Offer link is not valid or has expired');
   // The session never outlives its link (nor the session TTL).
   const expiresAt = new Date(Math.min(Date.now() + config.PORTAL_SESSION_TTL_MINUTES * 60_000, payload.exp * 1000));

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
 import { randomBase62 } from '../domain/ids';
-import { vaultKey } from '../vault/cardVault';
+import { vaultKey, vaultKeys } from '../vault/cardVault';
 
 /** Portal session tokens (x-cms-token): random, only their SHA-256 is stored. */
 export function mintPortalToken(): string {
@@ -32,4 +32,10 @@ export function sameHash(a: string, b: string): boolean {
 export function offerLinkSecret(config: Config): Buffer {
   if (config.PORTAL_LINK_SECRET) return Buffer.from(config.PORTAL_LINK_SECRET, 'utf8');
   return createHmac('sha256', vaultKey(config)).update('portal-offer-links').digest();
+}
+
+/** The secrets an offer link may be signed with: links signed before a vault key rotation stay valid. */
+export function offerLinkSecrets(config: Config): Buffer[] {
+  if (config.PORTAL_LINK_SECRET) return [offerLinkSecret(config)];
+  return vaultKeys(config).map((key) => createHmac('sha256', key).update('portal-offer-links').digest());
 }

@@ -1,20 +1,27 @@
-import type { Config } from '../config';
+import type { KeySource } from '../vault/keyring';
 import { openJson, sealJson, SecretBoxError } from '../vault/secretBox';
 
 /**
- * Processor credentials (an object of strings) sealed for `Processor.encryptedCredentials`.
- * The API seals them on create/update; the payment activities open them right before a call.
+ * Processor credentials (an object of strings) sealed for `Processor.encryptedCredentials`, bound
+ * to the processor's id. The API seals them on create/update; the payment activities open them
+ * right before a call.
  */
 const purpose = 'processor-credentials';
 
-type KeySource = Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>;
-
-export function sealProcessorCredentials(credentials: Record<string, string>, source?: KeySource): string {
-  return sealJson(credentials, purpose, source);
+export function sealProcessorCredentials(
+  credentials: Record<string, string>,
+  processorId: string,
+  source?: KeySource,
+): string {
+  return sealJson(credentials, { purpose, owner: processorId }, source);
 }
 
-export function openProcessorCredentials(blob: string, source?: KeySource): Record<string, string> {
-  const value = openJson<unknown>(blob, purpose, source);
+export function openProcessorCredentials(
+  blob: string,
+  processorId: string,
+  source?: KeySource,
+): Record<string, string> {
+  const value = openJson<unknown>(blob, { purpose, owner: processorId }, source);
   if (
     !value ||
     typeof value !== 'object' ||

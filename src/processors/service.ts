@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { Config } from '../config';
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
 import { invalid, notFound } from '../errors';
 import { openProcessorCredentials, sealProcessorCredentials } from './credentials';
 import { processorDefinition } from './registry';
+import type { KeySource } from '../vault/keyring';
 
 /**
  * Processors of a merchant account (the `POST /processors` family): validation of the type's
@@ -59,7 +59,7 @@ function issueAt(at: readonly string[], issue: Pick<z.core.$ZodIssue, 'path' | '
   return { path, message: `${path}: ${issue.message}` };
 }
 
-export function createProcessorService(deps: { db: Db; config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'> }) {
+export function createProcessorService(deps: { db: Db; config: KeySource }) {
   const { db, config } = deps;
 
   /** A processor of the caller's account and mode, or not_found. */
@@ -77,12 +77,13 @@ export function createProcessorService(deps: { db: Db; config: Pick<Config, 'ENC
 
     prepareCreate(scope: ProcessorScope, fields: ProcessorFields): Prisma.ProcessorUncheckedCreateInput {
       const credentials = checkCredentials(fields.type, fields.credentials, scope.mode, ['credentials']);
+      const id = newId('processor');
       return {
-        id: newId('processor'),
+        id,
         ...scope,
         name: fields.name,
         type: fields.type,
-        encryptedCredentials: sealProcessorCredentials(credentials, config),
+        encryptedCredentials: sealProcessorCredentials(credentials, id, config),
         supportedCurrencies: withBaseCurrency(fields.baseCurrency, fields.supportedCurrencies),
         baseCurrency: fields.baseCurrency,
         enabled: fields.enabled ?? true,
@@ -104,10 +105,16 @@ export function createProcessorService(deps: { db: Db; config: Pick<Config, 'ENC
       if (data.credentials) {
         encryptedCredentials = sealProcessorCredentials(
           checkCredentials(type, data.credentials, scope.mode, at),
+          existing.id,
           config,
         );
       } else if (type !== existing.type) {
-        checkCredentials(type, openProcessorCredentials(existing.encryptedCredentials, config), scope.mode, at);
+        checkCredentials(
+          type,
+          openProcessorCredentials(existing.encryptedCredentials, existing.id, config),
+          scope.mode,
+          at,
+        );
       }
       const baseCurrency = data.baseCurrency ?? existing.baseCurrency;
       const supported = data.supportedCurrencies ?? (data.baseCurrency ? existing.supportedCurrencies : undefined);

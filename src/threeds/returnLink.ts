@@ -1,30 +1,31 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
-import { vaultKey } from '../vault/cardVault';
+import { vaultKey, vaultKeys } from '../vault/cardVault';
+import type { KeySource } from '../vault/keyring';
 
 /**
  * The challenge return link. The ACS sends the cardholder's browser to
  * `/api/public/v1/threeds/{id}/return?token=…`; a browser carries no API key, so the link is
  * authenticated by an HMAC of the session id under a key derived from the engine's encryption
  * key: unguessable, bound to one session, and checkable by any API process with the same key.
+ * Links handed out before a key rotation stay valid while the old key is in ENCRYPTION_KEYS_PREVIOUS.
  */
-function returnKey(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>): Buffer {
-  return createHmac('sha256', vaultKey(config)).update('threeds-return-link-v1').digest();
+function tokenUnder(masterKey: Buffer, sessionId: string): string {
+  const returnKey = createHmac('sha256', masterKey).update('threeds-return-link-v1').digest();
+  return createHmac('sha256', returnKey).update(sessionId).digest('base64url');
 }
 
-export function returnToken(config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>, sessionId: string): string {
-  return createHmac('sha256', returnKey(config)).update(sessionId).digest('base64url');
+export function returnToken(config: KeySource, sessionId: string): string {
+  return tokenUnder(vaultKey(config), sessionId);
 }
 
-export function isValidReturnToken(
-  config: Pick<Config, 'ENCRYPTION_KEY' | 'DATA_DIR'>,
-  sessionId: string,
-  token: unknown,
-): boolean {
+export function isValidReturnToken(config: KeySource, sessionId: string, token: unknown): boolean {
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) return false;
-  const expected = Buffer.from(returnToken(config, sessionId));
   const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return vaultKeys(config).some((key) => {
+    const expected = Buffer.from(tokenUnder(key, sessionId));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 /**

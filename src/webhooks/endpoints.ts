@@ -2,16 +2,18 @@ import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';
 import { invalid } from '../errors';
+import type { KeySource } from '../vault/keyring';
 import type { Tenant } from '../events/tenant';
 import { deliveryPolicy } from './delivery';
 import { endpointChanges, type EndpointUpdate } from './endpointChanges';
 import { assertStoreOfTenant, findEndpoint } from './lookup';
+import { sealEndpointSecret } from './endpointSecrets';
 import { newWebhookSecret } from './signing';
 import { assertWebhookUrlAllowed, WebhookUrlError } from './urlGuard';
 
 export interface EndpointDeps {
   db: Db;
-  config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS'>;
+  config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS'> & KeySource;
 }
 
 /** Scheme, form and resolved addresses of a URL under the mode's policy; invalid when refused. */
@@ -24,7 +26,7 @@ async function checkedUrl(config: EndpointDeps['config'], tenant: Tenant, url: s
   }
 }
 
-/** Registers an endpoint of one of the tenant's stores; the answer holds its new signing secret. */
+/** Registers an endpoint of one of the tenant's stores; the answer holds its new signing secret in clear. */
 export async function createEndpoint(
   { db, config }: EndpointDeps,
   tenant: Tenant,
@@ -33,17 +35,19 @@ export async function createEndpoint(
   await assertStoreOfTenant(db, tenant, input.storeId);
   const url = await checkedUrl(config, tenant, input.url);
   const secret = newWebhookSecret();
-  return db.webhookEndpoint.create({
+  const id = newId('webhookEndpoint');
+  const endpoint = await db.webhookEndpoint.create({
     data: {
-      id: newId('webhookEndpoint'),
+      id,
       ...tenant,
       storeId: input.storeId,
       url,
       eventTypes: input.eventTypes,
       description: input.description ?? null,
-      secret,
+      secret: sealEndpointSecret(secret, id, config),
     },
   });
+  return { ...endpoint, secret };
 }
 
 /** The endpoints of one of the tenant's stores, oldest first. */
@@ -78,13 +82,22 @@ export async function deleteEndpoint(db: Db, tenant: Tenant, endpointId: string)
 }
 
 /** Issues a new signing secret; the old one keeps signing for `overlapSeconds` (0: not at all). */
-export async function rotateEndpointSecret(db: Db, tenant: Tenant, endpointId: string, overlapSeconds: number) {
+export async function rotateEndpointSecret(
+  { db, config }: EndpointDeps,
+  tenant: Tenant,
+  endpointId: string,
+  overlapSeconds: number,
+) {
   const existing = await findEndpoint(db, tenant, endpointId);
   const secret = newWebhookSecret();
   const expiresAt = overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
   await db.webhookEndpoint.update({
     where: { id: existing.id },
-    data: { secret, previousSecret: expiresAt ? existing.secret : null, previousSecretExpiresAt: expiresAt },
+    data: {
+      secret: sealEndpointSecret(secret, existing.id, config),
+      previousSecret: expiresAt ? existing.secret : null,
+      previousSecretExpiresAt: expiresAt,
+    },
   });
   return { id: existing.id, secret, previousSecretExpiresAt: expiresAt };
 }

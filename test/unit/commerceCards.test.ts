@@ -51,23 +51,23 @@ describe('card vault (AES-256-GCM)', () => {
   const envKey = { ENCRYPTION_KEY: 'ab'.repeat(32), DATA_DIR: '/nonexistent' };
 
   it('round-trips a PAN and never contains it in the blob; each encryption differs', () => {
-    const first = encryptPan('4242424242424242', envKey);
-    const second = encryptPan('4242424242424242', envKey);
+    const first = encryptPan('4242424242424242', 'pi_1', envKey);
+    const second = encryptPan('4242424242424242', 'pi_1', envKey);
     expect(first).not.toContain('4242424242424242');
     expect(first).not.toBe(second);
-    expect(decryptPan(first, envKey)).toBe('4242424242424242');
-    expect(decryptPan(second, envKey)).toBe('4242424242424242');
+    expect(decryptPan(first, 'pi_1', envKey)).toBe('4242424242424242');
+    expect(decryptPan(second, 'pi_1', envKey)).toBe('4242424242424242');
   });
 
   it('refuses a tampered blob or a wrong key', () => {
-    const blob = encryptPan('4242424242424242', envKey);
+    const blob = encryptPan('4242424242424242', 'pi_1', envKey);
     const parts = blob.split(':');
-    const ciphertext = Buffer.from(parts[3]!, 'base64');
+    const ciphertext = Buffer.from(parts[4]!, 'base64');
     ciphertext[0] = ciphertext[0]! ^ 1;
-    const tampered = [...parts.slice(0, 3), ciphertext.toString('base64')].join(':');
-    expect(() => decryptPan(tampered, envKey)).toThrow(CardVaultError);
-    expect(() => decryptPan(blob, { ...envKey, ENCRYPTION_KEY: 'cd'.repeat(32) })).toThrow(CardVaultError);
-    expect(() => decryptPan('garbage', envKey)).toThrow(CardVaultError);
+    const tampered = [...parts.slice(0, 4), ciphertext.toString('base64')].join(':');
+    expect(() => decryptPan(tampered, 'pi_1', envKey)).toThrow(CardVaultError);
+    expect(() => decryptPan(blob, 'pi_1', { ...envKey, ENCRYPTION_KEY: 'cd'.repeat(32) })).toThrow(CardVaultError);
+    expect(() => decryptPan('garbage', 'pi_1', envKey)).toThrow(CardVaultError);
   });
 
   it('fingerprints the same card identically under one key and differently under another', () => {
@@ -81,13 +81,13 @@ describe('card vault (AES-256-GCM)', () => {
   it('without ENCRYPTION_KEY, generates <DATA_DIR>/encryption.key once with mode 0600 and keeps using it', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vault-'));
     const source = { ENCRYPTION_KEY: undefined, DATA_DIR: dataDir };
-    const blob = encryptPan('5555555555554444', source);
+    const blob = encryptPan('5555555555554444', 'pi_2', source);
     const file = keyFilePath(dataDir);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const key = fs.readFileSync(file, 'utf8').trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     // A fresh process would read the same file: decrypt with the key given explicitly.
-    expect(decryptPan(blob, { ENCRYPTION_KEY: key, DATA_DIR: '/unused' })).toBe('5555555555554444');
+    expect(decryptPan(blob, 'pi_2', { ENCRYPTION_KEY: key, DATA_DIR: '/unused' })).toBe('5555555555554444');
     expect(fs.readFileSync(file, 'utf8').trim()).toBe(key);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

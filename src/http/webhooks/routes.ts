@@ -129,7 +129,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       response: rotatedSecretSchema,
     },
     async ({ params, body, req }) => {
-      const rotated = await rotateEndpointSecret(db, tenantOf(req), params.webhookId, body.overlapSeconds);
+      const rotated = await rotateEndpointSecret(deps, tenantOf(req), params.webhookId, body.overlapSeconds);
       return { ...rotated, previousSecretExpiresAt: rotated.previousSecretExpiresAt?.toISOString() ?? null };
     },
   );

@@ -126,7 +126,7 @@ describe('payment instruments: tokenized cards over HTTP', () => {
 
     // What the payments engine reads to charge the card later decrypts to the PAN.
     const row = await harness.db.paymentInstrument.findUniqueOrThrow({ where: { id: instrument.id } });
-    expect(decryptPan(row.encryptedPan, harness.config)).toBe('4242424242424242');
+    expect(decryptPan(row.encryptedPan, row.id, harness.config)).toBe('4242424242424242');
   });
 
   it('answers 400 for a bad Luhn, a past expiry, a bad CVC or an expiry update into the past', async () => {
@@ -251,7 +251,7 @@ describe('payment instruments: tokenized cards over HTTP', () => {
     expect(rejected.status).toBe(400);
     expect(JSON.stringify(rejected.body)).not.toContain(badPan);
     const row = await harness.db.paymentInstrument.findUniqueOrThrow({ where: { id: instrument.id } });
-    expect(decryptPan(row.encryptedPan, harness.config)).toBe(pan);
+    expect(decryptPan(row.encryptedPan, row.id, harness.config)).toBe(pan);
 
     const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await client.connect();

@@ -24,6 +24,26 @@ describe('command-line entry points with a bad variable', () => {
     expect(answer.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  // The generated key file sits beside the database: in production the key must come from the environment.
+  it.each([
+    ['start', []],
+    ['api', []],
+    ['worker', []],
+    ['admin', ['rotate-keys']],
+  ])('%s: NODE_ENV=production without ENCRYPTION_KEY refuses to start', async (command, args) => {
+    const answer = await run(command, args, {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: undefined,
+      DATABASE_URL: 'postgresql://127.0.0.1:1/none',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+    });
+    expect(answer.code).toBe(1);
+    expect(answer.stdout).toBe('');
+    expect(answer.stderr).toMatch(
+      new RegExp(`^${command}: invalid configuration: ENCRYPTION_KEY: must be set when NODE_ENV=production .+\\n$`),
+    );
+  });
+
   it('api without DATABASE_URL and TEMPORAL_ADDRESS says so in one line', async () => {
     const answer = await run('api', [], { DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined });
     expect(answer.code).toBe(1);

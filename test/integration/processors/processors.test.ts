@@ -77,8 +77,10 @@ describe('processors over HTTP', () => {
     // At rest: sealed, not in clear, and opens to the last credentials given.
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id } });
     expect(row.encryptedCredentials).not.toContain('m_eu_2');
-    expect(row.encryptedCredentials).toMatch(/^sb1:/);
-    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({ merchantId: 'm_eu_2' });
+    expect(row.encryptedCredentials).toMatch(/^v2:[0-9a-f]{12}:/);
+    expect(openProcessorCredentials(row.encryptedCredentials, row.id, harness.config)).toEqual({
+      merchantId: 'm_eu_2',
+    });
   });
 
   it('keeps the old credentials when an update does not send any', async () => {
@@ -88,7 +90,7 @@ describe('processors over HTTP', () => {
       updatedData: { name: 'Renamed' },
     });
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
-    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+    expect(openProcessorCredentials(row.encryptedCredentials, row.id, harness.config)).toEqual({
       merchantId: 'm_eu_1',
       apiKey: secret,
     });
@@ -143,7 +145,7 @@ describe('processors over HTTP', () => {
     const created = await create({ ...validBody(), credentials: { merchantId: 'm_ep', endpoint } });
     expect(created.status).toBe(200);
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id: created.body.id } });
-    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+    expect(openProcessorCredentials(row.encryptedCredentials, row.id, harness.config)).toEqual({
       merchantId: 'm_ep',
       endpoint,
     });
@@ -172,7 +174,7 @@ describe('processors over HTTP', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.issues[0].path).toBe('updatedData.credentials.merchantId');
     const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
-    expect(openProcessorCredentials(row.encryptedCredentials, harness.config)).toEqual({
+    expect(openProcessorCredentials(row.encryptedCredentials, row.id, harness.config)).toEqual({
       merchantId: 'm_eu_1',
       apiKey: secret,
     });

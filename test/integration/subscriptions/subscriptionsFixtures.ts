@@ -18,17 +18,18 @@ export async function createStore(
 ) {
   // The sandbox acquirer's ledger is filtered by this id.
   const acquirerMerchantId = `m_${newId('processor')}`;
+  const processorId = newId('processor');
   const processor = await db.processor.create({
     data: {
-      id: newId('processor'),
+      id: processorId,
       accountId: merchant.accountId,
       mode: merchant.mode,
       name: 'Sandbox',
       type: 'sandbox',
-      encryptedCredentials: sealProcessorCredentials(
-        { merchantId: acquirerMerchantId },
-        { ...testVaultEnv, DATA_DIR: '/nonexistent' },
-      ),
+      encryptedCredentials: sealProcessorCredentials({ merchantId: acquirerMerchantId }, processorId, {
+        ...testVaultEnv,
+        DATA_DIR: '/nonexistent',
+      }),
       supportedCurrencies: ['USD'],
       baseCurrency: 'USD',
       enable3DS: options.threeDs ?? false,
@@ -93,9 +94,10 @@ export async function createCustomer(db: Db, merchant: Merchant, email: string, 
 }
 
 export async function createCard(db: Db, config: Config, merchant: Merchant, customerId: string, pan: string) {
+  const id = newId('paymentInstrument');
   return db.paymentInstrument.create({
     data: {
-      id: newId('paymentInstrument'),
+      id,
       accountId: merchant.accountId,
       mode: merchant.mode,
       customerId,
@@ -104,7 +106,7 @@ export async function createCard(db: Db, config: Config, merchant: Merchant, cus
       bin: pan.slice(0, 6),
       expMonth: 12,
       expYear: 2035,
-      encryptedPan: encryptPan(pan, config),
+      encryptedPan: encryptPan(pan, id, config),
       fingerprint: panFingerprint(pan, config),
     },
   });

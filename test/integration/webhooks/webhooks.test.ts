@@ -174,11 +174,15 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     expect(verifyWebhookSignature(request.body, header, rotated.body.secret).valid).toBe(true);
 
     // Ending the overlap at once: only the new secret signs.
-    await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, {
+    const ended = await call(harness, 'POST', `/api/public/v1/webhooks/${endpoint.id}/rotate-secret`, {
       token: merchant.token,
       body: { overlapSeconds: 0 },
     });
-    const latest = (await harness.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).secret;
+    const latest = ended.body.secret as string;
+    // Stored sealed, never as the secret itself.
+    const stored = await harness.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(stored.secret).toMatch(/^v2:[0-9a-f]{12}:/);
+    expect(stored.secret).not.toContain(latest);
     const second = await trigger('order/refunded');
     const next = await until(() => receiver.received.find((r) => r.headers['x-webhook-event-id'] === second.eventId));
     expect(verifyWebhookSignature(next.body, next.headers['x-webhook-signature'] as string, latest).valid).toBe(true);
