@@ -110,7 +110,7 @@ export const deliveryAttemptSchema = z
     responseStatus: z.number().int().nullable(),
     latencyMs: z.number().int(),
     error: z.string().nullable(),
-    responseSnippet: z.string().max(200).nullable().openapi({
+    responseSnippet: z.string().nullable().openapi({
       description:
         "At most 200 characters of the receiver's answer, control characters stripped (its status is responseStatus)",
     }),
