@@ -1,4 +1,4 @@
-import { findBlockingRule, type BlockRuleInput } from '../../src/domain/blockRules';
+import { findBlockingRule, ipRulesEvaluated, type BlockRuleInput } from '../../src/domain/blockRules';
 import { capabilityNames, routableCurrencies } from '../../src/payments/processorAccess';
 import { claimCheckoutSessionForPayment } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
@@ -49,7 +49,11 @@ export function createPaymentActivities(deps: ActivityDeps) {
       return { kind: 'ready', context: await routingContext(charge, rows), ...noBlockRules };
     },
 
-    /** Loads the account's block rules and the payment's signals (IP, e-mail, card BIN, card country). */
+    /**
+     * Loads the account's block rules and the payment's signals (the cardholder's IP as the merchant
+     * sent it, e-mail, card BIN, card country). When IP rules are in force, the payment records
+     * whether they could be checked (`ipRulesEvaluated`: false when the request carried no customerIp).
+     */
     async checkBlockRules(input: { paymentId: string; accountId: string; mode: 'test' | 'live' }) {
       // Rules first: most accounts have none, and then the payment's signals need no read.
       const rows = await db.blockRule.findMany({
@@ -65,16 +69,18 @@ export function createPaymentActivities(deps: ActivityDeps) {
           : null,
       ]);
       const rules = rows.map((row) => ({ ...row, operator: row.operator === 'AND' ? 'AND' : 'OR' }) as BlockRuleInput);
-      const rule = findBlockingRule(
-        rules,
-        {
-          ip: payment.clientIp,
-          email: customer?.email ?? null,
-          cardBin: instrument ? decryptPan(instrument.encryptedPan, instrument.id, deps.config).slice(0, 8) : null,
-          country: instrument?.issuingCountry ?? null,
-        },
-        new Date(),
-      );
+      const signals = {
+        ip: payment.clientIp,
+        email: customer?.email ?? null,
+        cardBin: instrument ? decryptPan(instrument.encryptedPan, instrument.id, deps.config).slice(0, 8) : null,
+        country: instrument?.issuingCountry ?? null,
+      };
+      const now = new Date();
+      const evaluated = ipRulesEvaluated(rules, signals, now);
+      // Written here, inside the activity: a repeat writes the same value, and the workflow's steps stay as they were.
+      if (evaluated !== undefined && payment.ipRulesEvaluated !== evaluated)
+        await db.payment.update({ where: { id: payment.id }, data: { ipRulesEvaluated: evaluated } });
+      const rule = findBlockingRule(rules, signals, now);
       return rule ? { blocked: true as const, ruleId: rule.id, ruleName: rule.name } : { blocked: false as const };
     },
 

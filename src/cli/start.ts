@@ -12,11 +12,12 @@ import { createTemporalClient } from '../../temporal/connection';
 import { buildWorkflowBundleFile, freshBundle } from '../../temporal/prebuiltBundle';
 import { startTracingFromConfig } from '../tracing/tracing';
 import path from 'node:path';
+import { withStartDefaults } from '../config';
 import { configOrExit } from './configOrExit';
 
 /** `npm start`: Postgres, migrations, Temporal, worker, then the HTTP API, in that order. */
 async function main(): Promise<void> {
-  const cfg = configOrExit('start');
+  const cfg = withStartDefaults(configOrExit('start'));
   const logger = createLogger(cfg.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   lifecycle.exitOnSignals();

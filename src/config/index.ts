@@ -62,6 +62,11 @@ export const configSchema = z
     SANDBOX_URL: z.string().url().optional(),
     PUBLIC_BASE_URL: z.string().url().optional(),
     WEBHOOK_ALLOW_INSECURE_URLS: booleanFromEnv.default(false),
+    /**
+     * Webhook endpoints on loopback (127.0.0.0/8, ::1) where http is allowed (test mode). Unset: off,
+     * except under `npm start` outside NODE_ENV=production (see `withStartDefaults`).
+     */
+    WEBHOOK_ALLOW_LOOPBACK: booleanFromEnv.optional(),
     /** Check every answer against /openapi.json and log what it does not declare (default: on when NODE_ENV=test). */
     CHECK_RESPONSES: booleanFromEnv.optional(),
     /** GET /metrics on the API (Prometheus text, no API key): keep it off the public internet. */
@@ -168,6 +173,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return result.data;
+}
+
+/**
+ * `npm start`'s embedded set-up: everything on one machine, so loopback webhook receivers are on
+ * unless the operator says otherwise or runs NODE_ENV=production. `npm run api` and `npm run
+ * worker` (the split deployment) keep them off unless WEBHOOK_ALLOW_LOOPBACK=true.
+ */
+export function withStartDefaults(cfg: Config): Config {
+  return { ...cfg, WEBHOOK_ALLOW_LOOPBACK: cfg.WEBHOOK_ALLOW_LOOPBACK ?? cfg.NODE_ENV !== 'production' };
 }
 
 let cached: Config | undefined;

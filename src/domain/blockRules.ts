@@ -100,9 +100,25 @@ export function findBlockingRule(
   return rules.find((rule) => ruleMatches(rule, signals, now));
 }
 
+/** Enabled and not expired. */
+function inForce(rule: BlockRuleInput, now: Date): boolean {
+  return rule.enabled && !(rule.expiresAt && now.getTime() >= rule.expiresAt.getTime());
+}
+
+/**
+ * Whether the payer's IP could be checked against the rules: undefined when no rule in force has an
+ * IP condition, false when some has but the payment carries no IP (those conditions do not hold).
+ */
+export function ipRulesEvaluated(rules: BlockRuleInput[], signals: PaymentSignals, now: Date): boolean | undefined {
+  const checksIp = rules.some(
+    (rule) => inForce(rule, now) && rule.value.some((value) => parseCondition(rule.type, value).type === 'ip'),
+  );
+  if (!checksIp) return undefined;
+  return !!signals.ip && plainIp(signals.ip) !== undefined;
+}
+
 export function ruleMatches(rule: BlockRuleInput, signals: PaymentSignals, now: Date): boolean {
-  if (!rule.enabled) return false;
-  if (rule.expiresAt && now.getTime() >= rule.expiresAt.getTime()) return false;
+  if (!inForce(rule, now)) return false;
   const conditions = rule.value.map((value) => parseCondition(rule.type, value));
   if (conditions.length === 0) return false;
   const holds = (condition: Condition) => conditionHolds(condition, signals);

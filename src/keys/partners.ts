@@ -2,6 +2,7 @@ import type { Db } from '../db/prisma';
 import type { Partner } from '../generated/prisma/client';
 import type { Mode } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
+import { forbidden } from '../errors';
 import { mintApiKey } from './mintKey';
 
 export type PartnerKind = 'payfac' | 'crm_only';
@@ -28,4 +29,18 @@ export async function createPartnerWithKey(
     });
     return { partner, keyId: key.id, partnerKey: token };
   });
+}
+
+/**
+ * Refuses a partner that is not a full processing partner (payfac): only those create processing
+ * accounts and mint processing keys. Checked before the request's body is read.
+ */
+export async function assertPayfacPartner(db: Db, partnerId: string): Promise<void> {
+  const partner = await db.partner.findUnique({ where: { id: partnerId }, select: { kind: true } });
+  if (partner?.kind !== 'payfac') {
+    throw forbidden(
+      'Only full processing partners (payfac) can create processing accounts and keys; this partner is CRM-only',
+      'payfac_required',
+    );
+  }
 }

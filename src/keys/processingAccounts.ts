@@ -3,10 +3,11 @@ import type { Db } from '../db/prisma';
 import type { ApiKey, ProcessingAccount } from '../generated/prisma/client';
 import { processingKeyLabel, visibleModes, type Mode } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
-import { forbidden, invalid, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import type { PageRequest, PartnerCaller } from './caller';
 import { mintApiKey, revokeApiKey, type MintedKey } from './mintKey';
 import { assertCanActInMode } from './modeGuard';
+import { assertPayfacPartner } from './partners';
 
 /** A processing account of the calling partner in a mode its key sees, or not_found. */
 async function findOwnTpa(db: Db, caller: PartnerCaller, tpaId: string) {
@@ -35,13 +36,8 @@ export async function createProcessingAccount(
   caller: PartnerCaller,
   input: NewProcessingAccount,
 ): Promise<ProcessingAccount> {
-  const partner = await db.partner.findUniqueOrThrow({ where: { id: caller.partnerId } });
-  if (partner.kind !== 'payfac') {
-    throw forbidden(
-      'Only full processing partners (payfac) can create processing accounts; this partner is CRM-only',
-      'payfac_required',
-    );
-  }
+  // The route refuses before validating (RouteSpec.partnerKind); callers outside HTTP are checked here.
+  await assertPayfacPartner(db, caller.partnerId);
   const mode: Mode = input.mode ?? caller.mode;
   assertCanActInMode(caller.mode, mode);
   const account = await db.account.findFirst({ where: { id: input.accountId, partnerId: caller.partnerId } });

@@ -7,9 +7,18 @@ export function deliveryPayload(event: EventView, webhookType: string, mode: 'te
   return { id: event.id, type: webhookType, mode, createdAt: event.createdAt, data: event };
 }
 
-/** Test mode, or the operator's WEBHOOK_ALLOW_INSECURE_URLS, allows http and loopback receivers. */
-export function deliveryPolicy(config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS'>, mode: 'test' | 'live'): UrlPolicy {
-  return { allowInsecure: mode === 'test' || config.WEBHOOK_ALLOW_INSECURE_URLS };
+/**
+ * Test mode, or the operator's WEBHOOK_ALLOW_INSECURE_URLS, allows http receivers; loopback ones
+ * also need the operator's WEBHOOK_ALLOW_LOOPBACK (unset: off; `npm start` turns it on outside production).
+ */
+export function deliveryPolicy(
+  config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS' | 'WEBHOOK_ALLOW_LOOPBACK'>,
+  mode: 'test' | 'live',
+): UrlPolicy {
+  return {
+    allowInsecure: mode === 'test' || config.WEBHOOK_ALLOW_INSECURE_URLS,
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK === true,
+  };
 }
 
 /** The secrets that sign now: the current one, plus the rotated-out one inside its overlap window. */

@@ -13,7 +13,7 @@ import { assertWebhookUrlAllowed, WebhookUrlError } from './urlGuard';
 
 export interface EndpointDeps {
   db: Db;
-  config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS'> & KeySource;
+  config: Pick<Config, 'WEBHOOK_ALLOW_INSECURE_URLS' | 'WEBHOOK_ALLOW_LOOPBACK'> & KeySource;
 }
 
 /** Scheme, form and resolved addresses of a URL under the mode's policy; invalid when refused. */
@@ -21,7 +21,7 @@ async function checkedUrl(config: EndpointDeps['config'], tenant: Tenant, url: s
   try {
     return (await assertWebhookUrlAllowed(url, deliveryPolicy(config, tenant.mode))).toString();
   } catch (error) {
-    if (error instanceof WebhookUrlError) throw invalid(error.message, 'INVALID_WEBHOOK_URL');
+    if (error instanceof WebhookUrlError) throw invalid(error.message, error.code);
     throw error;
   }
 }

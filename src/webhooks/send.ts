@@ -1,17 +1,19 @@
 import http from 'node:http';
 import https from 'node:https';
+import { excerptLength, responseExcerpt } from './responseExcerpt';
 import { guardedLookup, systemResolve, type ResolveHost, type UrlPolicy } from './urlGuard';
 
 export interface SendResult {
   /** HTTP status, or undefined when no response came (timeout, refused, blocked address). */
   status?: number;
   latencyMs: number;
-  /** First 1 000 characters of the response body. */
+  /** A sanitized excerpt of the response body (see responseExcerpt); all that is ever kept of it. */
   snippet?: string;
   error?: string;
 }
 
-const snippetLimit = 1000;
+// Read a little more than the excerpt keeps: stripped control characters must not shorten it.
+const readLimit = excerptLength * 4;
 
 /**
  * POSTs one webhook request. Never follows redirects (a 3xx is a failed attempt) and connects
@@ -43,14 +45,15 @@ export function sendWebhookRequest(
         timeout: timeoutMs,
       },
       (response) => {
-        let snippet = '';
+        let head = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
-          if (snippet.length < snippetLimit) snippet += chunk.slice(0, snippetLimit - snippet.length);
+          if (head.length < readLimit) head += chunk.slice(0, readLimit - head.length);
         });
-        response.on('end', () => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet }));
+        const snippet = () => responseExcerpt(head) ?? undefined;
+        response.on('end', () => resolve({ status: response.statusCode, latencyMs: elapsed(), snippet: snippet() }));
         response.on('error', (error) =>
-          resolve({ status: response.statusCode, latencyMs: elapsed(), snippet, error: error.message }),
+          resolve({ status: response.statusCode, latencyMs: elapsed(), snippet: snippet(), error: error.message }),
         );
       },
     );

@@ -10,12 +10,20 @@ export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 export const systemResolve: ResolveHost = (hostname) => lookupAll(hostname, { all: true, verbatim: true });
 
 export interface UrlPolicy {
-  /** Plain http and loopback addresses are allowed (test mode, or WEBHOOK_ALLOW_INSECURE_URLS). */
+  /** Plain http is allowed, and loopback may be (test mode, or WEBHOOK_ALLOW_INSECURE_URLS). */
   allowInsecure: boolean;
+  /** Loopback addresses are allowed where insecure URLs are: the operator's WEBHOOK_ALLOW_LOOPBACK. */
+  allowLoopback: boolean;
 }
 
+/** The refusal of a loopback receiver the operator has not allowed (its own code: the fix is not the URL's form). */
+export const loopbackNotAllowedCode = 'WEBHOOK_LOOPBACK_NOT_ALLOWED';
+
 export class WebhookUrlError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code: string = 'INVALID_WEBHOOK_URL',
+  ) {
     super(message);
     this.name = 'WebhookUrlError';
   }
@@ -74,17 +82,36 @@ function embeddedIpv4(address: string): string | undefined {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
-/** Why an IP address may not receive webhooks under the policy, or undefined when it may. */
-export function blockedAddressReason(address: string, policy: UrlPolicy): string | undefined {
+interface AddressRefusal {
+  reason: string;
+  code?: string;
+}
+
+/** Why an IP address may not receive webhooks under the policy (and the refusal's code), or undefined when it may. */
+function addressRefusal(address: string, policy: UrlPolicy): AddressRefusal | undefined {
   const family = isIP(address);
-  if (family === 0) return 'not an IP address';
+  if (family === 0) return { reason: 'not an IP address' };
   const v4 = family === 6 ? embeddedIpv4(address) : address;
   const type = v4 ? 'ipv4' : 'ipv6';
   const candidate = v4 ?? address;
-  if (loopback.check(candidate, type))
-    return policy.allowInsecure ? undefined : 'loopback addresses are only allowed in test mode';
-  if (blocked.check(candidate, type)) return 'private, link-local, metadata or reserved addresses are not allowed';
+  if (loopback.check(candidate, type)) {
+    if (!policy.allowInsecure) return { reason: 'loopback addresses are only allowed in test mode' };
+    if (!policy.allowLoopback)
+      return {
+        reason:
+          'loopback receivers are turned off on this engine (its operator allows them with WEBHOOK_ALLOW_LOOPBACK=true); use a URL reachable from outside this machine',
+        code: loopbackNotAllowedCode,
+      };
+    return undefined;
+  }
+  if (blocked.check(candidate, type))
+    return { reason: 'private, link-local, metadata or reserved addresses are not allowed' };
   return undefined;
+}
+
+/** Why an IP address may not receive webhooks under the policy, or undefined when it may. */
+export function blockedAddressReason(address: string, policy: UrlPolicy): string | undefined {
+  return addressRefusal(address, policy)?.reason;
 }
 
 /** Parses a webhook URL and checks its scheme and form; DNS is checked by `assertWebhookUrlAllowed`. */
@@ -104,8 +131,8 @@ export function parseWebhookUrl(raw: string, policy: UrlPolicy): URL {
   if (blockedHostnames.has(host.toLowerCase().replace(/\.$/, '')))
     throw new WebhookUrlError('metadata hosts are not allowed');
   if (isIP(host)) {
-    const reason = blockedAddressReason(host, policy);
-    if (reason) throw new WebhookUrlError(`url host ${host}: ${reason}`);
+    const refusal = addressRefusal(host, policy);
+    if (refusal) throw new WebhookUrlError(`url host ${host}: ${refusal.reason}`, refusal.code);
   }
   return url;
 }
@@ -132,8 +159,8 @@ export async function assertWebhookUrlAllowed(
   }
   if (addresses.length === 0) throw new WebhookUrlError(`url host ${host} does not resolve`);
   for (const { address } of addresses) {
-    const reason = blockedAddressReason(address, policy);
-    if (reason) throw new WebhookUrlError(`url host ${host} resolves to ${address}: ${reason}`);
+    const refusal = addressRefusal(address, policy);
+    if (refusal) throw new WebhookUrlError(`url host ${host} resolves to ${address}: ${refusal.reason}`, refusal.code);
   }
   return url;
 }
@@ -149,11 +176,9 @@ export function guardedLookup(policy: UrlPolicy, resolve: ResolveHost = systemRe
     const answer = (addresses: LookupAddress[]) => {
       for (const { address } of addresses) {
         const reason = blockedAddressReason(address, policy);
+        // An errno-style code, as http expects of a lookup error.
         if (reason)
-          return callback(
-            Object.assign(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`), { code: 'EBLOCKED' }),
-            '',
-          );
+          return callback(new WebhookUrlError(`${hostname} resolves to ${address}: ${reason}`, 'EBLOCKED'), '');
       }
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');

@@ -43,6 +43,8 @@ export async function startHarness(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     SANDBOX_PORT: '0',
+    // The tests' webhook receivers listen on loopback; a test overrides this to see the refusal.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     ...env,
   });
   const logger = createLogger(config.LOG_LEVEL);

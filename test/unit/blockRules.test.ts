@@ -1,6 +1,7 @@
 import {
   findBlockingRule,
   invalidPatternReason,
+  ipRulesEvaluated,
   normalizeBlockRuleType,
   normalizeBlockRuleValue,
   parseCondition,
@@ -173,5 +174,30 @@ describe('block rule values and types', () => {
     expect(normalizeBlockRuleValue('country', 'country:ng')).toBe('NG');
     expect(normalizeBlockRuleValue('country', 'BIN:411111')).toBe('card_bin:411111');
     expect(normalizeBlockRuleValue('ip', '2001:DB8::1')).toBe('2001:DB8::1');
+  });
+});
+
+describe('ipRulesEvaluated', () => {
+  const ipRule = rule({ type: 'ip', value: ['203.0.113.0/24'] });
+  const prefixed = rule({ type: 'country', value: ['NG', 'ip:10.0.0.0/8'], operator: 'AND' });
+  const mail = rule({ type: 'email', value: ['@x.example'] });
+
+  it('is undefined when no rule in force has an IP condition', () => {
+    expect(ipRulesEvaluated([mail], { ip: '203.0.113.9' }, now)).toBeUndefined();
+    expect(ipRulesEvaluated([{ ...ipRule, enabled: false }], {}, now)).toBeUndefined();
+    expect(ipRulesEvaluated([{ ...ipRule, expiresAt: new Date('2026-11-01T00:00:00Z') }], {}, now)).toBeUndefined();
+  });
+
+  it('is false when IP rules are in force and the payment carries no IP: they then never match', () => {
+    for (const rules of [[ipRule], [mail, prefixed]]) {
+      expect(ipRulesEvaluated(rules, { ip: null }, now)).toBe(false);
+      expect(ipRulesEvaluated(rules, {}, now)).toBe(false);
+    }
+    expect(findBlockingRule([ipRule, prefixed], { country: 'NG' }, now)).toBeUndefined();
+  });
+
+  it('is true when the payment carries an IP address to check them against', () => {
+    expect(ipRulesEvaluated([ipRule], { ip: '198.51.100.1' }, now)).toBe(true);
+    expect(ipRulesEvaluated([mail, prefixed], { ip: '2001:db8::1' }, now)).toBe(true);
   });
 });

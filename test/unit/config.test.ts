@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from '../../src/config';
+import { ConfigError, parseConfig, withStartDefaults } from '../../src/config';
 
 describe('configuration from the environment', () => {
   it('has embedded defaults when nothing is set', () => {
@@ -58,5 +58,19 @@ describe('configuration from the environment', () => {
     expect(parseConfig({ TEMPORAL_TLS: 'true' }).TEMPORAL_TLS).toBe(true);
     expect(parseConfig({ TEMPORAL_TLS: '0' }).TEMPORAL_TLS).toBe(false);
     expect(() => parseConfig({ TEMPORAL_TLS: 'yes' })).toThrow(ConfigError);
+  });
+
+  it('allows loopback webhook receivers under npm start outside production only, and elsewhere only when set', () => {
+    // npm run api / npm run worker alone: off unless the operator sets it.
+    expect(parseConfig({}).WEBHOOK_ALLOW_LOOPBACK).toBeUndefined();
+    expect(parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
+    // npm start: on by default, off with NODE_ENV=production, and the operator's value wins.
+    expect(withStartDefaults(parseConfig({})).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
+    expect(withStartDefaults(parseConfig({ NODE_ENV: 'production' })).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+    expect(withStartDefaults(parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'false' })).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+    expect(
+      withStartDefaults(parseConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK: 'true' })).WEBHOOK_ALLOW_LOOPBACK,
+    ).toBe(true);
+    expect(() => parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK/);
   });
 });

@@ -8,8 +8,10 @@ import {
   type ResolveHost,
 } from '../../src/webhooks/urlGuard';
 
-const live = { allowInsecure: false };
-const test = { allowInsecure: true };
+const live = { allowInsecure: false, allowLoopback: false };
+/** Test mode on an engine whose operator allows loopback receivers (WEBHOOK_ALLOW_LOOPBACK=true). */
+const test = { allowInsecure: true, allowLoopback: true };
+const testWithoutLoopback = { allowInsecure: true, allowLoopback: false };
 
 /** A DNS that answers from a table, counting questions. */
 function fakeDns(answers: Record<string, string[]>) {
@@ -63,10 +65,42 @@ describe('webhook URL guard', () => {
     }
   });
 
-  it('relaxes to http and loopback only in test mode or when the operator allows insecure URLs', () => {
-    expect(deliveryPolicy({ WEBHOOK_ALLOW_INSECURE_URLS: false }, 'live')).toEqual({ allowInsecure: false });
-    expect(deliveryPolicy({ WEBHOOK_ALLOW_INSECURE_URLS: false }, 'test')).toEqual({ allowInsecure: true });
-    expect(deliveryPolicy({ WEBHOOK_ALLOW_INSECURE_URLS: true }, 'live')).toEqual({ allowInsecure: true });
+  it('refuses loopback in test mode unless the operator allows it, with its own code', async () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://[::1]:8080/hook', 'http://[::ffff:127.0.0.1]/hook']) {
+      expect(() => parseWebhookUrl(url, testWithoutLoopback)).toThrow(
+        expect.objectContaining({
+          code: 'WEBHOOK_LOOPBACK_NOT_ALLOWED',
+          message: expect.stringMatching(/loopback receivers are turned off .*WEBHOOK_ALLOW_LOOPBACK=true/),
+        }),
+      );
+    }
+    const dns = fakeDns({ 'hooks.shop.example': ['127.0.0.1'] });
+    await expect(
+      assertWebhookUrlAllowed('http://hooks.shop.example/in', testWithoutLoopback, dns.resolve),
+    ).rejects.toMatchObject({ code: 'WEBHOOK_LOOPBACK_NOT_ALLOWED' });
+    // Plain http on a public host stays allowed in test mode; the other refusals keep their code.
+    expect(parseWebhookUrl('http://93.184.216.34/hook', testWithoutLoopback).protocol).toBe('http:');
+    expect(() => parseWebhookUrl('http://10.0.0.1/hook', test)).toThrow(
+      expect.objectContaining({ code: 'INVALID_WEBHOOK_URL' }),
+    );
+  });
+
+  it('relaxes to http only in test mode or with insecure URLs, and to loopback only with WEBHOOK_ALLOW_LOOPBACK', () => {
+    const off = { WEBHOOK_ALLOW_INSECURE_URLS: false, WEBHOOK_ALLOW_LOOPBACK: undefined };
+    expect(deliveryPolicy(off, 'live')).toEqual({ allowInsecure: false, allowLoopback: false });
+    expect(deliveryPolicy(off, 'test')).toEqual({ allowInsecure: true, allowLoopback: false });
+    expect(deliveryPolicy({ ...off, WEBHOOK_ALLOW_LOOPBACK: false }, 'test')).toEqual({
+      allowInsecure: true,
+      allowLoopback: false,
+    });
+    expect(deliveryPolicy({ ...off, WEBHOOK_ALLOW_LOOPBACK: true }, 'test')).toEqual({
+      allowInsecure: true,
+      allowLoopback: true,
+    });
+    expect(deliveryPolicy({ WEBHOOK_ALLOW_INSECURE_URLS: true, WEBHOOK_ALLOW_LOOPBACK: true }, 'live')).toEqual({
+      allowInsecure: true,
+      allowLoopback: true,
+    });
   });
 
   it('accepts public addresses', () => {

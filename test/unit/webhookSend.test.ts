@@ -4,8 +4,10 @@ import { attemptTimeoutMs } from '../../activities/webhooks/delivery';
 import { sendWebhookRequest } from '../../src/webhooks/send';
 import type { ResolveHost } from '../../src/webhooks/urlGuard';
 
-const live = { allowInsecure: false };
-const test = { allowInsecure: true };
+const live = { allowInsecure: false, allowLoopback: false };
+/** Test mode with the operator's WEBHOOK_ALLOW_LOOPBACK: these receivers listen on loopback. */
+const test = { allowInsecure: true, allowLoopback: true };
+const testWithoutLoopback = { allowInsecure: true, allowLoopback: false };
 
 /** A loopback server; `answer` may leave a request unanswered to play a hung receiver. */
 async function startServer(answer: (res: http.ServerResponse, body: string) => void) {
@@ -56,6 +58,23 @@ describe('sendWebhookRequest (real loopback receivers)', () => {
     }
   });
 
+  it('keeps only a sanitized excerpt of the answer: 200 characters, control characters stripped', async () => {
+    const body = 'line one\r\nline\ttwo\u0000\u001b[31mred\u007f\u009b\u202eevil' + 'y'.repeat(5000);
+    const server = await startServer((res) => res.writeHead(500, { 'content-type': 'text/plain' }).end(body));
+    try {
+      const result = await sendWebhookRequest(server.url, '{}', {}, test, 2_000);
+      expect(result.status).toBe(500);
+      expect(result.snippet).toBe(
+        `line one line two[31mredevil${'y'.repeat(200 - 'line one line two[31mredevil'.length)}`,
+      );
+      expect(Array.from(result.snippet!)).toHaveLength(200);
+      // eslint-disable-next-line no-control-regex -- no control character may survive
+      expect(result.snippet).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('reports the status and the start of the body, and never follows a redirect', async () => {
     const answers = [404, 302];
     const server = await startServer((res) => {
@@ -66,7 +85,7 @@ describe('sendWebhookRequest (real loopback receivers)', () => {
       const notFound = await sendWebhookRequest(server.url, '{}', {}, test, 2_000);
       expect(notFound.status).toBe(404);
       expect(notFound.error).toBeUndefined();
-      expect(notFound.snippet).toHaveLength(1000);
+      expect(notFound.snippet).toBe('x'.repeat(200));
       const redirected = await sendWebhookRequest(server.url, '{}', {}, test, 2_000);
       expect(redirected.status).toBe(302);
       expect(server.received).toHaveLength(2);
@@ -84,6 +103,11 @@ describe('sendWebhookRequest (real loopback receivers)', () => {
       expect(refused.error).toMatch(
         /receiver\.test resolves to 127\.0\.0\.1: loopback addresses are only allowed in test mode/,
       );
+      expect(server.received).toHaveLength(0);
+
+      const notAllowed = await sendWebhookRequest(url, '{}', {}, testWithoutLoopback, 2_000, toLoopback);
+      expect(notAllowed.status).toBeUndefined();
+      expect(notAllowed.error).toMatch(/receiver\.test resolves to 127\.0\.0\.1: loopback receivers are turned off/);
       expect(server.received).toHaveLength(0);
 
       const delivered = await sendWebhookRequest(url, '{"ok":true}', {}, test, 2_000, toLoopback);

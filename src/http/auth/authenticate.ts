@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { hashToken, isWellFormedToken, type KeyKind, type Role } from '../../domain/apiKeys';
 import { findKeyByTokenHash } from '../../keys/lookup';
+import { assertPayfacPartner } from '../../keys/partners';
 import type { AppDeps, AuthContext } from '../core/context';
 import { forbidden, notAuthorized } from '../core/errors';
 
@@ -34,6 +35,11 @@ export function authenticate(db: AppDeps['db'], onAuthenticated?: (keyId: string
     req.auth = auth;
     req.requireAdmin = () => {
       if (auth.role !== 'org:admin') throw forbidden('This operation requires the org:admin role', 'ROLE_REQUIRED');
+    };
+    // Read only by the routes that declare a partner kind: the key lookup above stays one query.
+    req.requirePartnerKind = async () => {
+      if (auth.kind !== 'partner') throw forbidden('This operation requires a partner key', 'WRONG_DOMAIN');
+      await assertPayfacPartner(db, auth.partnerId);
     };
     onAuthenticated?.(key.id);
     next();

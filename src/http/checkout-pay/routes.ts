@@ -77,7 +77,8 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
           threedsSessionId: body.threedsSessionId ?? null,
           returnBaseUrl: baseUrlSeenBy(req),
           checkoutSessionId: checkout.checkoutSessionId,
-          clientIp: req.ip ?? null,
+          // The cardholder's address, sent by the merchant's server; never the caller's own socket.
+          clientIp: body.customerIp ?? null,
           blikCode: body.blikCode ?? null,
         },
       );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
-import { initiatedBySchema, processPaymentResponseSchema } from '../payments/validators';
+import { customerIpSchema, initiatedBySchema, processPaymentResponseSchema } from '../payments/validators';
 import '../core/openapi';
 
 /**
@@ -22,6 +22,7 @@ export const payV2Schema = z
       .length(6)
       .optional()
       .openapi({ description: 'A 6-character payment code (the spec leaves its name unshown)' }),
+    customerIp: customerIpSchema,
   })
   .strict()
   .openapi('PayV2Request');

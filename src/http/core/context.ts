@@ -25,5 +25,7 @@ declare module 'express-serve-static-core' {
     auth?: AuthContext;
     /** Throws 403 unless the caller's role is org:admin. Set by the auth middleware. */
     requireAdmin?: () => void;
+    /** Rejects with 403 unless the caller is a partner key of this kind. Set by the auth middleware. */
+    requirePartnerKind?: (kind: 'payfac') => Promise<void>;
   }
 }

@@ -32,6 +32,11 @@ export interface RouteSpec<
   /** `org:admin` operations answer 403 to member keys. */
   adminOnly?: boolean;
   /**
+   * Partner operations only full processing partners may call: any other partner's key answers 403
+   * `payfac_required` before the body is read (documented as `x-required-partner-kind`).
+   */
+  partnerKind?: 'payfac';
+  /**
    * A refusal that depends on the path: runs once the path parameters parsed (a malformed id stays
    * a 400) and before the query and body, so a caller without the right never learns what a valid
    * body would be. Throws (or rejects with) the refusal; may be async when the right depends on a
@@ -92,7 +97,8 @@ export function defineRoute<
       assertReadableInput(req, spec.body !== undefined);
       return parsePart(spec.params, req.params, 'path parameters');
     });
-    // The caller's right to the path's resource, before anything is learnt from the query or body.
+    // The caller's rights, before anything is learnt from the query or body.
+    if (spec.partnerKind) await beforeWork(() => req.requirePartnerKind!(spec.partnerKind!));
     if (spec.authorize) await beforeWork(() => spec.authorize!({ params: params as Infer<P>, req }));
     const { body, query } = beforeWork(() => {
       const query = parsePart(spec.query, req.query, 'query');
@@ -163,21 +169,23 @@ function registerOpenApi(
       },
     ]),
   );
+  const description = [
+    spec.adminOnly ? 'Requires the org:admin role.' : '',
+    spec.partnerKind ? partnerKindNote(spec.partnerKind) : '',
+    spec.description ?? '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   openApiRegistry.registerPath({
     method: spec.method,
     path: fullPath,
     summary: spec.summary,
     tags: spec.tags,
     ...(security === 'none' ? {} : { security: [{ [security === 'bearer' ? 'bearerAuth' : security]: [] }] }),
-    // Machine-readable too: clients (and the role test) find admin-only operations without parsing prose.
-    ...(spec.adminOnly ? { description: 'Requires the org:admin role.', 'x-required-role': 'org:admin' } : {}),
-    ...(spec.description
-      ? {
-          description: [spec.adminOnly ? 'Requires the org:admin role.' : '', spec.description]
-            .filter(Boolean)
-            .join(' '),
-        }
-      : {}),
+    // Machine-readable too: clients (and the role and partner-kind sweeps) find these without parsing prose.
+    ...(spec.adminOnly ? { 'x-required-role': 'org:admin' } : {}),
+    ...(spec.partnerKind ? { 'x-required-partner-kind': spec.partnerKind } : {}),
+    ...(description ? { description } : {}),
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
@@ -187,3 +195,6 @@ function registerOpenApi(
     responses,
   });
 }
+
+const partnerKindNote = (kind: 'payfac') =>
+  `Requires a ${kind} partner: any other partner key answers 403 ${kind}_required, whatever the body.`;

@@ -178,7 +178,8 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       threedsSessionId: body.threedsSessionId ?? null,
       returnBaseUrl: baseUrlSeenBy(req),
       orderId: body.orderId ?? null,
-      clientIp: req.ip ?? null,
+      // The cardholder's address, sent by the merchant's server; never the caller's own socket.
+      clientIp: body.customerIp ?? null,
     },
   );
   return answerPayment(res, outcome);

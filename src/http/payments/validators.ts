@@ -4,6 +4,16 @@ import '../core/openapi';
 
 export const initiatedBySchema = z.enum(['customer', 'merchant']);
 
+/**
+ * The cardholder's IP address as the merchant's server saw it (IPv4 or IPv6): what `ip` block rules
+ * check. The caller's own address (the merchant's server) is never used in its place.
+ */
+export const customerIpSchema = z.union([z.ipv4(), z.ipv6()]).optional().openapi({
+  description:
+    "The cardholder's IP address (IPv4 or IPv6), as the merchant's server received it. IP block rules check it; without it they do not match and the payment records ipRulesEvaluated: false",
+  example: '203.0.113.7',
+});
+
 /** `POST /payments/process`. mode `capture` captures the authorized payment named by paymentId (or the order's). */
 export const processPaymentSchema = z
   .object({
@@ -29,6 +39,7 @@ export const processPaymentSchema = z
     initiatedBy: initiatedBySchema.default('customer'),
     paymentFlowId: idOf('flow').optional(),
     threedsSessionId: idOf('3ds').optional(),
+    customerIp: customerIpSchema,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -107,6 +118,10 @@ export const paymentSchema = z
     declineCategory: z.string().nullable(),
     declineMessage: z.string().nullable(),
     redirectUrl: z.string().nullable(),
+    ipRulesEvaluated: z.boolean().nullable().openapi({
+      description:
+        "true: the account's IP block rules were checked against the request's customerIp; false: there were IP rules but no customerIp, so they did not match; null: no IP rule was in force",
+    }),
     mode: z.enum(['test', 'live']),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -190,6 +205,7 @@ type PaymentRow = {
   declineCategory: string | null;
   declineMessage: string | null;
   redirectUrl: string | null;
+  ipRulesEvaluated?: boolean | null;
   mode: 'test' | 'live';
   createdAt: Date;
   updatedAt: Date;
@@ -218,6 +234,7 @@ export function toPublicPayment(row: PaymentRow): z.infer<typeof paymentSchema> 
     declineCategory: row.declineCategory,
     declineMessage: row.declineMessage,
     redirectUrl: row.redirectUrl,
+    ipRulesEvaluated: row.ipRulesEvaluated ?? null,
     mode: row.mode,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),

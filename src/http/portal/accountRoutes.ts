@@ -44,6 +44,9 @@ function accountSessionOf(req: Request) {
   return session;
 }
 
+/** Every account route's right: checked before its query or body is validated (authorize, then validate). */
+const accountOnly = { authorize: ({ req }: { req: Request }) => void accountSessionOf(req) };
+
 /**
  * The customer's own account in the portal: what they own (lists, newest first, paged) and cancel
  * or resume of their subscriptions. Only the session's customer in the session's store: any other
@@ -61,6 +64,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       summary: 'The signed-in customer',
       tags,
       security: 'cmsToken',
+      ...accountOnly,
       response: portalCustomerSchema,
       errors: [404],
     },
@@ -82,7 +86,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
     defineRoute(
       portalRouter,
       basePath,
-      { method: 'get', path, summary, tags, security: 'cmsToken', query: pageQuerySchema, response },
+      { method: 'get', path, summary, tags, security: 'cmsToken', ...accountOnly, query: pageQuerySchema, response },
       async ({ query, req }) => {
         const { rows, total } = await load(accountSessionOf(req), query);
         const now = Date.now();
@@ -129,6 +133,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       summary: 'Cancels a subscription at the end of its current period (default) or now',
       tags,
       security: 'cmsToken',
+      ...accountOnly,
       body: portalCancelRequestSchema,
       response: portalSubscriptionSchema,
       errors: [409],
@@ -146,6 +151,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       summary: 'Withdraws a cancel at period end: the subscription renews at its next billing date',
       tags,
       security: 'cmsToken',
+      ...accountOnly,
       body: portalResumeRequestSchema,
       response: portalSubscriptionSchema,
       errors: [409],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idOf, idParam } from '../../commerce/schemas';
 import type { WebhookDeliveryAttempt, WebhookEndpoint } from '../../generated/prisma/client';
 import { isWebhookEventType, webhookEventTypes } from '../../webhooks/catalogue';
+import { responseExcerpt } from '../../webhooks/responseExcerpt';
 
 const eventTypesSchema = z
   .array(z.string())
@@ -109,7 +110,10 @@ export const deliveryAttemptSchema = z
     responseStatus: z.number().int().nullable(),
     latencyMs: z.number().int(),
     error: z.string().nullable(),
-    responseSnippet: z.string().nullable(),
+    responseSnippet: z.string().nullable().openapi({
+      description:
+        "At most 200 characters of the receiver's answer, control characters stripped (its status is responseStatus)",
+    }),
     createdAt: z.string(),
   })
   .openapi('WebhookDeliveryAttempt');
@@ -125,7 +129,8 @@ export function toPublicAttempt(attempt: WebhookDeliveryAttempt): z.infer<typeof
     responseStatus: attempt.responseStatus,
     latencyMs: attempt.latencyMs,
     error: attempt.error,
-    responseSnippet: attempt.responseSnippet,
+    // Sanitized again on the way out: rows written before excerpts were cut stay short here too.
+    responseSnippet: responseExcerpt(attempt.responseSnippet),
     createdAt: attempt.createdAt.toISOString(),
   };
 }

@@ -182,12 +182,11 @@ describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)
     const customerId = type === 'email' ? customer.id : t.customerId;
     await ok(harness, 'POST', '/block-rules', t.token, { name: `no ${type}`, type, value });
     const checkout = await t.checkout(customerId);
-    const answer = await payV2(
-      harness,
-      t.token,
-      { checkoutSessionId: checkout.id, paymentInstrumentId: await t.instrument(cards.approve, customerId) },
-      { 'x-forwarded-for': '203.0.113.9' },
-    );
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.approve, customerId),
+      customerIp: '203.0.113.9',
+    });
     expect(answer.status).toBe(402);
     expect(answer.body.code).toBe('blocked_by_rule');
     const detail = await ok(harness, 'GET', `/payments/${answer.body.data.paymentId}`, t.token);

@@ -354,6 +354,22 @@ describe('portal: the customer sees what they own', () => {
     }
     const cancel = await world.portal(offerToken, '/subscriptions/cancel', { subscriptionId: subA.id });
     expect(cancel.status).toBe(403);
+
+    // Authorize, then validate: a session without the right learns nothing from a bad query or body.
+    const badQuery = await get('/orders?page=zero&pageSize=-1', { 'x-cms-token': offerToken });
+    expect([badQuery.status, badQuery.body.code]).toEqual([403, 'ACTION_NOT_ALLOWED']);
+    for (const path of [
+      '/subscriptions/cancel',
+      '/subscriptions/resume',
+      '/credits/redeem',
+      '/payment-methods/default',
+    ]) {
+      const answer = await world.portal(offerToken, path, { unexpected: true, subscriptionId: 42 });
+      expect([path, answer.status, answer.body.code]).toEqual([path, 403, 'ACTION_NOT_ALLOWED']);
+    }
+    // The action the link allows gets past the check and is validated as usual.
+    const allowed = await world.portal(offerToken, '/switch', { unexpected: true });
+    expect([allowed.status, allowed.body.code]).toEqual([400, 'VALIDATION_ERROR']);
   });
 
   it('a default card changed twice at once: the row holds the last one from the answer on and the workflow ends on it', async () => {

@@ -83,7 +83,12 @@ describe('webhook delivery workflow (time skipping, real activities and database
     const activities = createActivities({
       db,
       logger: createLogger('silent'),
-      config: parseConfig({ NODE_ENV: 'test', TEMPORAL_TASK_QUEUE: 'unused-no-other-endpoints' }),
+      config: parseConfig({
+        NODE_ENV: 'test',
+        TEMPORAL_TASK_QUEUE: 'unused-no-other-endpoints',
+        // The receivers here listen on loopback.
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+      }),
       sandboxUrl: 'http://127.0.0.1:9',
       temporal: env.client,
     });

@@ -20692,7 +20692,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Creates a processing account for a merchant account and its store(s); full processing partners only */
+        /**
+         * Creates a processing account for a merchant account and its store(s); full processing partners only
+         * @description Requires a payfac partner: any other partner key answers 403 payfac_required, whatever the body.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -21217,7 +21220,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Mints a processing key; the secret is returned only here, the label is assigned automatically */
+        /**
+         * Mints a processing key; the secret is returned only here, the label is assigned automatically
+         * @description Requires a payfac partner: any other partner key answers 403 payfac_required, whatever the body.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32750,6 +32756,7 @@ export interface components {
             responseStatus: number | null;
             latencyMs: number;
             error: string | null;
+            /** @description At most 200 characters of the receiver's answer, control characters stripped (its status is responseStatus) */
             responseSnippet: string | null;
             createdAt: string;
         };
@@ -33814,6 +33821,11 @@ export interface components {
             initiatedBy?: "customer" | "merchant";
             paymentFlowId?: string;
             threedsSessionId?: string;
+            /**
+             * @description The cardholder's IP address (IPv4 or IPv6), as the merchant's server received it. IP block rules check it; without it they do not match and the payment records ipRulesEvaluated: false
+             * @example 203.0.113.7
+             */
+            customerIp?: string;
         };
         PaymentList: {
             data: components["schemas"]["Payment"][];
@@ -33840,6 +33852,8 @@ export interface components {
             declineCategory: string | null;
             declineMessage: string | null;
             redirectUrl: string | null;
+            /** @description true: the account's IP block rules were checked against the request's customerIp; false: there were IP rules but no customerIp, so they did not match; null: no IP rule was in force */
+            ipRulesEvaluated: boolean | null;
             /** @enum {string} */
             mode: "test" | "live";
             createdAt: string;
@@ -33941,6 +33955,11 @@ export interface components {
             threedsSessionId?: string;
             /** @description A 6-character payment code (the spec leaves its name unshown) */
             blikCode?: string;
+            /**
+             * @description The cardholder's IP address (IPv4 or IPv6), as the merchant's server received it. IP block rules check it; without it they do not match and the payment records ipRulesEvaluated: false
+             * @example 203.0.113.7
+             */
+            customerIp?: string;
         };
         ThreeDsSession: {
             id: string;
