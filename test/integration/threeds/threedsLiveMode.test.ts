@@ -1,3 +1,6 @@
+import { createThreeDsActivities } from '../../../activities/threeds/authentication';
+import { createLogger } from '../../../src/logging/logger';
+import { sealProcessorCredentials } from '../../../src/processors/credentials';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
@@ -102,5 +105,77 @@ describe('engine-run 3-D Secure in live mode', () => {
     expect(await harness.db.payment.count({ where: { accountId } })).toBe(0);
     expect(await sessions()).toBe(0);
     expect((await ok(harness, 'GET', `/checkout-sessions/${checkout.id}`, token)).status).toBe('open');
+  });
+
+  it('fails a live session that reaches the 3DS activity (started before the refusal) without asking the simulator', async () => {
+    const session = await harness.db.threeDsSession.create({
+      data: {
+        id: 'tds_livebeforetherule0001',
+        accountId,
+        mode: 'live',
+        storeId,
+        customerId,
+        paymentInstrumentId: instrumentId,
+        status: 'pending',
+        source: 'authenticate',
+      },
+    });
+    const activities = createThreeDsActivities({
+      db: harness.db,
+      config: harness.config,
+      logger: createLogger('silent'),
+      sandboxUrl: harness.sandboxUrl,
+    });
+    const decision = await activities.startThreeDsAuthentication({
+      sessionId: session.id,
+      workflowId: session.id,
+      amount: 1999,
+      currency: 'EUR',
+      deviceChannel: 'browser',
+    });
+    expect(decision).toMatchObject({ kind: 'final', status: 'failed', failureReason: 'threeds_provider_required' });
+    const row = await harness.db.threeDsSession.findUniqueOrThrow({ where: { id: session.id } });
+    expect(row).toMatchObject({ status: 'failed', transStatus: null, authenticationValue: null });
+  });
+
+  it('never routes a live payment to a live sandbox processor stored before the rule', async () => {
+    const merchantId = `m_live_${Date.now()}`;
+    const processor = await harness.db.processor.create({
+      data: {
+        id: 'proc_livesandboxbeforerule',
+        accountId,
+        mode: 'live',
+        name: 'Old live sandbox',
+        type: 'sandbox',
+        encryptedCredentials: sealProcessorCredentials({ merchantId }, harness.config),
+        supportedCurrencies: ['EUR'],
+        baseCurrency: 'EUR',
+        enabled: true,
+      },
+    });
+    const flow = await ok(harness, 'POST', '/payment-flows', token, {
+      name: 'Old live sandbox flow',
+      processorConfigs: [{ processorId: processor.id, weight: 100 }],
+    });
+    const answer = await call(harness, 'POST', `${api}/payments/process`, {
+      token,
+      body: {
+        storeId,
+        amount: 700,
+        currency: 'EUR',
+        paymentInstrumentId: instrumentId,
+        customerId,
+        paymentFlowId: flow.id,
+      },
+    });
+    expect(answer.status).toBe(402);
+    expect(answer.body).toMatchObject({
+      code: 'no_eligible_processor',
+      data: { status: 'failed', declineCode: 'no_eligible_processor' },
+    });
+    const ledger = await fetch(
+      `${harness.sandboxUrl}/acquirer/ledger?${new URLSearchParams({ merchantId }).toString()}`,
+    );
+    expect(((await ledger.json()) as { entries: unknown[] }).entries).toEqual([]);
   });
 });
