@@ -65,13 +65,14 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   if (options.dbFilename) {
-    fs.mkdirSync(path.dirname(options.dbFilename), { recursive: true });
+    // The history holds payment ids, amounts and customers' ids: the engine's user only.
+    fs.mkdirSync(path.dirname(options.dbFilename), { recursive: true, mode: 0o700 });
     args.push('--db-filename', options.dbFilename);
     // WAL with synchronous=NORMAL survives a crash of the server process (not of the OS) and
     // stops every history write from waiting on an fsync: the dev server's largest cost per payment.
     args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
-  const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
+  const out = options.logFile ? fs.openSync(options.logFile, 'a', 0o600) : 'ignore';
   const child = spawn(temporalCliPath(options.cliPath), args, {
     stdio: ['ignore', out, out],
     detached: options.ownProcessGroup ?? false,

@@ -1,5 +1,5 @@
 import { findBlockingRule, ipRulesEvaluated, type BlockRuleInput } from '../../src/domain/blockRules';
-import { capabilityNames, routableCurrencies } from '../../src/payments/processorAccess';
+import { capabilityNames, routableCurrencies, routableInMode } from '../../src/payments/processorAccess';
 import { claimCheckoutSessionForPayment } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
 import { readPaymentRequest, type PaymentRequestRows } from '../../src/payments/paymentRequestRows';
@@ -160,7 +160,8 @@ export function createPaymentActivities(deps: ActivityDeps) {
       processors: processors.map((p) => ({
         id: p.id,
         type: p.type,
-        enabled: p.enabled,
+        // A live row of a test-only type (made before such rows were refused) is never routed to.
+        enabled: p.enabled && routableInMode(p.type, input.mode),
         enable3DS: p.enable3DS,
         // What the merchant enabled, narrowed to what the processor type takes: routing skips the rest.
         supportedCurrencies: routableCurrencies(p.type, p.supportedCurrencies),

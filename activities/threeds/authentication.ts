@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { isDomainError } from '../../src/errors';
 import { ProcessorTechnicalError } from '../../src/processors/types';
+import { threeDsServerUrl } from '../../src/threeds/provider';
 import { createThreeDsServerClient, type ThreeDsServerResult } from '../../src/threeds/serverClient';
 import { returnUrlOf } from '../../src/threeds/returnLink';
 import { challengeTimeoutMs, statusForTransStatus } from '../../src/threeds/rules';
@@ -58,8 +59,18 @@ function finalTransition(result: ThreeDsServerResult): SessionTransition {
 /** Talking to the 3DS server and moving 3DS sessions; the only place the 3DS workflows touch the world. */
 export function createThreeDsActivities(deps: ActivityDeps) {
   const { db } = deps;
-  const server = createThreeDsServerClient(`${deps.sandboxUrl}/threeds`);
+  const testServer = createThreeDsServerClient(threeDsServerUrl('test', deps.sandboxUrl)!);
   const dispatch = eventDispatchOf(deps);
+
+  /**
+   * The 3DS server of the session's mode; none in live mode (the simulator must never authenticate
+   * a live card). The API refuses such an authentication before it starts; a session that gets
+   * here anyway (started before that refusal existed) fails instead of reaching the simulator.
+   */
+  function serverFor(row: ThreeDsSessionRow) {
+    return threeDsServerUrl(row.mode, deps.sandboxUrl) === null ? null : testServer;
+  }
+  const noProvider: SessionTransition = { status: 'failed', failureReason: 'threeds_provider_required' };
 
   async function move(sessionId: string, change: SessionTransition): Promise<ThreeDsSessionRow> {
     try {
@@ -88,6 +99,8 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     if (row.status === 'authenticated' || row.status === 'failed') return finalOf(row);
     if (!row.threeDSServerTransID)
       throw ApplicationFailure.nonRetryable(`3DS session ${row.id} has no open challenge`, 'ThreeDsStateError');
+    const server = serverFor(row);
+    if (!server) return finalOf(await move(row.id, noProvider));
     const result = await callServer(() => server.result(row.threeDSServerTransID!));
     if (result.transStatus === 'C') return { kind: 'pending', sessionId: row.id };
     return finalOf(await move(row.id, finalTransition(result)));
@@ -109,6 +122,8 @@ export function createThreeDsActivities(deps: ActivityDeps) {
           `3DS session ${session.id} has no card to authenticate`,
           'ThreeDsStateError',
         );
+      const server = serverFor(session);
+      if (!server) return finalOf(await move(session.id, noProvider));
       const instrument = await db.paymentInstrument.findFirst({
         where: { id: session.paymentInstrumentId, accountId: session.accountId, mode: session.mode },
       });

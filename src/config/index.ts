@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultProcessorEndpointAllow, parseEndpointAllow } from '../processors/endpoint';
 import { projectRoot } from '../projectRoot';
 
 /**
@@ -88,6 +89,17 @@ export const configSchema = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600000).default(65000),
     /** How long one processor call may take before it counts as a technical failure (timeout). */
     PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
+    /** Hosts a test processor's `credentials.endpoint` may name: comma-separated host[:port]; default loopback. */
+    PROCESSOR_ENDPOINT_ALLOW: z
+      .string()
+      .default(defaultProcessorEndpointAllow)
+      .superRefine((list, context) => {
+        try {
+          parseEndpointAllow(list);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
     /** Customer portal: session lifetime, one-time login code lifetime, offer-link signing secret. */
     PORTAL_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(43200).default(720),
     PORTAL_LOGIN_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60).default(10),

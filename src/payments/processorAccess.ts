@@ -7,7 +7,8 @@ import {
   processorDefinition,
   takesCurrency,
 } from '../processors/registry';
-import type { ProcessorAdapter } from '../processors/types';
+import { isEndpointAllowed, parseEndpointAllow } from '../processors/endpoint';
+import { ProcessorTechnicalError, type ProcessorAdapter } from '../processors/types';
 import { traceProcessorCalls } from '../tracing/processorCalls';
 
 /** Capability names routing filters by, for a processor type (none for an unknown type). */
@@ -23,6 +24,11 @@ export function routableCurrencies(type: string, enabled: readonly string[]): st
   if (!isProcessorType(type)) return [];
   const { capabilities } = processorDefinition(type);
   return enabled.filter((currency) => takesCurrency(capabilities, currency));
+}
+
+/** Whether a processor of this type may be routed to in this mode: never a test-only type (a simulator) in live mode. */
+export function routableInMode(type: string, mode: 'test' | 'live'): boolean {
+  return mode === 'test' || (isProcessorType(type) && !processorDefinition(type).testOnly);
 }
 
 export interface ProcessorAccess {
@@ -50,17 +56,44 @@ export function accessOf(
   deps: { config: Config; sandboxUrl: string },
   processor: { id: string; type: string; encryptedCredentials: string; enable3DS: boolean },
 ): ProcessorAccess {
+  const credentials = openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config);
+  const adapter = processorDefinition(processor.type).createAdapter({
+    sandboxUrl: deps.sandboxUrl,
+    timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
+  });
+  const endpointAllowed =
+    credentials.endpoint === undefined ||
+    isEndpointAllowed(credentials.endpoint, parseEndpointAllow(deps.config.PROCESSOR_ENDPOINT_ALLOW));
   return {
     type: processor.type,
-    adapter: traceProcessorCalls(
-      processorDefinition(processor.type).createAdapter({
-        sandboxUrl: deps.sandboxUrl,
-        timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
-      }),
-      processor,
-    ),
-    credentials: openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config),
+    adapter: traceProcessorCalls(endpointAllowed ? adapter : refusingEveryCall(adapter), processor),
+    credentials,
     enable3DS: processor.enable3DS,
+  };
+}
+
+/**
+ * An adapter whose stored `endpoint` names a host no longer in PROCESSOR_ENDPOINT_ALLOW (stored
+ * before, or the list was narrowed): no call goes out; each fails as an integration failure that
+ * sent nothing.
+ */
+function refusingEveryCall(adapter: ProcessorAdapter): ProcessorAdapter {
+  const refuse = () =>
+    Promise.reject(
+      new ProcessorTechnicalError(
+        "the processor's endpoint names a host that is not in PROCESSOR_ENDPOINT_ALLOW; nothing was sent",
+        'invalid_credentials',
+      ),
+    );
+  return {
+    type: adapter.type,
+    capabilities: adapter.capabilities,
+    authorize: refuse,
+    capture: refuse,
+    void: refuse,
+    refund: refuse,
+    reverseByIdempotencyKey: refuse,
+    lookup: refuse,
   };
 }
 

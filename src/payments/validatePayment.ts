@@ -2,7 +2,10 @@ import type { Db } from '../db/prisma';
 import { maxAmount } from '../domain/checkoutTotals';
 import { isSupportedCurrency } from '../domain/money';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
+import { planThreeDs } from '../threeds/paymentPlan';
+import { threeDsProviderRequired, threeDsServerUrl } from '../threeds/provider';
 import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
+import { capabilityNames } from './processorAccess';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
 const refuse = (kind: DomainErrorKind, code: string, message: string): DomainErrorData => ({ kind, code, message });
@@ -87,5 +90,25 @@ export async function paymentRequestRefusal(
     if (order.status !== 'pending')
       return refuse('conflict', 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
   }
+  if (wouldRunEngineThreeDs(input, rows) && threeDsServerUrl(input.mode, '') === null) return threeDsProviderRequired();
   return null;
+}
+
+/**
+ * Whether the payment workflow's 3DS step would authenticate the card itself (the same decision,
+ * planThreeDs, on the same rows): no session given, and the flow and a processor taking external
+ * values ask for 3DS. Refused here, before anything is written, in a mode without a 3DS server.
+ */
+function wouldRunEngineThreeDs(input: PaymentWorkflowInput, rows: PaymentRequestRows): boolean {
+  if (input.amount === 0 || input.threedsSessionId || !rows.flow) return false;
+  const plan = planThreeDs({
+    initiatedBy: input.initiatedBy,
+    flowThreeDsEnabled: rows.flow.threeDsEnabled,
+    processors: rows.processors.map((processor) => ({
+      enable3DS: processor.enable3DS,
+      capabilities: capabilityNames(processor.type),
+    })),
+    session: null,
+  });
+  return plan.kind === 'authenticate';
 }

@@ -4,9 +4,9 @@ import { ProcessorTechnicalError } from './types';
 /**
  * The one place a processor adapter's HTTP call happens: timeout, error classification and
  * timing. Adapters build the request and map the answer; they never see a socket error. What
- * reaches the adapter is a parsed JSON answer with a status below 500; everything else (timeout,
- * network failure, 5xx, a body that is not JSON) is thrown as a ProcessorTechnicalError. Request
- * bodies carry card numbers, so nothing here logs or echoes them.
+ * reaches the adapter is a parsed JSON answer with a status of 2xx or 4xx; everything else (timeout,
+ * network failure, a redirect, which is never followed, 5xx, a body that is not JSON) is thrown as
+ * a ProcessorTechnicalError. Request bodies carry card numbers, so nothing here logs or echoes them.
  */
 export interface JsonAnswer {
   status: number;
@@ -49,6 +49,8 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
       },
       ...(method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
       signal: AbortSignal.timeout(request.timeoutMs),
+      // A processor answers; it never sends the engine (and the card data it carries) elsewhere.
+      redirect: 'manual',
     });
     text = await response.text();
   } catch (error) {
@@ -66,6 +68,13 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
     );
   }
   const elapsedMs = Math.round(performance.now() - started);
+  if (response.status >= 300 && response.status < 400) {
+    // An integration failure, not followed. The request was received: its outcome is unknown.
+    throw new ProcessorTechnicalError(
+      `processor answered HTTP ${response.status} (a redirect, not followed)`,
+      'invalid_response',
+    );
+  }
   if (response.status >= 500) {
     const code = request.classifyServerError?.(response.status, response.headers) ?? serverErrorCode(response.status);
     throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, code);

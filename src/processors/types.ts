@@ -140,8 +140,22 @@ export interface ProcessorDefinition {
   type: string;
   /** Static data, readable without building an adapter. */
   capabilities: ProcessorCapabilities;
+  /**
+   * A simulator of the engine's own sandbox: test mode only. A live processor of this type is
+   * refused on create and update (400 `TEST_PROCESSOR_IN_LIVE_MODE`) and never routed to.
+   */
+  testOnly?: boolean;
   /** Validated on POST /processors and /processors/update. */
   credentialsSchema: z.ZodType<Record<string, string>>;
+  /**
+   * When the (parsed) credentials reach the vendor's environment of the other mode (a Stripe
+   * `sk_test_…` key on a live processor, an Adyen `liveUrlPrefix` on a test one): the field and
+   * what to send instead. Absent: the credentials do not tell the environment.
+   */
+  credentialsModeProblem?(
+    credentials: Record<string, string>,
+    mode: 'test' | 'live',
+  ): { field: string; message: string } | undefined;
   /**
    * The vendor's decline/error code → the engine's code in src/processors/declineCodes.ts (its
    * table gives category hard/soft/technical and outcomeUnknown). Unknown vendor codes map to a

@@ -56,6 +56,7 @@ export function createThreeDsServerClient(baseUrl: string) {
       try {
         response = await fetch(`${base}/v2/transactions/${encodeURIComponent(threeDSServerTransID)}`, {
           signal: AbortSignal.timeout(timeoutMs),
+          redirect: 'manual',
         });
       } catch (error) {
         throw new ProcessorTechnicalError(`3DS server unreachable: ${(error as Error).message}`, 'network_error');

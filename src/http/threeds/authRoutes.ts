@@ -1,6 +1,7 @@
 import { scopeOf } from '../auth/scope';
 import { dispatchAfterCommit } from '../../events/afterCommit';
 import { runAuthentication } from '../../threeds/client';
+import { assertThreeDsProvider } from '../../threeds/provider';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { createMerchantSession, sessionToAuthenticate } from '../../threeds/service';
 import type { AppDeps } from '../core/context';
@@ -38,6 +39,7 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       errors: [404, 409],
     },
     async ({ body, req }) => {
+      assertThreeDsProvider(scopeOf(req).mode);
       const session = await sessionToAuthenticate(db, scopeOf(req), body, dispatch);
       const decided = await runAuthentication(deps, session, {
         returnBaseUrl: baseUrlSeenBy(req),
@@ -64,9 +66,10 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       adminOnly: true,
       body: createMerchantSessionSchema,
       response: threeDsSessionSchema,
-      errors: [404],
+      errors: [404, 409],
     },
     async ({ body, req }) => {
+      assertThreeDsProvider(scopeOf(req).mode);
       const { session, store } = await createMerchantSession(db, scopeOf(req), body, dispatch);
       // 3RI authenticates without an amount shown to anyone; the scheme-level request carries 0.
       const decided = await runAuthentication(deps, session, {

@@ -60,6 +60,22 @@ export const adyenCredentialsSchema = z
 
 export type AdyenCredentials = z.infer<typeof adyenCredentialsSchema>;
 
+/**
+ * `liveUrlPrefix` is what sends requests to Adyen's live environment: a live processor needs it
+ * (without it, requests go to Adyen's test environment), a test processor must not have it.
+ */
+export function adyenCredentialsModeProblem(credentials: Record<string, string>, mode: 'test' | 'live') {
+  const reachesLive = Boolean(credentials.liveUrlPrefix);
+  if (reachesLive === (mode === 'live')) return undefined;
+  return {
+    field: 'liveUrlPrefix',
+    message:
+      mode === 'live'
+        ? "a live processor needs liveUrlPrefix (the prefix of the account's live endpoints, Customer Area → Developers → API URLs); without it requests go to Adyen's test environment"
+        : "liveUrlPrefix is for live processors only: it sends requests to Adyen's live environment",
+  };
+}
+
 /** Before a call: a credential problem is technical and answered (nothing was sent). */
 export function parseAdyenCredentials(credentials: Record<string, string>): AdyenCredentials {
   const parsed = adyenCredentialsSchema.safeParse(credentials);

@@ -1,7 +1,7 @@
 import { adyenCapabilities } from './capabilities';
 import { classifyAdyenCode } from './codes';
 import type { ProcessorDefinition } from '../types';
-import { adyenCredentialsSchema } from './credentials';
+import { adyenCredentialsModeProblem, adyenCredentialsSchema } from './credentials';
 import { createAdyenAdapter } from './adapter';
 import { adyenWebhooks } from './engineEvents';
 
@@ -10,6 +10,7 @@ export const adyenProcessor: ProcessorDefinition = {
   type: 'adyen',
   capabilities: adyenCapabilities,
   credentialsSchema: adyenCredentialsSchema,
+  credentialsModeProblem: adyenCredentialsModeProblem,
   classify: classifyAdyenCode,
   createAdapter: createAdyenAdapter,
   webhooks: adyenWebhooks,

@@ -19,6 +19,7 @@ export const sandboxAcquirerCapabilities = {
 /** `sandbox`: the simulated card acquirer; accepts externally authenticated 3DS values and forwards them. */
 export const sandboxProcessor: ProcessorDefinition = {
   type: 'sandbox',
+  testOnly: true,
   capabilities: sandboxAcquirerCapabilities,
   credentialsSchema: sandboxCredentialsSchema,
   classify: classifySandboxCode,

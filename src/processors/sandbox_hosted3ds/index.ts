@@ -16,6 +16,7 @@ const capabilities: ProcessorCapabilities = {
  */
 export const sandboxHosted3dsProcessor: ProcessorDefinition = {
   type: 'sandbox_hosted3ds',
+  testOnly: true,
   capabilities,
   credentialsSchema: sandboxCredentialsSchema,
   classify: classifySandboxCode,

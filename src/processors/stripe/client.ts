@@ -6,6 +6,29 @@ import type { StripeCredentials } from './mappers';
 /** Stripe's API; `credentials.endpoint` replaces its scheme, host and port (paths stay `/v1/…`). */
 export const stripeApiBase = 'https://api.stripe.com';
 
+const redirectCode = 'PROCESSOR_REDIRECT';
+
+/**
+ * Node's HTTP client under the SDK, refusing redirects: the SDK does not follow them, but it would
+ * read a 3xx answer's JSON body as Stripe's answer. A redirect is an integration failure instead.
+ */
+function redirectRefusingHttpClient(): Stripe.HttpClient {
+  const inner = Stripe.createNodeHttpClient();
+  const client: Pick<Stripe.HttpClient, 'getClientName' | 'makeRequest'> = {
+    getClientName: () => inner.getClientName(),
+    async makeRequest(...args) {
+      const response = await inner.makeRequest(...args);
+      const status = response.getStatusCode();
+      if (status < 300 || status >= 400) return response;
+      void response.toJSON().catch(() => undefined);
+      throw Object.assign(new Error(`HTTP ${status} (a redirect, not followed)`), { code: redirectCode });
+    },
+  };
+  return client as Stripe.HttpClient;
+}
+
+const httpClient = redirectRefusingHttpClient();
+
 /**
  * The official SDK as the client. Retries are the engine's (the activity's retry policy, under
  * the same Idempotency-Key), so the SDK makes none of its own.
@@ -18,6 +41,7 @@ export function stripeClient(credentials: StripeCredentials, timeoutMs: number):
     port: base.port || (protocol === 'http' ? 80 : 443),
     protocol,
     maxNetworkRetries: 0,
+    httpClient,
     timeout: timeoutMs,
     telemetry: false,
     appInfo: { name: 'payment-engine' },
@@ -76,8 +100,10 @@ function technicalError(error: InstanceType<typeof Stripe.errors.StripeError>): 
   const says = (code: ConstructorParameters<typeof ProcessorTechnicalError>[1], what: string) =>
     new ProcessorTechnicalError(`stripe: ${what}: ${error.message}`, code);
   if (error instanceof Stripe.errors.StripeConnectionError) {
-    const cause = (error.detail ?? {}) as { code?: unknown };
+    const cause = (error.detail ?? {}) as { code?: unknown; message?: unknown };
     if (cause.code === 'ETIMEDOUT') return says('timeout', 'no answer in time');
+    // The request was received and answered with a redirect: its outcome is unknown.
+    if (cause.code === redirectCode) return says('invalid_response', String(cause.message));
     // A connection that never opened carried no request; any other failure may have lost the answer.
     return typeof cause.code === 'string' && neverConnectedCodes.has(cause.code)
       ? says('processor_unreachable', 'unreachable')

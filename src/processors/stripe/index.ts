@@ -2,7 +2,7 @@ import { currencyExponent, supportedCurrencies } from '../../domain/money';
 import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
 import { createStripeAdapter } from './adapter';
 import { classifyStripeCode } from './codes';
-import { stripeCredentialsSchema } from './mappers';
+import { stripeCredentialsModeProblem, stripeCredentialsSchema } from './mappers';
 import { stripeWebhooks } from './webhooks';
 
 /**
@@ -32,6 +32,7 @@ export const stripeProcessor: ProcessorDefinition = {
   type: 'stripe',
   capabilities,
   credentialsSchema: stripeCredentialsSchema,
+  credentialsModeProblem: stripeCredentialsModeProblem,
   classify: classifyStripeCode,
   createAdapter: (deps) => createStripeAdapter(deps, capabilities),
   webhooks: stripeWebhooks,

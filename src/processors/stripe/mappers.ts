@@ -24,6 +24,19 @@ export const stripeCredentialsSchema = z
 
 export type StripeCredentials = z.infer<typeof stripeCredentialsSchema>;
 
+/** A `…_test_…` key reaches Stripe's test mode, a `…_live_…` key moves real money: each only on a processor of its mode. */
+export function stripeCredentialsModeProblem(credentials: Record<string, string>, mode: 'test' | 'live') {
+  const keyMode = /^(sk|rk)_live_/.test(credentials.secretKey ?? '') ? 'live' : 'test';
+  if (keyMode === mode) return undefined;
+  return {
+    field: 'secretKey',
+    message:
+      mode === 'live'
+        ? 'a live processor needs a live Stripe key (sk_live_… or rk_live_…); a test key never reaches a real card network'
+        : 'a test processor needs a test Stripe key (sk_test_… or rk_test_…); a live key moves real money',
+  };
+}
+
 /** Stripe takes ISK and UGX in two-decimal units (multiples of 100); every other currency as ISO 4217 minor units. */
 const twoDecimalAtStripe = new Set(['ISK', 'UGX']);
 

@@ -100,7 +100,9 @@ async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: s
     idempotencyKey: call.idempotencyKey,
     reference: call.reference,
     currency: call.currency,
-    cardNumber: call.card.number,
+    cardFingerprint: state.cardFingerprint(call.card.number),
+    cardLast4: call.card.number.slice(-4),
+    ...(behaviour.kind === 'dispute' ? { disputesOnCapture: true } : {}),
     authorizedAmount: call.amount,
     capturedAmount: call.capture ? call.amount : 0,
     refundedAmount: 0,
@@ -150,7 +152,7 @@ export function followUp(
     currency: call.currency,
     reference: transaction?.reference ?? '',
     transactionId: transaction?.id ?? null,
-    cardLast4: transaction?.cardNumber.slice(-4) ?? null,
+    cardLast4: transaction?.cardLast4 ?? null,
     threeDs: null,
   };
   const fail = (status: number, code: string, message: string) => {
@@ -173,8 +175,7 @@ export function followUp(
         return fail(200, 'amount_exceeds_authorization', 'Capture above the authorized amount');
       transaction.status = 'captured';
       transaction.capturedAmount = call.amount;
-      if (testCards[transaction.cardNumber]?.kind === 'dispute')
-        transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
+      if (transaction.disputesOnCapture) transaction.disputeOpened = { reason: 'fraudulent', amount: call.amount };
       break;
     }
     case 'void': {
@@ -215,7 +216,7 @@ export function reverse(state: AcquirerBook, call: ReversalCall): StoredAnswer {
     currency: call.currency,
     reference: transaction?.reference ?? '',
     transactionId: transaction?.id ?? null,
-    cardLast4: transaction?.cardNumber.slice(-4) ?? null,
+    cardLast4: transaction?.cardLast4 ?? null,
     threeDs: null,
     disputeOpened: null,
   };

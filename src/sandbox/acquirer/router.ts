@@ -140,8 +140,9 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
     }
     const merchantId = parsed.data.merchantId;
     if (refused(req, res, merchantId)) return;
-    const fingerprint = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
-    const answer = state.answerOnce(merchantId, key, fingerprint, (book) => run(parsed.data, key, book));
+    // The request identifies the call (same key, other request: 409); the state keeps only its fingerprint.
+    const request = `${req.path}\u0000${JSON.stringify(parsed.data)}`;
+    const answer = state.answerOnce(merchantId, key, request, (book) => run(parsed.data, key, book));
     if (!answer) {
       res
         .status(409)

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { memoryLimitDefaults } from '../../config';
+import { testCards } from './cards';
 import type { AcquirerJournal, JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
@@ -12,7 +13,11 @@ export interface Transaction {
   idempotencyKey: string;
   reference: string;
   currency: string;
-  cardNumber: string;
+  /** Keyed hash of the card number (AcquirerState.cardFingerprint): the number itself is never kept. */
+  cardFingerprint: string;
+  cardLast4: string;
+  /** The dispute test card: its capture opens a dispute. */
+  disputesOnCapture?: boolean;
   authorizedAmount: number;
   capturedAmount: number;
   refundedAmount: number;
@@ -64,6 +69,8 @@ interface IdempotencyRecord {
  */
 export interface AcquirerBook {
   readonly transactions: ReadonlyMap<string, Transaction>;
+  /** A card number as the acquirer keeps it: a keyed hash, never the number. */
+  cardFingerprint(cardNumber: string): string;
   transactionByKey(merchantId: string, idempotencyKey: string): Transaction | undefined;
   isReversed(merchantId: string, idempotencyKey: string): boolean;
   addTransaction(transaction: Transaction): void;
@@ -91,12 +98,24 @@ export class AcquirerState {
   private readonly reversedKeys = new Set<string>();
   /** Not journaled: a call held when the process died never completes, so it never charges. */
   private readonly inFlight = new Map<string, InFlightAuthorization>();
+  /** Keys fingerprints of cards and requests: the journal's (stable across restarts), else this process's own. */
+  private readonly fingerprintKey: Buffer;
 
   constructor(
     private readonly journal?: AcquirerJournal,
     private readonly maxEntries: number = memoryLimitDefaults.SANDBOX_ACQUIRER_MAX_ENTRIES,
   ) {
+    this.fingerprintKey = journal?.fingerprintKey ?? randomBytes(32);
     if (journal) this.restore(journal);
+  }
+
+  /** HMAC-SHA256 of `text` under the fingerprint key, marked so a journal line from before is told apart. */
+  fingerprint(text: string): string {
+    return `${fingerprintPrefix}${createHmac('sha256', this.fingerprintKey).update(text).digest('hex')}`;
+  }
+
+  cardFingerprint(cardNumber: string): string {
+    return this.fingerprint(`card\u0000${cardNumber}`);
   }
 
   setOutage(merchantId: string, enabled: boolean): void {
@@ -111,15 +130,17 @@ export class AcquirerState {
   /**
    * The answer for (merchant, key): the stored one when the key was seen (even while the first
    * call is still running, so a retry waits for that very answer), or a fresh one from `run`.
-   * Returns undefined when the key was used for a different request. The answer is sent only
-   * after it and everything `run` changed are in the journal, in one write.
+   * Returns undefined when the key was used for a different request (`request`: what identifies
+   * the call, kept only as its fingerprint since it carries the card number). The answer is sent
+   * only after it and everything `run` changed are in the journal, in one write.
    */
   answerOnce(
     merchantId: string,
     key: string,
-    fingerprint: string,
+    request: string,
     run: (book: AcquirerBook) => Promise<StoredAnswer>,
   ): Promise<StoredAnswer> | undefined {
+    const fingerprint = this.fingerprint(request);
     const scope = scopedKey(merchantId, key);
     const existing = this.answers.get(scope);
     if (existing) return existing.fingerprint === fingerprint ? existing.answer : undefined;
@@ -164,6 +185,7 @@ export class AcquirerState {
     };
     return {
       transactions: this.transactions,
+      cardFingerprint: (cardNumber) => this.cardFingerprint(cardNumber),
       transactionByKey: (merchantId, idempotencyKey) => this.transactionByKey(merchantId, idempotencyKey),
       isReversed: (merchantId, idempotencyKey) => this.isReversed(merchantId, idempotencyKey),
       addTransaction: (transaction) => change({ kind: 'transaction', transaction }),
@@ -212,9 +234,15 @@ export class AcquirerState {
     dropOldest(this.answers, this.maxEntries);
   }
 
-  /** Replays the journal; one that grew far beyond what is still remembered is rewritten without the rest. */
+  /**
+   * Replays the journal; one that grew far beyond what is still remembered is rewritten without the
+   * rest, and one written before cards were fingerprinted (card numbers in its transactions and
+   * request fingerprints) is rewritten at once without them.
+   */
   private restore(journal: AcquirerJournal): void {
-    const records = journal.read();
+    const read = journal.read();
+    const records = read.map((record) => this.withoutCardNumber(record));
+    const hadCardNumbers = records.some((record, i) => record !== read[i]);
     for (const record of records) this.apply(record);
     const ledgerIds = new Set(this.ledger.map((entry) => entry.id));
     const remembered = records.filter((record) => {
@@ -230,9 +258,29 @@ export class AcquirerState {
           return this.reversedKeys.has(record.scope);
       }
     });
-    if (records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
+    if (hadCardNumbers || records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
+  }
+
+  /** A record of a journal from before fingerprints, as it is written now (the same record when already so). */
+  private withoutCardNumber(record: JournalRecord): JournalRecord {
+    if (record.kind === 'answer' && !record.fingerprint.startsWith(fingerprintPrefix))
+      return { ...record, fingerprint: this.fingerprint(record.fingerprint) };
+    if (record.kind !== 'transaction') return record;
+    const { cardNumber, ...transaction } = record.transaction as Transaction & { cardNumber?: string };
+    if (cardNumber === undefined) return record;
+    return {
+      kind: 'transaction',
+      transaction: {
+        ...transaction,
+        cardFingerprint: this.cardFingerprint(cardNumber),
+        cardLast4: cardNumber.slice(-4),
+        ...(testCards[cardNumber]?.kind === 'dispute' ? { disputesOnCapture: true } : {}),
+      },
+    };
   }
 }
+
+const fingerprintPrefix = 'hmac-sha256:';
 
 /** Maps and sets iterate in insertion order: the first keys are the oldest. */
 function dropOldest(collection: Map<string, unknown> | Set<string>, max: number): void {

@@ -14,10 +14,12 @@ describe('stores over HTTP', () => {
 
   /** A real payment flow (over one sandbox processor) made with the given key, so in its account and mode. */
   async function createFlow(token: string): Promise<string> {
+    // The sandbox is test mode only: a live flow names a live Stripe processor.
+    const live = token === t.liveToken;
     const processor = await ok(harness, 'POST', '/processors', token, {
       name: 'P',
-      type: 'sandbox',
-      credentials: { merchantId: 'm' },
+      type: live ? 'stripe' : 'sandbox',
+      credentials: live ? { secretKey: 'sk_live_abcdefghijkl' } : { merchantId: 'm' },
       supportedCurrencies: ['EUR'],
       baseCurrency: 'EUR',
     });

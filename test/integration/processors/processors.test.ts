@@ -150,19 +150,119 @@ describe('processors over HTTP', () => {
       endpoint,
     });
 
-    const live = await create({ ...validBody(), credentials: { merchantId: 'm_ep', endpoint } }, t.liveToken);
+    const liveStripe = { ...validBody(), type: 'stripe', supportedCurrencies: ['EUR'] };
+    const liveKey = { secretKey: 'sk_live_abcdefghijkl' };
+    const live = await create({ ...liveStripe, credentials: { ...liveKey, endpoint } }, t.liveToken);
     expect(live.status).toBe(400);
     expect(live.body.issues).toEqual([
       { path: 'credentials.endpoint', message: 'credentials.endpoint: endpoint is allowed in test mode only' },
     ]);
-    const liveWithout = await create({ ...validBody(), credentials: { merchantId: 'm_live' } }, t.liveToken);
+    const liveWithout = await create({ ...liveStripe, credentials: liveKey }, t.liveToken);
     expect(liveWithout.status).toBe(200);
     const liveUpdate = await call(harness, 'POST', `${api}/processors/update`, {
       token: t.liveToken,
-      body: { processorId: liveWithout.body.id, updatedData: { credentials: { merchantId: 'm_live', endpoint } } },
+      body: { processorId: liveWithout.body.id, updatedData: { credentials: { ...liveKey, endpoint } } },
     });
     expect(liveUpdate.status).toBe(400);
     expect(liveUpdate.body.issues[0].path).toBe('updatedData.credentials.endpoint');
+  });
+
+  it('refuses an endpoint whose host is not in PROCESSOR_ENDPOINT_ALLOW (default: loopback), on create and update', async () => {
+    for (const endpoint of ['http://10.0.0.7:4010', 'https://api.stripe.com', 'http://127.0.0.2:4010']) {
+      const answer = await create({ ...validBody(), credentials: { merchantId: 'm_far', endpoint } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.issues).toEqual([
+        { path: 'credentials.endpoint', message: expect.stringContaining('PROCESSOR_ENDPOINT_ALLOW') },
+      ]);
+    }
+    for (const endpoint of ['http://localhost:4010', 'http://[::1]:4010'])
+      expect((await create({ ...validBody(), credentials: { merchantId: 'm_near', endpoint } })).status).toBe(200);
+    const { body } = await create(validBody());
+    const update = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.merchant.token,
+      body: { processorId: body.id, updatedData: { credentials: { merchantId: 'm', endpoint: 'http://10.0.0.7' } } },
+    });
+    expect(update.status).toBe(400);
+    expect(update.body.issues[0].path).toBe('updatedData.credentials.endpoint');
+    const row = await harness.db.processor.findUniqueOrThrow({ where: { id: body.id } });
+    expect(openProcessorCredentials(row.encryptedCredentials, row.id, harness.config).endpoint).toBeUndefined();
+  });
+
+  it('refuses a live processor of a test-only type (sandbox simulators), on create and update, writing nothing', async () => {
+    const before = await harness.db.processor.count({ where: { accountId: t.merchant.accountId, mode: 'live' } });
+    for (const type of ['sandbox', 'sandbox_hosted3ds']) {
+      const answer = await create({ ...validBody(), type, credentials: { merchantId: 'm_live' } }, t.liveToken);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'TEST_PROCESSOR_IN_LIVE_MODE',
+        message: expect.stringContaining('stripe, adyen'),
+      });
+    }
+    expect(await harness.db.processor.count({ where: { accountId: t.merchant.accountId, mode: 'live' } })).toBe(before);
+    const stripe = await create(
+      { ...validBody(), type: 'stripe', credentials: { secretKey: 'sk_live_abcdefghijkl' } },
+      t.liveToken,
+    );
+    const toSandbox = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.liveToken,
+      body: { processorId: stripe.body.id, updatedData: { type: 'sandbox', credentials: { merchantId: 'm' } } },
+    });
+    expect(toSandbox.status).toBe(400);
+    expect(toSandbox.body.code).toBe('TEST_PROCESSOR_IN_LIVE_MODE');
+    expect((await ok(harness, 'GET', `/processors/${stripe.body.id}`, t.liveToken)).type).toBe('stripe');
+
+    // A live sandbox row made before the refusal existed (the migration disables it): it cannot be
+    // turned back on.
+    const old = await harness.db.processor.create({
+      data: {
+        ...(await harness.db.processor.findUniqueOrThrow({ where: { id: stripe.body.id } })),
+        id: 'proc_oldlivesandbox000',
+        type: 'sandbox',
+        enabled: false,
+      },
+    });
+    const reEnable = await call(harness, 'POST', `${api}/processors/update`, {
+      token: t.liveToken,
+      body: { processorId: old.id, updatedData: { enabled: true } },
+    });
+    expect(reEnable.status).toBe(400);
+    expect(reEnable.body.code).toBe('TEST_PROCESSOR_IN_LIVE_MODE');
+    expect((await harness.db.processor.findUniqueOrThrow({ where: { id: old.id } })).enabled).toBe(false);
+  });
+
+  it.each([
+    ['stripe', 'live', { secretKey: 'sk_test_abcdefghijkl' }, 'credentials.secretKey', 'sk_live_'],
+    ['stripe', 'live', { secretKey: 'rk_test_abcdefghijkl' }, 'credentials.secretKey', 'sk_live_'],
+    ['stripe', 'test', { secretKey: 'sk_live_abcdefghijkl' }, 'credentials.secretKey', 'sk_test_'],
+    [
+      'adyen',
+      'test',
+      { apiKey: 'k', merchantAccount: 'A', liveUrlPrefix: 'abc-Co' },
+      'credentials.liveUrlPrefix',
+      'live processors only',
+    ],
+    ['adyen', 'live', { apiKey: 'k', merchantAccount: 'A' }, 'credentials.liveUrlPrefix', 'needs liveUrlPrefix'],
+  ])(
+    'refuses %s credentials that reach the other environment than a %s processor (%j)',
+    async (type, mode, credentials, path, hint) => {
+      const token = mode === 'live' ? t.liveToken : t.merchant.token;
+      const answer = await create({ ...validBody(), type, supportedCurrencies: ['EUR'], credentials }, token);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        issues: [{ path, message: expect.stringContaining(hint) }],
+      });
+    },
+  );
+
+  it('takes credentials of its own environment in each mode', async () => {
+    const stripe = { ...validBody(), type: 'stripe', supportedCurrencies: ['EUR'] };
+    expect((await create({ ...stripe, credentials: { secretKey: 'rk_live_abcdefghijkl' } }, t.liveToken)).status).toBe(
+      200,
+    );
+    const adyen = { ...validBody(), type: 'adyen', supportedCurrencies: ['EUR'] };
+    const liveAdyen = { apiKey: 'k', merchantAccount: 'A', liveUrlPrefix: '1797a841fbb37ca7-AcmeCom' };
+    expect((await create({ ...adyen, credentials: liveAdyen }, t.liveToken)).status).toBe(200);
   });
 
   it('checks credentials sent in an update and keeps the stored ones when they are refused', async () => {
