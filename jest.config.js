@@ -26,6 +26,9 @@ const teardown = { globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts' };
 // Postgres (a throwaway database), a Temporal dev server, dist/ and the workflow bundle.
 const services = { globalSetup: '<rootDir>/test/helpers/globalSetup.ts', ...teardown };
 
+/** Workflow tests that run real activities against Postgres: they need the integration tier's set-up. */
+const workflowFilesWithDatabase = ['webhooks/webhookDelivery'];
+
 /** Files that spawn engines, CLIs or killers of them, or run for minutes: the system tier. */
 const systemFiles = [
   'engine/benchSmoke',
@@ -49,13 +52,21 @@ module.exports = {
       ...shared,
       displayName: 'workflow',
       roots: ['<rootDir>/test/workflow', '<rootDir>/test/replay'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...workflowFilesWithDatabase.map((file) => `/test/workflow/${file}\\.test\\.ts$`),
+      ],
       globalSetup: '<rootDir>/test/helpers/workflowSetup.ts',
       ...teardown,
     },
     {
       ...shared,
       displayName: 'integration',
-      roots: ['<rootDir>/test/integration'],
+      roots: ['<rootDir>/test/integration', '<rootDir>/test/workflow'],
+      testMatch: [
+        '**/test/integration/**/*.test.ts',
+        ...workflowFilesWithDatabase.map((file) => `**/test/workflow/${file}.test.ts`),
+      ],
       testPathIgnorePatterns: [
         '/node_modules/',
         ...systemFiles.map((file) => `/test/integration/${file}\\.test\\.ts$`),

@@ -175,7 +175,10 @@ describe('memory bounds', () => {
       for (let i = 0; i < 50; i++) await store.increment(`acc:${i}`);
       const held = store as unknown as { previous: Map<string, unknown>; current: Map<string, unknown> };
       expect(held.previous.size + held.current.size).toBe(50);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Waited for, not slept on: on a loaded machine the 40 ms rotations run late.
+      const deadline = Date.now() + 5_000;
+      while (held.previous.size + held.current.size > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(held.previous.size + held.current.size).toBe(0);
       expect(await store.get('acc:0')).toBeUndefined();
     } finally {
