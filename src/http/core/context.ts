@@ -25,5 +25,7 @@ declare module 'express-serve-static-core' {
     auth?: AuthContext;
     /** Throws 403 unless the caller's role is org:admin. Set by the auth middleware. */
     requireAdmin?: () => void;
+    /** The Idempotency-Key sent, whose it is and the request's fingerprint. Set by the idempotency middleware. */
+    idempotency?: { key: string; scope: string; requestHash: string };
   }
 }

@@ -32716,7 +32716,8 @@ export interface components {
             createdAt: string;
         };
         CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
-            secret: string;
+            /** @description The signing secret, shown once: a replay of this request (same Idempotency-Key) answers without it */
+            secret?: string;
         };
         WebhookEndpoint: {
             id: string;
@@ -32742,7 +32743,8 @@ export interface components {
         };
         RotatedWebhookSecret: {
             id: string;
-            secret: string;
+            /** @description The signing secret, shown once: a replay of this request (same Idempotency-Key) answers without it */
+            secret?: string;
             previousSecretExpiresAt: string | null;
         };
         RotateWebhookSecret: {
@@ -33199,8 +33201,8 @@ export interface components {
         };
         BuilderSession: {
             id: string;
-            /** @description bst_…; shown once, only its hash is kept */
-            token: string;
+            /** @description bst_…; shown once, only its hash is kept: a replay of this request (same Idempotency-Key) answers without it */
+            token?: string;
             expiresAt: string;
             accountId: string;
             pluginId: string;
@@ -33374,7 +33376,8 @@ export interface components {
             link: string;
         };
         PortalOfferLink: {
-            link: string;
+            /** @description Opens a portal session; shown once: a replay of this request (same Idempotency-Key) answers without it */
+            link?: string;
             expiresAt: string;
         };
         CreatePortalOfferLinkRequest: {
