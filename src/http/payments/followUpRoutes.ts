@@ -138,6 +138,9 @@ export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): 
       method: 'post',
       path: '/payments/refund',
       summary: 'Refunds a captured payment in full or in part (never above the captured amount)',
+      description:
+        '409 REFUND_EXCEEDS_CAPTURED or PAYMENT_NOT_REFUNDABLE; 409 PAYMENT_DISPUTED while the payment has an open or ' +
+        'lost dispute (a won one allows refunds); 409 IDEMPOTENCY_KEY_REUSED for a key already used by another request.',
       tags,
       body: refundRequestSchema,
       response: refundResultSchema,

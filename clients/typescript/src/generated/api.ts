@@ -25913,7 +25913,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refunds a captured payment in full or in part (never above the captured amount) */
+        /**
+         * Refunds a captured payment in full or in part (never above the captured amount)
+         * @description 409 REFUND_EXCEEDS_CAPTURED or PAYMENT_NOT_REFUNDABLE; 409 PAYMENT_DISPUTED while the payment has an open or lost dispute (a won one allows refunds); 409 IDEMPOTENCY_KEY_REUSED for a key already used by another request.
+         */
         post: {
             parameters: {
                 query?: never;
