@@ -1,17 +1,20 @@
 import { expireLapsedCheckoutSessions } from '../../src/commerce/checkoutExpirySweep';
 import type { ActivityDeps } from '../deps';
-import { idempotencyRetentionMs } from '../../src/idempotency/store';
+import { expireIdempotencyAnswers, idempotencyRetentionMs } from '../../src/idempotency/store';
 
 export function createMaintenanceActivities(deps: ActivityDeps) {
   return {
-    /** Deletes idempotency records past their retention (24 h); returns how many went. */
+    /**
+     * Strips idempotency records past their retention (24 h) to their fingerprint, which binds the
+     * key for good (see expireIdempotencyAnswers); returns how many were stripped.
+     */
     async purgeExpiredIdempotencyRecords(): Promise<number> {
-      const { count } = await deps.db.idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+      const count = await expireIdempotencyAnswers(deps.db);
       // Heartbeat rows of API processes gone for longer than any record they could still own.
       await deps.db.idempotencyOwner.deleteMany({
         where: { heartbeatAt: { lt: new Date(Date.now() - idempotencyRetentionMs) } },
       });
-      if (count > 0) deps.logger.info({ count }, 'purged expired idempotency records');
+      if (count > 0) deps.logger.info({ count }, 'stripped expired idempotency answers to their fingerprints');
       return count;
     },
 

@@ -3,6 +3,7 @@ import { capabilityNames, routableCurrencies, routableInMode } from '../../src/p
 import { claimCheckoutSessionForPayment } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
 import { readPaymentRequest, type PaymentRequestRows } from '../../src/payments/paymentRequestRows';
+import { existingPaymentRefusal } from '../../src/payments/existingPayment';
 import { paymentRequestRefusal } from '../../src/payments/validatePayment';
 import {
   chargeOf,
@@ -24,13 +25,19 @@ export function createPaymentActivities(deps: ActivityDeps) {
     /**
      * Validates the request (before any side effect), then in one transaction claims the checkout
      * session (pay-v2) and writes the payment row `processing`. Safe to repeat: a retried call
-     * finds its own row and claim. Returns what routing needs, or `free` for a payment of 0 (a
+     * finds its own row and claim. A row found under the id is resumed only while it is this
+     * request's and still `processing`; otherwise it is refused (the id may be derived from an
+     * Idempotency-Key, and an old payment must never be authorized again). Returns what routing needs, or `free` for a payment of 0 (a
      * checkout session a discount brought to 0), which routes nowhere.
      */
     async preparePayment(input: PaymentWorkflowInput): Promise<PrepareResult> {
       // One read for the checks and the routing context: the rows a repeat reads are the same.
       const rows = await readPaymentRequest(db, input);
-      if (!rows.paymentExists) {
+      if (rows.existingPayment) {
+        // Resumed only when it is this request's row and nothing has finished it (a retried prepare).
+        const reused = existingPaymentRefusal(input, rows.existingPayment);
+        if (reused) return { kind: 'rejected', error: reused };
+      } else {
         const refusal = await paymentRequestRefusal(db, input, rows);
         if (refusal) return { kind: 'rejected', error: refusal };
         const refused = await writePaymentRow(input);

@@ -1,12 +1,9 @@
 import { refundsFinished } from '../../src/metrics/metrics';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
-import { rejection } from '../../src/payments/workflowTypes';
+import { reserveRefundAmount } from '../../src/payments/refundReservation';
 import type { ActivityDeps } from '../deps';
 import { lockPayment, settlePendingRefund } from '../../src/payments/refundOutcomes';
-import { refundAmount } from '../../src/domain/paymentAmounts';
 import { callProcessor } from './settlement';
-
-const refundable = ['succeeded', 'partially_refunded'];
 
 /** A refund settled as failed elsewhere (by the processor's webhook) as the workflow's answer. */
 const refundFailure = (refund: { failureCode: string | null }) => ({
@@ -16,66 +13,25 @@ const refundFailure = (refund: { failureCode: string | null }) => ({
 
 /**
  * Refunds. `reserveRefund` adds the amount to `payments.amount_refunded` with a conditional UPDATE
- * (only while the sum stays within `amount_captured`) and writes the refund row `pending`, in one
- * transaction, BEFORE the processor is called: concurrent refunds can never exceed the capture.
- * A failed refund gives its reservation back.
+ * (only while the sum stays within `amount_captured`, and never on a payment with an open or lost
+ * dispute) and writes the refund row `pending`, in one transaction, BEFORE the processor is called:
+ * concurrent refunds can never exceed the capture. A failed refund gives its reservation back.
  */
 export function createPaymentRefundActivities(deps: ActivityDeps) {
   const { db } = deps;
   return {
+    /** Reserves the amount before the processor is called; see reserveRefundAmount for the rules (capture, disputes, key reuse). */
     async reserveRefund(input: RefundInput): Promise<FollowUpCall | Extract<FollowUpOutcome, { kind: 'rejected' }>> {
-      const payment = await db.payment.findFirst({
-        where: { id: input.paymentId, accountId: input.accountId, mode: input.mode },
-      });
-      if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
-      const call = (amount: number) => ({
+      const reservation = await reserveRefundAmount(db, input);
+      if (reservation.kind === 'refused') return { kind: 'rejected', error: reservation.error };
+      const { payment, amount } = reservation;
+      return {
         processorId: payment.processorId ?? '',
         processorReference: payment.processorReference ?? '',
         amount,
         currency: payment.currency,
         idempotencyKey: input.refundId,
-      });
-      const existing = await db.refund.findUnique({ where: { id: input.refundId } });
-      if (existing) return call(existing.amount); // a retried activity after its commit
-      if (!refundable.includes(payment.status) || payment.amountCaptured === 0) {
-        return rejection(
-          'conflict',
-          'PAYMENT_NOT_REFUNDABLE',
-          `Only a captured payment can be refunded; this one is ${payment.status}`,
-        );
-      }
-      const exceeds = () =>
-        rejection(
-          'conflict',
-          'REFUND_EXCEEDS_CAPTURED',
-          `Refunds would exceed the captured amount of ${payment.amountCaptured}`,
-        );
-      const planned = refundAmount(payment.amountCaptured, payment.amountRefunded, input.amount);
-      if (!planned.ok && planned.reason === 'nothing_left')
-        return rejection('conflict', 'REFUND_EXCEEDS_CAPTURED', 'Nothing is left to refund on this payment');
-      if (!planned.ok) return exceeds();
-      const { amount } = planned;
-      // The same rule again in the UPDATE: it holds against concurrent refunds of the payment.
-      const reserved = await db.$transaction(async (tx) => {
-        const rows = await tx.$executeRaw`
-          UPDATE "payments" SET "amount_refunded" = "amount_refunded" + ${amount}, "updated_at" = CURRENT_TIMESTAMP
-           WHERE "id" = ${payment.id} AND "status" IN ('succeeded', 'partially_refunded')
-             AND "amount_refunded" + ${amount} <= "amount_captured"`;
-        if (rows !== 1) return false;
-        await tx.refund.create({
-          data: {
-            id: input.refundId,
-            paymentId: payment.id,
-            amount,
-            currency: payment.currency,
-            status: 'pending',
-            reason: input.reason ?? null,
-          },
-        });
-        return true;
-      });
-      if (!reserved) return exceeds();
-      return call(amount);
+      };
     },
 
     async refundAtProcessor(input: RefundInput & { call: FollowUpCall }): Promise<ProcessorFollowUp> {

@@ -1,7 +1,11 @@
 import { Prisma, type Db } from '../db/prisma';
 import { newId } from '../domain/ids';
 
-/** Records are kept this long (the maintenance workflow sweeps them after). */
+/**
+ * Answers are kept this long; then the maintenance workflow strips the record to its fingerprint
+ * (state `expired`). The fingerprint itself is kept for good: payment, refund and follow-up ids are
+ * derived from the key, and those rows live for good too, so the key stays bound to its request.
+ */
 export const idempotencyRetentionMs = 24 * 3600 * 1000;
 
 /** One keyed request: whose key, the key, the request's fingerprint, and the API process running it. */
@@ -22,9 +26,10 @@ export interface ClaimTimeouts {
 }
 
 /**
- * Inserts the record as ours, or takes over one that no longer binds the key: expired, or in
- * progress (same request) under an owner that stopped beating, or older than `staleMs`.
- * False when a live request holds it.
+ * Inserts the record as ours, or takes over one of the SAME request (fingerprint) whose answer is
+ * no longer kept or never came: expired (the request runs again and finds the rows its ids name),
+ * or in progress under an owner that stopped beating, or older than `staleMs`. A key is never freed
+ * for another request by age. False when a live request holds it, or it is another request's.
  */
 export async function claimIdempotencyKey(db: Db, input: IdempotencyClaim, timeouts: ClaimTimeouts): Promise<boolean> {
   const now = new Date();
@@ -38,9 +43,9 @@ export async function claimIdempotencyKey(db: Db, input: IdempotencyClaim, timeo
     UPDATE "idempotency_records" AS r
     SET "state" = 'in_progress', "request_hash" = ${input.requestHash}, "method" = ${input.method}, "path" = ${input.path},
         "created_at" = ${now}, "expires_at" = ${expiresAt}, "owner_id" = ${input.ownerId}, "response_status" = NULL, "response_body" = NULL
-    WHERE r."scope" = ${input.scope} AND r."key" = ${input.key}
+    WHERE r."scope" = ${input.scope} AND r."key" = ${input.key} AND r."request_hash" = ${input.requestHash}
       AND (r."expires_at" < ${now}
-        OR (r."state" = 'in_progress' AND r."request_hash" = ${input.requestHash}
+        OR (r."state" = 'in_progress'
           AND (r."created_at" < ${new Date(now.getTime() - timeouts.staleMs)}
             OR (r."owner_id" IS NOT NULL AND r."owner_id" <> ${input.ownerId} AND NOT EXISTS (
               SELECT 1 FROM "idempotency_owners" o
@@ -75,4 +80,16 @@ export async function releaseIdempotencyRecord(db: Db, input: IdempotencyClaim):
   await db.idempotencyRecord.deleteMany({
     where: { scope: input.scope, key: input.key, state: 'in_progress', ownerId: input.ownerId },
   });
+}
+
+/**
+ * Strips records past their retention to their fingerprint: the answer goes (state `expired`),
+ * the key's binding to its request stays. Returns how many were stripped.
+ */
+export async function expireIdempotencyAnswers(db: Db, now = new Date()): Promise<number> {
+  const { count } = await db.idempotencyRecord.updateMany({
+    where: { state: { in: ['in_progress', 'completed'] }, expiresAt: { lt: now } },
+    data: { state: 'expired', responseStatus: null, responseBody: Prisma.DbNull, ownerId: null },
+  });
+  return count;
 }

@@ -52,6 +52,8 @@ export async function recordDispute(
   },
   fields: { amount: number; status: DisputeStatus; reason: string | null; processorReference?: string | null },
 ) {
+  // The payment row's lock orders a dispute against a concurrent refund reservation (refundReservation.ts).
+  await tx.$queryRaw`SELECT 1 FROM "payments" WHERE "id" = ${payment.id} FOR UPDATE`;
   const dispute = await tx.dispute.create({
     data: { id: newId('dispute'), paymentId: payment.id, currency: payment.currency, ...fields },
   });
@@ -78,6 +80,10 @@ export async function findDispute(db: Db, scope: Scope, disputeId: string) {
   return dispute;
 }
 
-export function setDisputeStatus(db: Db, disputeId: string, status: DisputeStatus) {
-  return db.dispute.update({ where: { id: disputeId }, data: { status } });
+/** Under the payment's lock, like recording one: a refund reserved meanwhile saw the status before or after, never between. */
+export function setDisputeStatus(db: Db, dispute: { id: string; paymentId: string }, status: DisputeStatus) {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM "payments" WHERE "id" = ${dispute.paymentId} FOR UPDATE`;
+    return tx.dispute.update({ where: { id: dispute.id }, data: { status } });
+  });
 }

@@ -1,10 +1,25 @@
 import { Prisma, type Db } from '../db/prisma';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
+/** What of an existing payment row tells whether it is this request's (see paymentRowRefusal). */
+export interface ExistingPaymentRow {
+  accountId: string;
+  mode: string;
+  status: string;
+  storeId: string;
+  customerId: string | null;
+  paymentInstrumentId: string | null;
+  checkoutSessionId: string | null;
+  orderId: string | null;
+  intent: string;
+  amount: number;
+  currency: string;
+}
+
 /** What a payment's preparation reads, fetched in ONE statement (see readPaymentRequest). */
 export interface PaymentRequestRows {
-  /** A payment row with this id exists already (a retried prepare, or a keyed retry). */
-  paymentExists: boolean;
+  /** The payment row under this id, when one exists already (a retried prepare, or a keyed retry). */
+  existingPayment: ExistingPaymentRow | null;
   store: { id: string; baseCurrency: string; presentmentCurrencies: string[] } | null;
   customer: { id: string; storeId: string | null } | null;
   instrument: { id: string; customerId: string } | null;
@@ -43,7 +58,11 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
   const scope = Prisma.sql`account_id = ${input.accountId} AND mode = ${input.mode}::"Mode"`;
   const [row] = await db.$queryRaw<[Record<keyof PaymentRequestRows, unknown>]>`
     SELECT
-      EXISTS (SELECT 1 FROM payments WHERE id = ${input.paymentId}) AS "paymentExists",
+      (SELECT jsonb_build_object('accountId', account_id, 'mode', mode, 'status', status, 'storeId', store_id,
+              'customerId', customer_id, 'paymentInstrumentId', payment_instrument_id,
+              'checkoutSessionId', checkout_session_id, 'orderId', order_id, 'intent', intent, 'amount', amount,
+              'currency', currency)
+         FROM payments WHERE id = ${input.paymentId}) AS "existingPayment",
       EXISTS (SELECT 1 FROM block_rules WHERE ${scope} AND enabled) AS "blockRulesEnabled",
       (SELECT jsonb_build_object('id', id, 'baseCurrency', base_currency, 'presentmentCurrencies', presentment_currencies)
          FROM stores WHERE id = ${input.storeId} AND ${scope}) AS store,

@@ -67,6 +67,7 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       tags,
       body: createBuilderSessionSchema,
       response: builderSessionSchema,
+      secretFields: ['token'],
     },
     async ({ body, req }) => {
       const { session, token } = await createBuilderSession(db, scopeOf(req), body);

@@ -21,7 +21,10 @@ export const createBuilderSessionSchema = z
 export const builderSessionSchema = z
   .object({
     id: z.string(),
-    token: z.string().openapi({ description: 'bst_…; shown once, only its hash is kept' }),
+    token: z.string().optional().openapi({
+      description:
+        'bst_…; shown once, only its hash is kept: a replay of this request (same Idempotency-Key) answers without it',
+    }),
     expiresAt: z.string(),
     accountId: z.string(),
     pluginId: z.string(),

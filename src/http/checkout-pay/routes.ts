@@ -1,13 +1,13 @@
 import { loadCheckoutForPayment } from '../../commerce/orders';
 import { scopeOf } from '../auth/scope';
-import { businessId, keyedPaymentExists, runPayment } from '../../payments/startPayment';
+import { keyedPaymentExists, runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
+import { idempotencyKeyOf, keyedBusinessId } from '../idempotency/middleware';
 import { answerPayment } from '../payments/answer';
 import type { Routers } from '../routes';
 import { payV2ResponseSchema, payV2Schema } from './validators';
@@ -31,7 +31,7 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
     },
     async ({ body, req, res }) => {
       const scope = scopeOf(req);
-      const paymentId = businessId('payment', `${idempotencyScope(req.auth)}:pay-v2`, idempotencyKeyOf(req));
+      const paymentId = keyedBusinessId(req, 'payment', 'pay-v2');
       const { checkout, paymentFlowId } = await beforeWork(async () => {
         // A retry of a request whose payment already started (its API process died) follows that
         // payment, even if it has paid the session since: the workflow joined is the same.

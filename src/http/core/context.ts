@@ -27,5 +27,7 @@ declare module 'express-serve-static-core' {
     requireAdmin?: () => void;
     /** Rejects with 403 unless the caller is a partner key of this kind. Set by the auth middleware. */
     requirePartnerKind?: (kind: 'payfac') => Promise<void>;
+    /** The Idempotency-Key sent, whose it is and the request's fingerprint. Set by the idempotency middleware. */
+    idempotency?: { key: string; scope: string; requestHash: string };
   }
 }

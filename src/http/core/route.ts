@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { beforeWork } from './beforeWork';
 import { errorBodySchema, validationError } from './errors';
+import { passIdempotencyGate } from './idempotencyGate';
 import { openApiRegistry } from './openapi';
 import {
   acceptsIdempotencyKeys,
@@ -47,6 +48,12 @@ export interface RouteSpec<
   query?: Q;
   params?: P;
   response: R;
+  /**
+   * Top-level fields of the answer that hold a secret shown once (a signing secret, a session
+   * token, a link that opens a session): left out of the stored Idempotency-Key answer, so a replay
+   * shows the resource without them. Declare them optional in `response`.
+   */
+  secretFields?: string[];
   /** Status of a successful answer (default 200). */
   status?: number;
   /** Other statuses answered with the `response` body (202: a payment still running at the deadline; health's 503). */
@@ -100,6 +107,8 @@ export function defineRoute<
     // The caller's rights, before anything is learnt from the query or body.
     if (spec.partnerKind) await beforeWork(() => req.requirePartnerKind!(spec.partnerKind!));
     if (spec.authorize) await beforeWork(() => spec.authorize!({ params: params as Infer<P>, req }));
+    // Only now the Idempotency-Key: a stored answer is replayed to a caller allowed to make the request.
+    if (await passIdempotencyGate(res, { secretFields: spec.secretFields })) return;
     const { body, query } = beforeWork(() => {
       const query = parsePart(spec.query, req.query, 'query');
       return { body: parsePart(spec.body, req.body ?? {}, 'body'), query };

@@ -6,7 +6,11 @@ import {
   completeIdempotencyRecord,
   findIdempotencyRecord,
   releaseIdempotencyRecord,
+  type IdempotencyClaim,
 } from '../../idempotency/store';
+import type { IdKind } from '../../domain/ids';
+import { businessId } from '../../payments/startPayment';
+import { setIdempotencyGate, type IdempotencyGateOptions } from '../core/idempotencyGate';
 import type { AppDeps, AuthContext } from '../core/context';
 import { ApiError, badRequest, conflict } from '../core/errors';
 import { answerIsRefusalBeforeWork } from '../core/beforeWork';
@@ -51,17 +55,50 @@ export function idempotencyKeyOf(req: Request): string | undefined {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The id of a record a keyed request creates (payment, refund, follow-up run): derived from the
+ * caller, the key AND the request's fingerprint (plus what else must bind it, e.g. the refunded
+ * payment), so a retry of the same request finds the same record, and another request sent under
+ * the same key can never land on it. Random without a key.
+ */
+export function keyedBusinessId(req: Request, kind: IdKind, namespace: string, ...bound: string[]): string {
+  const key = idempotencyKeyOf(req);
+  if (key === undefined) return businessId(kind, namespace, undefined);
+  const binding = req.idempotency;
+  if (!binding || binding.key !== key) throw new Error('a keyed id needs the Idempotency-Key middleware in front');
+  return idOfKeyedRequest(kind, binding, namespace, ...bound);
+}
+
+/** keyedBusinessId from the binding itself (caller scope, key, fingerprint). */
+export function idOfKeyedRequest(
+  kind: IdKind,
+  binding: { scope: string; key: string; requestHash: string },
+  namespace: string,
+  ...bound: string[]
+): string {
+  return businessId(kind, `${binding.scope}:${namespace}`, [binding.key, binding.requestHash, ...bound].join('\n'));
+}
+
+/** The stored form of an answer: the route's secret fields left out (a replay shows the resource, not the secret). */
+function withoutSecrets(body: unknown, secretFields: readonly string[] | undefined): unknown {
+  if (!secretFields?.length || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([field]) => !secretFields.includes(field)));
+}
+
+/**
  * `Idempotency-Key` on mutating POSTs: the first request with a key runs and its answer (status
  * + body) is stored; a repeat with the same body gets that answer again (header
  * `Idempotent-Replayed: true`), also while the first still runs (it waits for it); the same key
- * with another body or path is 409. Not stored, so the call may be retried with the same key:
- * server errors (5xx) and refusals before any work (see core/beforeWork.ts). A request whose API
- * process died is taken over by its retry once the owner's heartbeat is `ownerTimeoutMs` old.
+ * with another body or path is 409, for good (the fingerprint outlives the answer). Not stored,
+ * so the call may be retried with the same key: server errors (5xx) and refusals before any work
+ * (see core/beforeWork.ts). A request whose API process died is taken over by its retry once the
+ * owner's heartbeat is `ownerTimeoutMs` old.
+ *
+ * The middleware only reads the key and fingerprints the request; the route runs the claim (or
+ * the replay) once it has authorized the caller (`passIdempotencyGate` in defineRoute), so a key
+ * that may not make the request never gets its stored answer.
  */
 export function idempotency(db: AppDeps['db'], options: IdempotencyOptions) {
-  const pollMs = options.pollMs ?? 50;
-  const { lease } = options;
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     // An unreadable body hashes as no body at all, so it must not bind the key: its route answers
     // 400/415 and the corrected retry may come with the same key.
     if (req.method !== 'POST' || hasUnreadableBody(req)) return next();
@@ -69,70 +106,93 @@ export function idempotency(db: AppDeps['db'], options: IdempotencyOptions) {
     if (key === undefined) return next();
     const scope = options.scopeOf ? options.scopeOf(req) : idempotencyScope(req.auth);
     const requestHash = requestHashOf(req, options.hashKey());
-    const deadline = Date.now() + options.waitMs;
-    const claimInput = {
-      scope,
-      key,
-      requestHash,
-      method: req.method,
-      path: `${req.baseUrl}${req.path}`,
-      ownerId: lease.ownerId,
-    };
-
-    // Held before the claim: a record must never exist under an owner whose heartbeat is stale.
-    await lease.hold();
-    let owned = false;
-    try {
-      for (;;) {
-        owned = await claimIdempotencyKey(db, claimInput, options);
-        if (owned) break;
-        const record = await findIdempotencyRecord(db, scope, key);
-        if (!record) continue; // deleted between the two reads (not stored, or expiry): try to own it again
-        if (record.requestHash !== requestHash) {
-          throw conflict('This Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
-        }
-        if (record.state === 'completed') {
-          res.setHeader('Idempotent-Replayed', 'true');
-          idempotentReplays.inc({ api: req.baseUrl || 'none' });
-          res.status(record.responseStatus ?? 200).json(record.responseBody);
-          return;
-        }
-        if (Date.now() >= deadline) {
-          throw new ApiError(
-            409,
-            'IDEMPOTENCY_REQUEST_IN_PROGRESS',
-            'A request with this Idempotency-Key is still in progress; retry later',
-            undefined,
-            { 'Retry-After': '1' },
-          );
-        }
-        await sleep(pollMs);
-      }
-    } finally {
-      if (!owned) lease.release();
-    }
-
-    // We own the key: remember the answer as soon as the handler gives it, before it is sent, so a
-    // caller holding an answer always finds it stored (or the key free); a client that hung up
-    // still gets it on its retry. An answer not sent as JSON is remembered when it finishes.
-    let settled: Promise<void> | undefined;
-    const settle = (body: unknown) => {
-      const keep = res.statusCode < 400 || (res.statusCode < 500 && !answerIsRefusalBeforeWork(res));
-      settled ??= (
-        keep
-          ? completeIdempotencyRecord(db, claimInput, res.statusCode, body)
-          : releaseIdempotencyRecord(db, claimInput)
-      )
-        .catch((error: unknown) => req.log?.error({ err: error }, 'storing an idempotent answer failed'))
-        .finally(() => lease.release());
-      return settled;
-    };
-    const json = res.json.bind(res);
-    res.json = (payload: unknown) => {
-      void settle(payload).then(() => json(payload));
-      return res;
-    };
-    res.on('finish', () => void settle(undefined));
+    req.idempotency = { key, scope, requestHash };
+    setIdempotencyGate(res, (gate) =>
+      claimOrReplay(
+        db,
+        options,
+        req,
+        res,
+        {
+          scope,
+          key,
+          requestHash,
+          method: req.method,
+          path: `${req.baseUrl}${req.path}`,
+          ownerId: options.lease.ownerId,
+        },
+        gate,
+      ),
+    );
     next();
   };
+}
+
+/** Claims the key for this request (false: the route goes on) or answers from its record (true: answered). */
+async function claimOrReplay(
+  db: AppDeps['db'],
+  options: IdempotencyOptions,
+  req: Request,
+  res: Response,
+  claimInput: IdempotencyClaim,
+  gate: IdempotencyGateOptions,
+): Promise<boolean> {
+  const pollMs = options.pollMs ?? 50;
+  const { lease } = options;
+  const deadline = Date.now() + options.waitMs;
+  // Held before the claim: a record must never exist under an owner whose heartbeat is stale.
+  await lease.hold();
+  let owned = false;
+  try {
+    for (;;) {
+      owned = await claimIdempotencyKey(db, claimInput, options);
+      if (owned) break;
+      const record = await findIdempotencyRecord(db, claimInput.scope, claimInput.key);
+      if (!record) continue; // deleted between the two reads (not stored): try to own it again
+      if (record.requestHash !== claimInput.requestHash) {
+        throw conflict('This Idempotency-Key was already used with a different request', 'IDEMPOTENCY_KEY_REUSED');
+      }
+      if (record.state === 'completed') {
+        res.setHeader('Idempotent-Replayed', 'true');
+        idempotentReplays.inc({ api: req.baseUrl || 'none' });
+        res.status(record.responseStatus ?? 200).json(record.responseBody);
+        return true;
+      }
+      if (Date.now() >= deadline) {
+        throw new ApiError(
+          409,
+          'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+          'A request with this Idempotency-Key is still in progress; retry later',
+          undefined,
+          { 'Retry-After': '1' },
+        );
+      }
+      await sleep(pollMs);
+    }
+  } finally {
+    if (!owned) lease.release();
+  }
+
+  // We own the key: remember the answer as soon as the handler gives it, before it is sent, so a
+  // caller holding an answer always finds it stored (or the key free); a client that hung up
+  // still gets it on its retry. An answer not sent as JSON is remembered when it finishes.
+  let settled: Promise<void> | undefined;
+  const settle = (body: unknown) => {
+    const keep = res.statusCode < 400 || (res.statusCode < 500 && !answerIsRefusalBeforeWork(res));
+    settled ??= (
+      keep
+        ? completeIdempotencyRecord(db, claimInput, res.statusCode, withoutSecrets(body, gate.secretFields))
+        : releaseIdempotencyRecord(db, claimInput)
+    )
+      .catch((error: unknown) => req.log?.error({ err: error }, 'storing an idempotent answer failed'))
+      .finally(() => lease.release());
+    return settled;
+  };
+  const json = res.json.bind(res);
+  res.json = (payload: unknown) => {
+    void settle(payload).then(() => json(payload));
+    return res;
+  };
+  res.on('finish', () => void settle(undefined));
+  return false;
 }

@@ -52,7 +52,7 @@ export function registerDisputeRoutes({ publicRouter }: Routers, deps: AppDeps):
     },
     async ({ body, req }) => {
       const dispute = await beforeWork(() => findDispute(db, scopeOf(req), body.disputeId));
-      return toPublicDispute(await setDisputeStatus(db, dispute.id, body.status));
+      return toPublicDispute(await setDisputeStatus(db, dispute, body.status));
     },
   );
 }

@@ -4,11 +4,10 @@ import { DomainError } from '../../errors';
 import type { FollowUpOutcome } from '../../payments/followUpTypes';
 import { runFollowUp } from '../../payments/followUps';
 import { findOwnedPayment, findPaymentToCapture, readPayment, readRefund } from '../../payments/queries';
-import { businessId } from '../../payments/startPayment';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
+import { keyedBusinessId } from '../idempotency/middleware';
 import type { Routers } from '../routes';
 import { PaymentDeclinedError } from './answer';
 import { registerDisputeRoutes } from './disputeRoutes';
@@ -32,9 +31,9 @@ function ownedPayment(deps: AppDeps, req: Request, paymentId: string) {
   return beforeWork(() => findOwnedPayment(deps.db, scopeOf(req), paymentId));
 }
 
-/** `<operation>_<payment id>_<request id derived from the Idempotency-Key, or random>`. */
+/** `<operation>_<payment id>_<request id derived from the Idempotency-Key and the request, or random>`. */
 function settlementWorkflowId(operation: 'capture' | 'void', paymentId: string, req: Request): string {
-  return `${operation}_${paymentId}_${businessId('request', idempotencyScope(req.auth), idempotencyKeyOf(req)).slice(4)}`;
+  return `${operation}_${paymentId}_${keyedBusinessId(req, 'request', 'settlement', paymentId).slice(4)}`;
 }
 
 async function paymentAnswer(
@@ -139,6 +138,9 @@ export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): 
       method: 'post',
       path: '/payments/refund',
       summary: 'Refunds a captured payment in full or in part (never above the captured amount)',
+      description:
+        '409 REFUND_EXCEEDS_CAPTURED or PAYMENT_NOT_REFUNDABLE; 409 PAYMENT_DISPUTED while the payment has an open or ' +
+        'lost dispute (a won one allows refunds); 409 IDEMPOTENCY_KEY_REUSED for a key already used by another request.',
       tags,
       body: refundRequestSchema,
       response: refundResultSchema,
@@ -147,7 +149,8 @@ export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): 
     },
     async ({ body, req, res }) => {
       const owned = await ownedPayment(deps, req, body.paymentId);
-      const refundId = businessId('refund', idempotencyScope(req.auth), idempotencyKeyOf(req));
+      // Bound to the key, the request and the payment: another refund under the same key never lands on it.
+      const refundId = keyedBusinessId(req, 'refund', 'refund', owned.id);
       const outcome = await runFollowUp(
         deps,
         'refundWorkflow',

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { scopeOf } from '../auth/scope';
 import { findStoreOfScope } from '../../commerce/storeOfScope';
 import { findPaymentDetail, listPayments } from '../../payments/queries';
-import { businessId, runPayment } from '../../payments/startPayment';
+import { runPayment } from '../../payments/startPayment';
 import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
@@ -10,7 +10,7 @@ import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { badRequest, forbidden } from '../core/errors';
 import { defineRoute } from '../core/route';
-import { idempotencyKeyOf, idempotencyScope } from '../idempotency/middleware';
+import { keyedBusinessId } from '../idempotency/middleware';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
 import type { Routers } from '../routes';
 import { answerPayment } from './answer';
@@ -164,7 +164,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
     },
     {
-      paymentId: businessId('payment', `${idempotencyScope(auth)}:process`, idempotencyKeyOf(req)),
+      paymentId: keyedBusinessId(req, 'payment', 'process'),
       ...scope,
       storeId: store.id,
       customerId: body.customerId!,

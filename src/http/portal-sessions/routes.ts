@@ -119,6 +119,7 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       tags: ['portal'],
       body: createOfferLinkRequestSchema,
       response: offerLinkResponseSchema,
+      secretFields: ['link'],
       status: 201,
       errors: [404],
     },

@@ -60,4 +60,12 @@ export const createOfferLinkRequestSchema = z
   .openapi('CreatePortalOfferLinkRequest');
 export type CreateOfferLinkRequest = z.infer<typeof createOfferLinkRequestSchema>;
 
-export const offerLinkResponseSchema = z.object({ link: z.string(), expiresAt: z.string() }).openapi('PortalOfferLink');
+export const offerLinkResponseSchema = z
+  .object({
+    link: z.string().optional().openapi({
+      description:
+        'Opens a portal session; shown once: a replay of this request (same Idempotency-Key) answers without it',
+    }),
+    expiresAt: z.string(),
+  })
+  .openapi('PortalOfferLink');

@@ -42,6 +42,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       tags,
       body: createWebhookSchema,
       response: createdWebhookSchema,
+      secretFields: ['secret'],
       status: 201,
       errors: [404],
     },
@@ -127,6 +128,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       params: webhookParams,
       body: rotateSecretSchema,
       response: rotatedSecretSchema,
+      secretFields: ['secret'],
     },
     async ({ params, body, req }) => {
       const rotated = await rotateEndpointSecret(deps, tenantOf(req), params.webhookId, body.overlapSeconds);

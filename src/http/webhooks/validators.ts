@@ -78,12 +78,17 @@ export const webhookEndpointSchema = z
   .openapi('WebhookEndpoint');
 export type PublicWebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
+/** Shown once: an Idempotency-Key replay answers without it (the stored answer never holds it). */
+const signingSecret = z.string().optional().openapi({
+  description: 'The signing secret, shown once: a replay of this request (same Idempotency-Key) answers without it',
+});
+
 export const createdWebhookSchema = webhookEndpointSchema
-  .extend({ secret: z.string() })
+  .extend({ secret: signingSecret })
   .openapi('CreatedWebhookEndpoint');
 
 export const rotatedSecretSchema = z
-  .object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: z.string().nullable() })
+  .object({ id: z.string(), secret: signingSecret, previousSecretExpiresAt: z.string().nullable() })
   .openapi('RotatedWebhookSecret');
 
 export function toPublicEndpoint(endpoint: WebhookEndpoint): PublicWebhookEndpoint {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type WorkflowExecutionInfo } from '@temporalio/client';
 import type { AuthContext } from '../../../src/http/core/context';
-import { idempotencyScope } from '../../../src/http/idempotency/middleware';
-import { businessId } from '../../../src/payments/startPayment';
+import { idempotencyScope, idOfKeyedRequest } from '../../../src/http/idempotency/middleware';
+import { requestHashOf } from '../../../src/idempotency/requestHash';
+import { idempotencyHashKey } from '../../../src/vault/cardVault';
 import { ensureMaintenanceWorkflow, systemAccountId } from '../../../src/runtime/worker';
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { checkoutExpiryWorkflowId } from '../../../workflows/commerce/checkoutExpiry';
@@ -82,10 +83,16 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
           404,
           { code: 'NOT_FOUND', message: 'Payment not found' },
         ]);
+        const requestHash = requestHashOf(
+          { method: 'POST', baseUrl: api, path: `/payments/${operation}`, body: { paymentId } },
+          idempotencyHashKey(harness.config),
+        );
+        const binding = { scope, key, requestHash };
+        // The ids the routes would derive had the payment been the caller's (refunds: of this payment).
         const workflowId =
           operation === 'refund'
-            ? businessId('refund', scope, key)
-            : `${operation}_${paymentId}_${businessId('request', scope, key).slice(4)}`;
+            ? idOfKeyedRequest('refund', binding, 'refund', paymentId)
+            : `${operation}_${paymentId}_${idOfKeyedRequest('request', binding, 'settlement', paymentId).slice(4)}`;
         expect([workflowId, await workflowExists(workflowId)]).toEqual([workflowId, false]);
       }
     }

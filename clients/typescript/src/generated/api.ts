@@ -25957,7 +25957,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refunds a captured payment in full or in part (never above the captured amount) */
+        /**
+         * Refunds a captured payment in full or in part (never above the captured amount)
+         * @description 409 REFUND_EXCEEDS_CAPTURED or PAYMENT_NOT_REFUNDABLE; 409 PAYMENT_DISPUTED while the payment has an open or lost dispute (a won one allows refunds); 409 IDEMPOTENCY_KEY_REUSED for a key already used by another request.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32761,7 +32764,8 @@ export interface components {
             createdAt: string;
         };
         CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
-            secret: string;
+            /** @description The signing secret, shown once: a replay of this request (same Idempotency-Key) answers without it */
+            secret?: string;
         };
         WebhookEndpoint: {
             id: string;
@@ -32787,7 +32791,8 @@ export interface components {
         };
         RotatedWebhookSecret: {
             id: string;
-            secret: string;
+            /** @description The signing secret, shown once: a replay of this request (same Idempotency-Key) answers without it */
+            secret?: string;
             previousSecretExpiresAt: string | null;
         };
         RotateWebhookSecret: {
@@ -33244,8 +33249,8 @@ export interface components {
         };
         BuilderSession: {
             id: string;
-            /** @description bst_…; shown once, only its hash is kept */
-            token: string;
+            /** @description bst_…; shown once, only its hash is kept: a replay of this request (same Idempotency-Key) answers without it */
+            token?: string;
             expiresAt: string;
             accountId: string;
             pluginId: string;
@@ -33419,7 +33424,8 @@ export interface components {
             link: string;
         };
         PortalOfferLink: {
-            link: string;
+            /** @description Opens a portal session; shown once: a replay of this request (same Idempotency-Key) answers without it */
+            link?: string;
             expiresAt: string;
         };
         CreatePortalOfferLinkRequest: {
