@@ -109,11 +109,15 @@ class Refund extends Step {
     const call = await refunds.reserveRefund(input);
     const amount = this.amount ?? m.captured - m.reserved;
     const refundable = ['succeeded', 'partially_refunded'].includes(m.status) && m.captured > 0;
+    // An open or lost dispute forbids refunds; a won one does not.
+    const disputed = m.disputes.some((d) => ['needs_response', 'under_review', 'lost'].includes(d.status));
     const expected = !refundable
       ? 'PAYMENT_NOT_REFUNDABLE'
-      : amount < 1 || m.reserved + amount > m.captured
-        ? 'REFUND_EXCEEDS_CAPTURED'
-        : null;
+      : disputed
+        ? 'PAYMENT_DISPUTED'
+        : amount < 1 || m.reserved + amount > m.captured
+          ? 'REFUND_EXCEEDS_CAPTURED'
+          : null;
     expect(rejectionCode(call)).toBe(expected);
     if (expected || 'kind' in call) return;
     m.reserved += amount;
