@@ -1,5 +1,8 @@
 import { ConfigError, parseConfig, withStartDefaults } from '../../src/config';
 
+// A production configuration needs a key from the environment.
+const key = 'ab'.repeat(32);
+
 describe('configuration from the environment', () => {
   it('has embedded defaults when nothing is set', () => {
     const cfg = parseConfig({});
@@ -66,10 +69,13 @@ describe('configuration from the environment', () => {
     expect(parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
     // npm start: on by default, off with NODE_ENV=production, and the operator's value wins.
     expect(withStartDefaults(parseConfig({})).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
-    expect(withStartDefaults(parseConfig({ NODE_ENV: 'production' })).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+    expect(withStartDefaults(parseConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key })).WEBHOOK_ALLOW_LOOPBACK).toBe(
+      false,
+    );
     expect(withStartDefaults(parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'false' })).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
     expect(
-      withStartDefaults(parseConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_LOOPBACK: 'true' })).WEBHOOK_ALLOW_LOOPBACK,
+      withStartDefaults(parseConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key, WEBHOOK_ALLOW_LOOPBACK: 'true' }))
+        .WEBHOOK_ALLOW_LOOPBACK,
     ).toBe(true);
     expect(() => parseConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK/);
   });

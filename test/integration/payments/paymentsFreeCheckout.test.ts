@@ -186,7 +186,7 @@ describe('pay-v2 on a free checkout session (total 0)', () => {
     const code = await freeCode(t);
     const checkoutSessionId = await freeSession(t, code);
     await ok(harness, 'POST', '/block-rules', t.token, { name: 'no ip', type: 'ip', value: ['203.0.113.0/24'] });
-    const answer = await payV2(harness, t.token, { checkoutSessionId }, { 'x-forwarded-for': '203.0.113.9' });
+    const answer = await payV2(harness, t.token, { checkoutSessionId, customerIp: '203.0.113.9' });
     expect(answer.status).toBe(402);
     expect(answer.body.code).toBe('blocked_by_rule');
     expect(await sessionStatusInDb(harness, checkoutSessionId)).toBe('open');
