@@ -19,6 +19,11 @@ export type AdyenCardBehaviour =
   /** ChallengeShopper / RedirectShopper unless authenticated external 3DS values (mpiData) come with it. */
   | { kind: 'challenge' }
   | { kind: 'redirect' }
+  /**
+   * Adyen's documented 3DS2 test cards in the redirect flow: RedirectShopper for a shopper-present
+   * payment (Ecommerce), Authorised for a merchant-initiated one (ContAuth: no shopper to challenge).
+   */
+  | { kind: 'redirect_3ds2' }
   /** Authorises; a manual capture is confirmed with success "false", an automatic one fails later (CAPTURE_FAILED). */
   | { kind: 'capture_fails' }
   /** Authorises; a refund is confirmed (REFUND) and fails later (REFUND_FAILED). */
@@ -50,6 +55,9 @@ export const adyenTestCards: Readonly<Record<string, AdyenCardBehaviour>> = {
   '4000000000000200': { kind: 'server_error' },
   '4000000000003220': { kind: 'challenge' },
   '4000002760003184': { kind: 'redirect' },
+  '4917610000000000': { kind: 'redirect_3ds2' },
+  '5454545454545454': { kind: 'redirect_3ds2' },
+  '4212345678910006': { kind: 'redirect_3ds2' },
   '4000000000000341': { kind: 'capture_fails' },
   '4000000000005126': { kind: 'refund_fails' },
   '4000000000000259': { kind: 'dispute' },

@@ -34,6 +34,8 @@ export type PaymentBody = z.infer<typeof paymentBodySchema>;
 export interface Processed {
   answer: StoredAnswer;
   notifications: AdyenNotificationItem[];
+  /** Whose notifications these are, when the request body does not name the merchant account. */
+  merchantAccount?: string;
 }
 
 export function processPayment(state: AdyenSimulatorState, body: PaymentBody, baseUrl: string, now: Date): Processed {
@@ -41,7 +43,16 @@ export function processPayment(state: AdyenSimulatorState, body: PaymentBody, ba
   const pspReference = state.newPspReference();
   const authentication = authenticationOf(body.mpiData);
   const trigger = refusalTriggeredBy(body.paymentMethod.holderName);
-  const result = decide(behaviour, authentication, expired(body.paymentMethod, now), pspReference, baseUrl, trigger);
+  const merchantInitiated = body.shopperInteraction === 'ContAuth';
+  const result = decide(
+    behaviour,
+    authentication,
+    expired(body.paymentMethod, now),
+    pspReference,
+    baseUrl,
+    trigger,
+    merchantInitiated,
+  );
   const manualCapture = body.additionalData?.manualCapture === 'true';
   const authorised = result.resultCode === 'Authorised';
   const payment: SimPayment = {
@@ -59,6 +70,7 @@ export function processPayment(state: AdyenSimulatorState, body: PaymentBody, ba
     captured: authorised && !manualCapture ? body.amount.value : 0,
     refunded: 0,
     cancelled: false,
+    ...(result.resultCode === 'RedirectShopper' ? { returnUrl: body.returnUrl } : {}),
   };
   state.payments.set(pspReference, payment);
   return {
@@ -95,6 +107,7 @@ function decide(
   pspReference: string,
   baseUrl: string,
   trigger: TriggeredRefusal | undefined,
+  merchantInitiated: boolean,
 ): Decision {
   if (isExpired) return { resultCode: 'Refused', refusalReasonCode: '6', refusalReason: 'Expired Card' };
   if (authentication === 'failed')
@@ -115,6 +128,9 @@ function decide(
         resultCode: 'ChallengeShopper',
         action: { type: 'threeDS2', subtype: 'challenge', paymentMethodType: 'scheme', token: btoa(pspReference) },
       };
+    case 'redirect_3ds2':
+      if (merchantInitiated) return { resultCode: 'Authorised' };
+    // falls through: a shopper-present payment is redirected
     case 'redirect':
       if (authentication === 'authenticated') return { resultCode: 'Authorised' };
       return {
@@ -152,7 +168,11 @@ function expired(card: PaymentBody['paymentMethod'], now: Date): boolean {
 }
 
 /** AUTHORISATION for a decided payment; an automatic capture that fails or gets disputed says so later. */
-function paymentNotifications(payment: SimPayment, reason: string | undefined, now: Date): AdyenNotificationItem[] {
+export function paymentNotifications(
+  payment: SimPayment,
+  reason: string | undefined,
+  now: Date,
+): AdyenNotificationItem[] {
   if (payment.resultCode === 'ChallengeShopper' || payment.resultCode === 'RedirectShopper') return [];
   const authorised = payment.resultCode === 'Authorised';
   const items: AdyenNotificationItem[] = [

@@ -4,6 +4,7 @@ import { behaviourOf, passesLuhn } from './cards';
 import { modificationBodySchema, modificationKinds, processModification, type ModificationKind } from './modifications';
 import type { NotificationSender } from './notifications';
 import { paymentBodySchema, processPayment, type Processed } from './payments';
+import { detailsBodySchema, processDetails } from './redirect';
 import type { AdyenSimulatorState, StoredAnswer } from './state';
 
 /**
@@ -59,6 +60,17 @@ export function createCheckoutRouter(
       const parsed = parse(paymentMethodsBodySchema, body);
       if ('refusal' in parsed) return parsed.refusal;
       return { answer: { status: 200, body: { paymentMethods: cardPaymentMethods } }, notifications: [] };
+    });
+  });
+
+  router.post('/payments/details', async (req, res) => {
+    await idempotent(req, res, (body) => {
+      const parsed = parse(detailsBodySchema, body);
+      if ('refusal' in parsed) return parsed.refusal;
+      return (
+        processDetails(state, parsed.data, new Date()) ??
+        serviceError(422, '101', 'Invalid payload provided: redirectResult names no redirected payment', 'validation')
+      );
     });
   });
 
@@ -131,7 +143,8 @@ export function createCheckoutRouter(
     const answer: StoredAnswer = processed.answer;
     const stored = answer.status >= 200 && answer.status < 300;
     if (key) state.finish(apiKey, key, stored ? answer : undefined);
-    if (account !== undefined) sender.enqueue(account, processed.notifications);
+    const notified = processed.merchantAccount ?? account;
+    if (notified !== undefined) sender.enqueue(notified, processed.notifications);
     if (stored && behaviourHolds(req)) await sleep(holdFor(account));
     reply(res, answer.status, answer.body, echo);
   }

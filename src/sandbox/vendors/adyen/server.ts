@@ -4,6 +4,7 @@ import express from 'express';
 import { z } from 'zod';
 import { NotificationSender } from './notifications';
 import { simAmountSchema } from './payments';
+import { createRedirectPageRouter } from './redirect';
 import { createCheckoutRouter, type CheckoutRouterOptions } from './router';
 import { AdyenSimulatorState } from './state';
 
@@ -11,7 +12,7 @@ import { AdyenSimulatorState } from './state';
  * A simulator of Adyen's Checkout API v71 over real HTTP, for the adapter's tests and for staging
  * (point a processor's `endpoint` credential at it). Its answers follow the response schemas of
  * Adyen's OpenAPI document; the cards are in cards.ts. Besides Adyen's paths it serves
- * `/simulator/…` to configure webhooks, push any notification (e.g. a CHARGEBACK), switch an account's
+ * `/simulator/…` to configure webhooks, the 3-D Secure redirect page (redirect.ts), push any notification (e.g. a CHARGEBACK), switch an account's
  * outage or hold time, and inspect payments.
  */
 export interface AdyenSimulatorOptions extends Partial<Omit<CheckoutRouterOptions, 'baseUrl'>> {
@@ -109,9 +110,7 @@ export function createAdyenSimulatorApp(
   app.get('/simulator/deliveries', (_req, res) => {
     res.json({ deliveries: sender.deliveries });
   });
-  app.get('/simulator/redirect/:pspReference', (_req, res) => {
-    res.type('text/plain').send('The Adyen simulator does not run 3-D Secure; the engine authenticates on its own.');
-  });
+  app.use(createRedirectPageRouter(state));
 
   // Adyen's error shape, never a stack: a body that is not JSON, a simulator call that does not parse, a bug.
   app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {

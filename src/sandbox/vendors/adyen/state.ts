@@ -27,6 +27,12 @@ export interface SimPayment {
   captured: number;
   refunded: number;
   cancelled: boolean;
+  /** Where the shopper goes back after the redirect (the request's returnUrl). */
+  returnUrl?: string;
+  /** The shopper's answer on the simulator's authentication page, once submitted. */
+  redirect?: { authenticated: boolean; redirectResult: string };
+  /** The /payments/details answer, once given (a second call answers it again). */
+  details?: StoredAnswer;
 }
 
 export interface StoredAnswer {

@@ -7,8 +7,12 @@ export type StripeCardBehaviour =
   | { kind: 'approve' }
   /** A card error: `code` (card_declined, expired_card …) and, for card_declined, a `decline_code`. */
   | { kind: 'decline'; code: string; declineCode?: string; message: string }
-  /** requires_action (3DS) unless imported 3DS results with ares_trans_status Y or A come with it. */
-  | { kind: 'requires_3ds' }
+  /**
+   * requires_action (3DS) unless imported 3DS results with ares_trans_status Y or A come with it.
+   * `onSessionOnly`: an off-session confirm succeeds without it. `declineAfter`: once authenticated
+   * on the simulator's page, the card declines with this decline code.
+   */
+  | { kind: 'requires_3ds'; onSessionOnly?: boolean; declineAfter?: { declineCode: string; message: string } }
   /** Holds the answer (POST /_simulator/hold, default 10 s), then approves. */
   | { kind: 'hold' }
   /** Charges, then answers 500: the answer is lost after the money moved. */
@@ -45,6 +49,12 @@ export const stripeTestCards: Readonly<Record<string, StripeCardBehaviour>> = {
     message: 'An error occurred while processing your card. Try again in a little bit.',
   },
   '4000000000003220': { kind: 'requires_3ds' },
+  '4000002760003184': { kind: 'requires_3ds' },
+  '4000008260003178': {
+    kind: 'requires_3ds',
+    declineAfter: { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  },
+  '4000002500003155': { kind: 'requires_3ds', onSessionOnly: true },
   '4000000000000077': { kind: 'hold' },
   '4000000000005001': { kind: 'error_after_charge' },
   '4000000000005019': { kind: 'error_before_charge' },

@@ -33,7 +33,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const integer = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined);
 const record = (value: unknown) => (value && typeof value === 'object' ? (value as Params) : undefined);
 
-export async function createPaymentIntent(account: StripeAccount, params: Params): Promise<StoredAnswer> {
+export async function createPaymentIntent(account: StripeAccount, params: Params, baseUrl = ''): Promise<StoredAnswer> {
   const amount = integer(params.amount);
   const currency = text(params.currency);
   if (!amount) return missing('amount');
@@ -85,27 +85,64 @@ export async function createPaymentIntent(account: StripeAccount, params: Params
       'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
     );
   if (behaviour.kind === 'decline') return cardError(behaviour.code, behaviour.message, behaviour.declineCode);
-  if (behaviour.kind === 'requires_3ds' && transStatus !== 'Y' && transStatus !== 'A') {
+  const offSession = text(params.off_session) === 'true';
+  if (
+    behaviour.kind === 'requires_3ds' &&
+    transStatus !== 'Y' &&
+    transStatus !== 'A' &&
+    !(behaviour.onSessionOnly && offSession)
+  ) {
     intent.status = 'requires_action';
-    intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+    const returnUrl = text(params.return_url);
+    // As Stripe: a confirm with a return_url gets a redirect; without one, the SDK's own flow.
+    if (returnUrl && !URL.canParse(returnUrl))
+      return { ...refused(400, 'invalid_request_error', 'Not a valid URL', { param: 'return_url' }), notSaved: true };
+    intent.next_action = returnUrl
+      ? {
+          type: 'redirect_to_url',
+          redirect_to_url: {
+            url: `${baseUrl}${authenticationPath(account, intent, returnUrl, { number, expMonth, expYear })}`,
+            return_url: returnUrl,
+          },
+        }
+      : { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
     return save(account, intent, number);
   }
   if (behaviour.kind === 'hold') await delay(account.holdMs, undefined, { ref: false });
 
-  const charge = chargeObject(intent, { last4: number.slice(-4), expMonth, expYear });
-  account.charges.set(charge.id as string, charge);
-  intent.latest_charge = charge.id;
-  if (intent.capture_method === 'automatic') {
-    Object.assign(intent, { status: 'succeeded', amount_received: amount });
-    Object.assign(charge, { captured: true, amount_captured: amount });
-    disputeIfDisputed(account, number, charge);
-  } else {
-    Object.assign(intent, { status: 'requires_capture', amount_capturable: amount });
-  }
+  chargeIntent(account, intent, { number, expMonth, expYear });
   const answer = save(account, intent, number);
   if (behaviour.kind === 'error_after_charge')
     return refused(500, 'api_error', 'An unknown error occurred while processing your request.');
   return answer;
+}
+
+export interface CardOnIntent {
+  number: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** The money moves: a charge, then succeeded (automatic capture) or requires_capture (manual). */
+export function chargeIntent(account: StripeAccount, intent: StripeObject, card: CardOnIntent): void {
+  const amount = intent.amount as number;
+  const charge = chargeObject(intent, { last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear });
+  account.charges.set(charge.id as string, charge);
+  intent.latest_charge = charge.id;
+  intent.next_action = null;
+  if (intent.capture_method === 'automatic') {
+    Object.assign(intent, { status: 'succeeded', amount_received: amount });
+    Object.assign(charge, { captured: true, amount_captured: amount });
+    disputeIfDisputed(account, card.number, charge);
+  } else {
+    Object.assign(intent, { status: 'requires_capture', amount_capturable: amount });
+  }
+}
+
+/** Where the simulator serves the authentication page of a requires_action PaymentIntent. */
+function authenticationPath(account: StripeAccount, intent: StripeObject, returnUrl: string, card: CardOnIntent) {
+  const token = account.openAuthentication({ intentId: intent.id as string, returnUrl, card });
+  return `/_simulator/authenticate/${token}`;
 }
 
 function save(account: StripeAccount, intent: StripeObject, number: string): StoredAnswer {

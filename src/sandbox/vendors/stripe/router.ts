@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { createAuthenticationRouter } from './authentication';
 import { maxHoldMs } from './cards';
 import { customerObject, errorBody } from './objects';
 import {
@@ -23,6 +24,8 @@ import { StripeSimulatorState, type StoredAnswer, type StripeAccount } from './s
  *   POST /_simulator/hold {secretKey, ms} (how long the hold card waits), GET
  *   /_simulator/requests?secretKey= (every POST as received), GET /_simulator/intents?secretKey=
  *   (PaymentIntents with their charge).
+ * - 3-D Secure (authentication.ts): a confirm with a return_url on a 3DS test card answers
+ *   requires_action with a redirect_to_url to GET /_simulator/authenticate/:token, whose form settles it.
  * - Webhooks (webhooks.ts): POST /_simulator/webhooks {secretKey, url, webhookSecret} (where the
  *   account's events go, signed), POST /_simulator/pending-refunds {secretKey, settleAfterMs}
  *   (null: pending refunds wait for POST /_simulator/refunds/:id/settle {secretKey, status}),
@@ -43,7 +46,10 @@ export function createStripeSimulatorRouter(state = new StripeSimulatorState()):
       if (account) void idempotent(account, req, res, () => Promise.resolve(run(account, req.body ?? {}, req)));
     });
 
-  post('/v1/payment_intents', (account, params) => createPaymentIntent(account, params));
+  post('/v1/payment_intents', (account, params, req) =>
+    createPaymentIntent(account, params, `${req.protocol}://${req.get('host') ?? ''}`),
+  );
+  router.use(createAuthenticationRouter(state));
   post('/v1/payment_intents/:id/capture', (account, params, req) =>
     capturePaymentIntent(account, String(req.params.id), params),
   );

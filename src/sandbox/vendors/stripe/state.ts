@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { StripeObject } from './objects';
 import { defaultHoldMs } from './cards';
 import { StripeWebhookSender } from './webhooks';
@@ -26,6 +27,14 @@ interface IdempotencyRecord {
   done: boolean;
 }
 
+export interface PendingAuthentication {
+  intentId: string;
+  returnUrl: string;
+  card: { number: string; expMonth: number; expYear: number };
+  /** True once the page was submitted: a second submit settles nothing. */
+  settled: boolean;
+}
+
 export class StripeAccount {
   readonly intents = new Map<string, StripeObject>();
   readonly charges = new Map<string, StripeObject>();
@@ -44,7 +53,15 @@ export class StripeAccount {
   pendingRefundSettleMs: number | null = 50;
   /** Sends an event about `object` (set by the simulator's state). */
   notify: (type: string, object: StripeObject) => void = () => undefined;
+  /** Open authentication pages by token (a requires_action PaymentIntent redirected to the simulator). */
+  readonly authentications = new Map<string, PendingAuthentication>();
   private readonly answers = new Map<string, IdempotencyRecord>();
+
+  openAuthentication(pending: Omit<PendingAuthentication, 'settled'>): string {
+    const token = `auth_${randomBytes(16).toString('hex')}`;
+    this.authentications.set(token, { ...pending, settled: false });
+    return token;
+  }
 
   /**
    * Stripe's idempotency layer: the stored answer for a key used with the same request, a 409
@@ -78,6 +95,15 @@ export class StripeSimulatorState {
   private readonly accounts = new Map<string, StripeAccount>();
 
   constructor(readonly sender = new StripeWebhookSender(20)) {}
+
+  /** The account whose authentication page `token` is. */
+  authentication(token: string): { account: StripeAccount; pending: PendingAuthentication } | undefined {
+    for (const account of this.accounts.values()) {
+      const pending = account.authentications.get(token);
+      if (pending) return { account, pending };
+    }
+    return undefined;
+  }
 
   account(secretKey: string): StripeAccount {
     let account = this.accounts.get(secretKey);
