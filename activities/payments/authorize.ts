@@ -277,10 +277,19 @@ function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult):
         outcome: 'requires_3ds',
         errorCode: result.code,
         category: declineCategoryOf(result.code),
-        message: result.message,
+        message: authenticationRequiredMessage(result.message),
         processorReference: null,
         captured: false,
         dispute: null,
       };
   }
+}
+
+/**
+ * The processor's words, then what the caller can do: the engine does not hand a shopper to the
+ * processor's own authentication yet, so the payment is authenticated before it reaches the processor.
+ */
+function authenticationRequiredMessage(processorMessage: string | undefined): string {
+  const said = (processorMessage ?? 'The issuer asks for 3-D Secure authentication').replace(/\.?\s*$/, '.');
+  return `${said} Authenticate the cardholder first: turn on threeDsEnabled on the payment flow and enable3DS on its processor so the engine runs 3-D Secure, or send the threeDs values of your own 3-D Secure server.`;
 }
