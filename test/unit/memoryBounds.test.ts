@@ -9,6 +9,7 @@ import { AcquirerState } from '../../src/sandbox/acquirer/state';
 import { startSandbox } from '../../src/sandbox/server';
 import { ThreeDsServerState } from '../../src/sandbox/threeds/state';
 import { workerConcurrency } from '../../temporal/worker';
+import { until } from '../helpers/until';
 
 /** Every in-process structure that grows with traffic keeps at most its configured number of entries. */
 describe('memory bounds', () => {
@@ -176,9 +177,9 @@ describe('memory bounds', () => {
       const held = store as unknown as { previous: Map<string, unknown>; current: Map<string, unknown> };
       expect(held.previous.size + held.current.size).toBe(50);
       // Waited for, not slept on: on a loaded machine the 40 ms rotations run late.
-      const deadline = Date.now() + 5_000;
-      while (held.previous.size + held.current.size > 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => (held.previous.size + held.current.size === 0 ? true : undefined), 5_000).catch(
+        () => undefined,
+      );
       expect(held.previous.size + held.current.size).toBe(0);
       expect(await store.get('acc:0')).toBeUndefined();
     } finally {

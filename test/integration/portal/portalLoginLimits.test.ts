@@ -9,6 +9,7 @@ import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
 import { createCustomer, createStore } from '../subscriptions/subscriptionsFixtures';
+import { until } from '../../helpers/until';
 
 /** A mailer that keeps every mail and takes `delayMs` to "send" it, like a slow SMTP relay. */
 function recordingMailer(delayMs = 0): Mailer & { sent: Mail[] } {
@@ -82,10 +83,8 @@ describe('portal sign-in limits', () => {
     });
   const codeOf = (mailer: { sent: Mail[] }, loginId: string) =>
     mailer.sent.find((mail) => mail.meta?.loginId === loginId)?.meta?.code;
-  async function until(check: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  /** Codes are mailed after the login's answer: waits until `check` holds. */
+  const mailed = (check: () => boolean) => until(() => (check() ? true : undefined), 10_000);
   async function customerOfNewStore() {
     const merchant = await createMerchant(db);
     const store = await createStore(db, merchant);
@@ -109,7 +108,7 @@ describe('portal sign-in limits', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => login(server, storeId, email)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     const loginIds = answers.map((answer) => answer.body.loginId as string);
-    await until(() => loginIds.every((id) => codeOf(mailer, id)));
+    await mailed(() => loginIds.every((id) => codeOf(mailer, id)));
 
     const live = await db.portalLoginLiveCode.findMany({ where: { storeId, email } });
     expect(live).toHaveLength(1);
@@ -160,7 +159,7 @@ describe('portal sign-in limits', () => {
     const server = await serve(mailer);
     const { storeId, email } = await customerOfNewStore();
     const { loginId } = (await login(server, storeId, email)).body as { loginId: string };
-    await until(() => Boolean(codeOf(mailer, loginId)));
+    await mailed(() => Boolean(codeOf(mailer, loginId)));
     const wrong = codeOf(mailer, loginId) === '000000' ? '111111' : '000000';
     for (let i = 0; i < limits.PORTAL_CONFIRM_MAX_PER_EMAIL; i++)
       expect((await confirm(server, loginId, wrong, uniqueIp())).status).toBe(401);
@@ -210,7 +209,7 @@ describe('portal sign-in limits', () => {
     expect(customer.answer.body.message).toBe(unknown.answer.body.message);
     // The customer's answer did not wait for the 1.5 s mail server.
     expect(customer.ms).toBeLessThan(1000);
-    await until(() => Boolean(codeOf(mailer, customer.answer.body.loginId)));
+    await mailed(() => Boolean(codeOf(mailer, customer.answer.body.loginId)));
     expect(mailer.sent.map((mail) => mail.to)).toEqual([email]);
   });
 

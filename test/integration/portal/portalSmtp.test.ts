@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { createCustomer, createStore, testVaultEnv } from '../subscriptions/subscriptionsFixtures';
+import { until } from '../../helpers/until';
 
 interface Received {
   commands: string[];
@@ -107,9 +108,7 @@ function startFakeSmtp(certificate?: {
 
 /** Codes are mailed after the login's answer: waits until the fake server has `count` messages. */
 async function received(smtp: { received: Received[] }, count: number): Promise<Received[]> {
-  const deadline = Date.now() + 10_000;
-  while (smtp.received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return smtp.received;
+  return until(() => (smtp.received.length >= count ? smtp.received : undefined), 10_000);
 }
 
 async function signInCustomer(harness: Harness) {

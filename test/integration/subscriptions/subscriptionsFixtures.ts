@@ -5,6 +5,7 @@ import { sealProcessorCredentials } from '../../../src/processors/credentials';
 import { encryptPan, panFingerprint } from '../../../src/vault/cardVault';
 import type { Merchant } from '../../helpers/fixtures';
 import { call, type Harness } from '../../helpers/harness';
+import { until } from '../../helpers/until';
 
 /**
  * Catalogue rows for subscription tests, written straight to the database (commerce owns their
@@ -145,16 +146,13 @@ export async function loginCodeMail(
   email: string,
   loginId: string,
 ): Promise<{ text: string; meta: Record<string, string> }> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  // Codes are mailed after the login's answer.
+  return until(async () => {
     const mailbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(email)}`).then(
       (r) => r.json() as Promise<{ data: { text: string; meta: Record<string, string> }[] }>,
     );
-    const message = mailbox.data.find((m) => m.meta.loginId === loginId);
-    if (message) return message;
-    if (Date.now() > deadline) throw new Error(`no login code for ${loginId} in the outbox`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return mailbox.data.find((m) => m.meta.loginId === loginId);
+  }, 10_000);
 }
 
 export async function portalLogin(harness: Harness, storeId: string, email: string): Promise<string> {
