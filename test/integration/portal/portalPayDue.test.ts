@@ -5,6 +5,7 @@ import { paymentMethodChangedSignal } from '../../../workflows/subscriptions/mes
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
 import {
   createCard,
   createCustomer,
@@ -17,6 +18,7 @@ import {
 } from '../subscriptions/subscriptionsFixtures';
 
 const day = 24 * 3600 * 1000;
+const publicBaseUrl = 'http://engine.test';
 
 /**
  * A renewal that fails (merchant-initiated, so never stepped up) leaves the subscription past due;
@@ -27,7 +29,8 @@ describe('portal: paying a failed renewal on-session', () => {
   let harness: Harness;
   let merchant: Merchant;
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
+    // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
+    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
     merchant = await createMerchant(harness.db);
   });
   afterAll(async () => {
@@ -35,12 +38,13 @@ describe('portal: paying a failed renewal on-session', () => {
   });
 
   /** A subscription one paid period in whose renewal (on a declining card) is due now; waits for past_due. */
-  async function pastDueSubscription() {
-    const store = await createStore(harness.db, merchant, 'Beans');
+  async function pastDueSubscription(options: { threeDs?: boolean } = {}) {
+    const store = await createStore(harness.db, merchant, 'Beans', options);
     const plan = await createRecurringPrice(harness.db, merchant, store.id, 'Monthly', 2500);
     const customer = await createCustomer(harness.db, merchant, `paydue-${Date.now()}-${Math.random()}@example.com`);
     const declining = await createCard(harness.db, harness.config, merchant, customer.id, decliningCard);
     const good = await createCard(harness.db, harness.config, merchant, customer.id, goodCard);
+    const challenged = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.challenge);
     const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
     const state = subscriptionState({
       accountId: merchant.accountId,
@@ -79,8 +83,13 @@ describe('portal: paying a failed renewal on-session', () => {
         }),
       (row) => row !== null,
     );
-    return { state, store, customer, good, failedEvent: failed! };
+    return { state, store, customer, good, challenged, failedEvent: failed! };
   }
+
+  const useCard = async (subscriptionId: string, paymentMethodId: string) => {
+    await harness.db.subscription.update({ where: { id: subscriptionId }, data: { paymentMethodId } });
+    await harness.temporal.workflow.getHandle(subscriptionId).signal(paymentMethodChangedSignal, { paymentMethodId });
+  };
 
   const pay = (token: string, subscriptionId: string) =>
     call(harness, 'POST', '/api/v1/portal/renewals/pay', {
@@ -94,10 +103,7 @@ describe('portal: paying a failed renewal on-session', () => {
     expect(properties.payOnSessionLink).toEqual(expect.any(String));
 
     // The customer puts a working card on the subscription, as the portal's default-card call does.
-    await harness.db.subscription.update({ where: { id: state.subscriptionId }, data: { paymentMethodId: good.id } });
-    await harness.temporal.workflow
-      .getHandle(state.subscriptionId)
-      .signal(paymentMethodChangedSignal, { paymentMethodId: good.id });
+    await useCard(state.subscriptionId, good.id);
 
     const offer = await call(harness, 'POST', '/api/v1/cms/session/offer', {
       body: { link: properties.payOnSessionLink },
@@ -137,5 +143,34 @@ describe('portal: paying a failed renewal on-session', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: 'declined', amountCharged: 0, subscription: { status: 'past_due' } });
     expect(answer.body.declineCode).toEqual(expect.any(String));
+  });
+
+  it('answers requires_action when the on-session payment needs 3-D Secure, and recovers the renewal once the cardholder authenticates', async () => {
+    const { state, customer, challenged, failedEvent } = await pastDueSubscription({ threeDs: true });
+    await useCard(state.subscriptionId, challenged.id);
+    const offer = await call(harness, 'POST', '/api/v1/cms/session/offer', {
+      body: { link: (failedEvent.properties as Record<string, string>).payOnSessionLink },
+    });
+    const answer = await pay(offer.body.token, state.subscriptionId);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      status: 'requires_action',
+      amountCharged: 0,
+      subscription: { status: 'past_due' },
+    });
+    expect(answer.body.redirectUrl).toEqual(expect.any(String));
+    // While it waits for the cardholder, nothing else may charge the renewal.
+    expect((await pay(offer.body.token, state.subscriptionId)).body.code).toBe('SUBSCRIPTION_BUSY');
+
+    await completeChallenge(harness, answer.body.redirectUrl, 'complete', publicBaseUrl);
+    const recovered = await eventually(
+      () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
+      (row) => row.status === 'active',
+    );
+    expect(recovered.paidOrdersCount).toBe(2);
+    const payments = await harness.db.payment.findMany({
+      where: { customerId: customer.id, status: 'succeeded', initiatedBy: 'customer' },
+    });
+    expect(payments.map((payment) => payment.id)).toEqual([answer.body.paymentId]);
   });
 });
