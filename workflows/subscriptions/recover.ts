@@ -1,10 +1,10 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { nextStatus } from '../../src/domain/billing';
 import { nextBillingAtMs, type SubscriptionChargeResult, type SubscriptionState } from '../../src/domain/billingState';
 import { chargeInput } from './charge';
 import { assertCan, type ChargeInFlight } from './guards';
-import { subscriptionFailureTypes as failure, type PayDueAnswer } from './messages';
+import { payDueOnSessionUpdate, subscriptionFailureTypes as failure, type PayDueAnswer } from './messages';
 
 // Started from an activity, as a switch is, so the portal gets an early requires_action; a decline
 // is a result, never an exception.
@@ -37,6 +37,31 @@ export function assertCanPayDue(state: SubscriptionState, inFlight: ChargeInFlig
       failure.nothingDue,
     );
   assertCan(state, 'dunning_recovered');
+}
+
+/**
+ * The portal's update. As a switch, it is marked in flight synchronously once accepted, so a
+ * concurrent second request is refused by its validator instead of queued to charge again.
+ */
+export function registerPayDueOnSession(
+  state: SubscriptionState,
+  chargeInFlight: () => ChargeInFlight,
+  exclusive: <T>(change: () => Promise<T>) => Promise<T>,
+  markPaying: (paying: boolean) => void,
+): void {
+  setHandler(
+    payDueOnSessionUpdate,
+    async (_request) => {
+      assertCanPayDue(state, chargeInFlight());
+      markPaying(true);
+      try {
+        return await exclusive(() => payDueOnSession(state, uuid4()));
+      } finally {
+        markPaying(false);
+      }
+    },
+    { validator: (_request) => assertCanPayDue(state, chargeInFlight()) },
+  );
 }
 
 /**

@@ -23,7 +23,6 @@ import {
   cancelSubscriptionUpdate,
   customerCancelUpdate,
   pauseSubscriptionUpdate,
-  payDueOnSessionUpdate,
   paymentMethodChangedSignal,
   resumeSubscriptionUpdate,
   skipNextDateUpdate,
@@ -33,7 +32,7 @@ import {
 } from './messages';
 import { chargeRenewal } from './charge';
 import { completePendingSwitch, switchSubscription } from './switch';
-import { assertCanPayDue, completePendingRecovery, payDueOnSession } from './recover';
+import { completePendingRecovery, registerPayDueOnSession } from './recover';
 import { saveState } from './save';
 import {
   assertCan as assertCanIn,
@@ -225,21 +224,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     { validator: (request) => assertCanSwitch(state, request, chargeInFlight()) },
   );
 
-  // As a switch: marked in flight synchronously once accepted, so a concurrent second request is
-  // refused by its validator instead of queued to charge again.
-  setHandler(
-    payDueOnSessionUpdate,
-    async (_request) => {
-      assertCanPayDue(state, chargeInFlight());
-      payingDue = true;
-      try {
-        return await exclusive(() => payDueOnSession(state, uuid4()));
-      } finally {
-        payingDue = false;
-      }
-    },
-    { validator: (_request) => assertCanPayDue(state, chargeInFlight()) },
-  );
+  registerPayDueOnSession(state, chargeInFlight, exclusive, (paying) => (payingDue = paying));
 
   // The row holds the card (the portal writes it, then signals): read it there, so that of two
   // changes signalled out of order the workflow ends on the one committed last, as the row does.
