@@ -51,6 +51,14 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
           // 3RI: a merchant session, as /threeds/create-merchant-session makes, for a rebill on the card on file.
           const merchantInitiated = decision.deviceChannel === '3ri';
           if (!existing) {
+            // The flow the payment was prepared with names the 3DS provider (none: the sandbox's simulator).
+            const payment = await db.payment.findUnique({
+              where: { id: input.paymentId },
+              select: { paymentFlowId: true },
+            });
+            const flow = payment?.paymentFlowId
+              ? await db.paymentFlow.findFirst({ where: { id: payment.paymentFlowId, ...scope } })
+              : null;
             await createSession(
               db,
               {
@@ -64,6 +72,7 @@ export function createThreeDsPaymentActivities(deps: ActivityDeps) {
                 paymentId: input.paymentId,
                 authenticationType: merchantInitiated ? 'recurring-transaction' : 'payment-transaction',
                 workflowId: input.paymentId,
+                providerProcessorId: flow?.threeDsProviderProcessorId ?? null,
               },
               { id, dispatch },
             );

@@ -10,6 +10,7 @@ import {
 import type { SubscriptionChargeReason, SubscriptionState } from '../../src/domain/billingState';
 import { dispatchEventsNow } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
+import { payDueLinkFor } from '../../src/portal/payDueLink';
 import type { ActivityDeps } from '../deps';
 import { membershipRowFromState, subscriptionProgressFromState } from './projection';
 
@@ -98,7 +99,23 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
 
     /** Writes the workflow's state to the subscriptions row (and its membership) plus one event. */
     async saveSubscriptionState(input: SaveSubscriptionStateInput): Promise<void> {
-      await dispatchCommitted(await deps.db.$transaction((tx) => writeState(tx, input)));
+      // A failed renewal's event carries the portal link the dunning e-mail gives the customer, to
+      // pay the amount on-session (merchant-initiated renewals never step up themselves).
+      const payLink =
+        input.eventType === 's_subscription_payment_failed' && input.state.status === 'past_due'
+          ? payDueLinkFor(deps.config, input.state, Date.now())
+          : null;
+      const withLink = payLink
+        ? {
+            ...input,
+            properties: {
+              ...input.properties,
+              payOnSessionLink: payLink.link,
+              payOnSessionLinkExpiresAt: payLink.expiresAt,
+            },
+          }
+        : input;
+      await dispatchCommitted(await deps.db.$transaction((tx) => writeState(tx, withLink)));
     },
 
     /**

@@ -1,8 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { isDomainError } from '../../src/errors';
 import { ProcessorTechnicalError } from '../../src/processors/types';
-import { threeDsServerUrl } from '../../src/threeds/provider';
-import { createThreeDsServerClient, type ThreeDsServerResult } from '../../src/threeds/serverClient';
+import { openProcessorCredentials } from '../../src/processors/credentials';
+import { simulatorUrl, threeDsProviderType } from '../../src/threeds/provider';
+import { createAdyenAuthenticationOnlyProvider } from '../../src/threeds/providers/adyenAuthenticationOnly';
+import { createSimulatorProvider } from '../../src/threeds/providers/simulator';
+import type { ProviderResult, ThreeDsProvider } from '../../src/threeds/providers/types';
 import { returnUrlOf } from '../../src/threeds/returnLink';
 import { challengeTimeoutMs, statusForTransStatus } from '../../src/threeds/rules';
 import {
@@ -33,9 +36,9 @@ export function finalOf(row: ThreeDsSessionRow): ThreeDsFinal {
   };
 }
 
-function valuesFrom(result: ThreeDsServerResult) {
+function valuesFrom(result: ProviderResult) {
   return {
-    transStatus: result.transStatus,
+    transStatus: result.transStatus ?? undefined,
     eci: result.eci,
     authenticationValue: result.authenticationValue,
     dsTransID: result.dsTransID,
@@ -47,28 +50,45 @@ function valuesFrom(result: ThreeDsServerResult) {
 }
 
 /** A final (non-C) answer of the 3DS server as the session's next state. */
-function finalTransition(result: ThreeDsServerResult): SessionTransition {
-  const status = statusForTransStatus(result.transStatus);
+function finalTransition(result: ProviderResult): SessionTransition {
+  const status = result.transStatus && !result.failureReason ? statusForTransStatus(result.transStatus) : 'failed';
   return {
     ...valuesFrom(result),
     status,
-    failureReason: status === 'failed' ? `transStatus ${result.transStatus}` : null,
+    failureReason: status === 'failed' ? (result.failureReason ?? `transStatus ${result.transStatus}`) : null,
   };
 }
 
 /** Talking to the 3DS server and moving 3DS sessions; the only place the 3DS workflows touch the world. */
 export function createThreeDsActivities(deps: ActivityDeps) {
   const { db } = deps;
-  const testServer = createThreeDsServerClient(threeDsServerUrl('test', deps.sandboxUrl)!);
+  const simulator = createSimulatorProvider(simulatorUrl('test', deps.sandboxUrl)!);
   const dispatch = eventDispatchOf(deps);
 
   /**
-   * The 3DS server of the session's mode; none in live mode (the simulator must never authenticate
-   * a live card). The API refuses such an authentication before it starts; a session that gets
-   * here anyway (started before that refusal existed) fails instead of reaching the simulator.
+   * The session's 3DS server: the provider its flow named (an adyen processor of the session's
+   * account and mode), else the sandbox's simulator in test mode only (it must never authenticate
+   * a live card). The API refuses a live authentication without a provider before it starts; a
+   * session that gets here anyway fails instead of reaching the simulator, and so does one whose
+   * provider is gone, disabled or unusable.
    */
-  function serverFor(row: ThreeDsSessionRow) {
-    return threeDsServerUrl(row.mode, deps.sandboxUrl) === null ? null : testServer;
+  async function serverFor(row: ThreeDsSessionRow): Promise<ThreeDsProvider | null> {
+    if (!row.providerProcessorId) return simulatorUrl(row.mode, deps.sandboxUrl) === null ? null : simulator;
+    const processor = await db.processor.findFirst({
+      where: { id: row.providerProcessorId, accountId: row.accountId, mode: row.mode },
+    });
+    if (!processor?.enabled || processor.type !== threeDsProviderType) return null;
+    try {
+      return createAdyenAuthenticationOnlyProvider({
+        credentials: openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config),
+        timeoutMs: deps.config.PROCESSOR_TIMEOUT_MS,
+        endpointAllow: deps.config.PROCESSOR_ENDPOINT_ALLOW,
+        sandboxUrl: deps.sandboxUrl,
+      });
+    } catch (error) {
+      if (error instanceof ProcessorTechnicalError) return null;
+      throw error;
+    }
   }
   const noProvider: SessionTransition = { status: 'failed', failureReason: 'threeds_provider_required' };
 
@@ -97,12 +117,12 @@ export function createThreeDsActivities(deps: ActivityDeps) {
   /** Asks the 3DS server for the result of an open challenge and records it when final. */
   async function check(row: ThreeDsSessionRow): Promise<ThreeDsCheck> {
     if (row.status === 'authenticated' || row.status === 'failed') return finalOf(row);
-    if (!row.threeDSServerTransID)
+    if (!row.providerProcessorId && !row.threeDSServerTransID)
       throw ApplicationFailure.nonRetryable(`3DS session ${row.id} has no open challenge`, 'ThreeDsStateError');
-    const server = serverFor(row);
+    const server = await serverFor(row);
     if (!server) return finalOf(await move(row.id, noProvider));
-    const result = await callServer(() => server.result(row.threeDSServerTransID!));
-    if (result.transStatus === 'C') return { kind: 'pending', sessionId: row.id };
+    const result = await callServer(() => server.result(row));
+    if (!result || result.transStatus === 'C') return { kind: 'pending', sessionId: row.id };
     return finalOf(await move(row.id, finalTransition(result)));
   }
 
@@ -122,7 +142,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
           `3DS session ${session.id} has no card to authenticate`,
           'ThreeDsStateError',
         );
-      const server = serverFor(session);
+      const server = await serverFor(session);
       if (!server) return finalOf(await move(session.id, noProvider));
       const instrument = await db.paymentInstrument.findFirst({
         where: { id: session.paymentInstrumentId, accountId: session.accountId, mode: session.mode },
@@ -137,6 +157,9 @@ export function createThreeDsActivities(deps: ActivityDeps) {
         server.authenticate({
           reference: session.id,
           cardNumber: decryptPan(instrument.encryptedPan, instrument.id, deps.config),
+          expMonth: instrument.expMonth,
+          expYear: instrument.expYear,
+          cardholderName: instrument.cardholderName,
           amount: input.amount,
           currency: input.currency,
           messageVersion: '2.2.0',

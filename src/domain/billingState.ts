@@ -44,10 +44,21 @@ export interface SubscriptionState {
    * dropped when it fails. Other changes wait until it ends.
    */
   pendingSwitch?: PendingSwitch | null;
+  /**
+   * The customer's on-session payment of a failed renewal (portal) waiting for its 3-D Secure
+   * step: the renewal counts as paid when the payment succeeds; dunning waits until it ends.
+   */
+  pendingRecovery?: PendingRecovery | null;
   /** Renewal charges made by this workflow run (reset by continueAsNew). */
   chargesThisRun: number;
   /** Workflow runs so far (1 = the first); grows with each continueAsNew. */
   run: number;
+}
+
+export interface PendingRecovery {
+  paymentId: string;
+  chargeKey: string;
+  cardBrand: string | null;
 }
 
 export interface PendingSwitch {
@@ -93,7 +104,14 @@ export interface SubscriptionChargeResult {
   cardBrand: string | null;
 }
 
-export type SubscriptionChargeReason = 'first_charge' | 'renewal' | 'trial_conversion' | 'dunning_retry' | 'switch';
+export type SubscriptionChargeReason =
+  | 'first_charge'
+  | 'renewal'
+  | 'trial_conversion'
+  | 'dunning_retry'
+  | 'switch'
+  /** The customer pays a failed renewal from the portal (on-session, customer-initiated). */
+  | 'on_session_recovery';
 
 export interface SubscriptionChargeInput {
   subscriptionId: string;

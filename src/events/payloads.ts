@@ -20,6 +20,8 @@ const shape = <T extends z.ZodRawShape>(fields: T) => z.object({ ...fields, ...s
 const paymentBase = { paymentId: id, orderId: id.nullable(), amount, currency, status: z.string() };
 const upsellBase = { orderId: id, paymentId: id, funnelSessionId: id, stepId: id, amount, currency };
 const subscriptionBase = { subscriptionId: id, status: z.string() };
+/** The portal link for the dunning e-mail: pays the failed renewal on-session (docs/subscriptions.md). */
+const payOnSessionFields = { payOnSessionLink: z.string().optional(), payOnSessionLinkExpiresAt: isoDate.optional() };
 const threeDsFields = {
   threedsSessionId: id,
   status: z.string(),
@@ -112,11 +114,14 @@ export const eventPropertiesSchemas = {
     amount,
     currency,
     reason: z.string(),
+    /** true when the customer paid a failed renewal from the portal (on_session_recovery). */
+    onSession: z.boolean().optional(),
   }),
   s_subscription_payment_failed: z.union([
-    shape({ ...subscriptionBase, declineCode: z.string().nullable(), nextRetryAt: isoDate }),
+    shape({ ...subscriptionBase, ...payOnSessionFields, declineCode: z.string().nullable(), nextRetryAt: isoDate }),
     shape({
       ...subscriptionBase,
+      ...payOnSessionFields,
       declineCode: z.string().nullable(),
       refused: z.boolean(),
       retry: z.number().int(),

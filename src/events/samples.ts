@@ -177,8 +177,11 @@ const builders: SampleBuilders = {
   s_subscription_payment_failed: (_store, fake) => ({
     subscriptionId: fake('sub'),
     status: 'past_due',
-    declineCode: 'insufficient_funds',
+    declineCode: 'authentication_required',
     nextRetryAt: at(1),
+    // A sample link: it is not signed, so it opens no portal session.
+    payOnSessionLink: 'eyJzYW1wbGUiOnRydWV9.c2FtcGxl',
+    payOnSessionLinkExpiresAt: at(14),
   }),
   s_subscription_updated: ({ baseCurrency }, fake) => ({
     subscriptionId: fake('sub'),

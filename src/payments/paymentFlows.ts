@@ -3,6 +3,7 @@ import type { PaymentFlow } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { invalid, notFound } from '../errors';
 import type { Scope } from '../commerce/scope';
+import { threeDsProviderType } from '../threeds/provider';
 
 // Type aliases, not interfaces: the configs are stored as JSON, which Prisma types as index-signature objects.
 export type ProcessorConfig = { processorId: string; weight: number; disabled: boolean; nonStickable: boolean };
@@ -13,6 +14,7 @@ export interface PaymentFlowFields {
   name: string;
   strategy?: 'cascade' | 'single';
   threeDsEnabled?: boolean;
+  threeDsProviderProcessorId?: string | null;
   stickyProcessorEnabled?: boolean;
   pickProcessorStrategy?: 'weighted' | 'ordered';
   fallbackMode?: boolean;
@@ -48,6 +50,22 @@ async function assertProcessorsExist(db: Db, scope: Scope, configs: { processorI
   }
 }
 
+/**
+ * A flow's 3DS provider must be an `adyen` processor of the account (same mode): its credentials
+ * run Adyen's authentication-only flow (src/threeds/providers).
+ */
+async function assertThreeDsProvider(db: Db, scope: Scope, processorId: string | null | undefined): Promise<void> {
+  if (!processorId) return;
+  const processor = await db.processor.findFirst({ where: { id: processorId, ...scope }, select: { type: true } });
+  if (processor?.type === threeDsProviderType) return;
+  throw invalid(
+    processor
+      ? `threeDsProviderProcessorId must name an ${threeDsProviderType} processor (3-D Secure providers: ${threeDsProviderType}); ${processorId} is ${processor.type}`
+      : `threeDsProviderProcessorId: processor ${processorId} does not exist in this account`,
+    'INVALID_THREEDS_PROVIDER',
+  );
+}
+
 /** The account's flows, oldest first. */
 export function listPaymentFlows(db: Db, scope: Scope): Promise<PaymentFlow[]> {
   return db.paymentFlow.findMany({ where: scope, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
@@ -59,6 +77,7 @@ export async function createPaymentFlow(db: Db, scope: Scope, input: PaymentFlow
   if (input.processorConfigs.length + fallbackProcessorConfigs.length === 0)
     throw invalid('A payment flow needs at least one processor', 'NO_PROCESSORS');
   await assertProcessorsExist(db, scope, [input.processorConfigs, fallbackProcessorConfigs]);
+  await assertThreeDsProvider(db, scope, input.threeDsProviderProcessorId);
   return db.paymentFlow.create({
     data: {
       id: newId('paymentFlow'),
@@ -66,6 +85,7 @@ export async function createPaymentFlow(db: Db, scope: Scope, input: PaymentFlow
       name: input.name,
       strategy: input.strategy,
       threeDsEnabled: input.threeDsEnabled,
+      threeDsProviderProcessorId: input.threeDsProviderProcessorId ?? null,
       stickyProcessorEnabled: input.stickyProcessorEnabled,
       pickProcessorStrategy: input.pickProcessorStrategy,
       fallbackMode: input.fallbackMode,
@@ -85,12 +105,14 @@ export async function updatePaymentFlow(
 ): Promise<PaymentFlow> {
   const existing = await findPaymentFlow(db, scope, flowId);
   await assertProcessorsExist(db, scope, [data.processorConfigs ?? [], data.fallbackProcessorConfigs]);
+  await assertThreeDsProvider(db, scope, data.threeDsProviderProcessorId);
   return db.paymentFlow.update({
     where: { id: existing.id },
     data: {
       name: data.name,
       strategy: data.strategy,
       threeDsEnabled: data.threeDsEnabled,
+      threeDsProviderProcessorId: data.threeDsProviderProcessorId,
       stickyProcessorEnabled: data.stickyProcessorEnabled,
       pickProcessorStrategy: data.pickProcessorStrategy,
       fallbackMode: data.fallbackMode,

@@ -3,7 +3,7 @@ import { maxAmount } from '../domain/checkoutTotals';
 import { isSupportedCurrency } from '../domain/money';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
 import { planThreeDs } from '../threeds/paymentPlan';
-import { threeDsProviderRequired, threeDsServerUrl } from '../threeds/provider';
+import { hasThreeDsServer, threeDsProviderRequired } from '../threeds/provider';
 import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
 import { capabilityNames } from './processorAccess';
 import type { PaymentWorkflowInput } from './workflowTypes';
@@ -90,7 +90,8 @@ export async function paymentRequestRefusal(
     if (order.status !== 'pending')
       return refuse('conflict', 'ORDER_NOT_PAYABLE', `The order is ${order.status} and cannot be paid`);
   }
-  if (wouldRunEngineThreeDs(input, rows) && threeDsServerUrl(input.mode, '') === null) return threeDsProviderRequired();
+  if (wouldRunEngineThreeDs(input, rows) && !hasThreeDsServer(input.mode, rows.flow?.threeDsProviderProcessorId))
+    return threeDsProviderRequired();
   return null;
 }
 

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /** What an offer link lets an anonymous visitor do: these actions, for this customer, on this target. */
-export const portalActions = ['switch', 'credits.redeem', 'payment-methods.default'] as const;
+export const portalActions = ['switch', 'credits.redeem', 'payment-methods.default', 'renewals.pay'] as const;
 export type PortalAction = (typeof portalActions)[number];
 
 export const offerLinkPayloadSchema = z
@@ -12,7 +12,7 @@ export const offerLinkPayloadSchema = z
     storeId: z.string(),
     customerId: z.string(),
     actions: z.array(z.enum(portalActions)).min(1),
-    /** Limits `switch` to one subscription or membership id. */
+    /** Limits `switch` and `renewals.pay` to one subscription (or membership, for a switch) id. */
     targetId: z.string().nullable(),
     /** Expiry, epoch seconds. */
     exp: z.number().int(),

@@ -34,6 +34,7 @@ const refusals: Record<string, (message: string) => DomainError> = {
   [subscriptionFailureTypes.dateAlreadySkipped]: (message) => conflict(message, 'DATE_ALREADY_SKIPPED'),
   [subscriptionFailureTypes.invalidRequest]: (message) => invalid(message),
   [subscriptionFailureTypes.noScheduledCancel]: (message) => conflict(message, 'NO_SCHEDULED_CANCEL'),
+  [subscriptionFailureTypes.nothingDue]: (message) => conflict(message, 'NOTHING_DUE'),
 };
 
 /**

@@ -64,8 +64,17 @@ async function paymentResult(deps: ChallengeReturnDeps, paymentId: string): Prom
 export async function completeChallengeReturn(
   deps: ChallengeReturnDeps,
   sessionId: string,
+  providerReturnData?: string,
 ): Promise<{ session: ThreeDsSessionRow; payment: ReturnedPayment | null }> {
   const { db, temporal } = deps;
+  if (providerReturnData) {
+    // The provider's token for its result, kept for the workflow's check (which sends it to the
+    // provider); only while the challenge is open, so a finished session is never touched.
+    await db.threeDsSession.updateMany({
+      where: { id: sessionId, status: 'challenge_required', providerProcessorId: { not: null } },
+      data: { providerReturnData },
+    });
+  }
   let session = await db.threeDsSession.findUnique({ where: { id: sessionId } });
   if (!session) throw notFound('3DS session');
   if (session.status === 'challenge_required' && session.workflowId) {

@@ -28,6 +28,8 @@ export interface AuthenticationRequest {
   authenticationType: string;
   recurringInfo?: Prisma.InputJsonObject;
   returnUrl?: string;
+  /** The processor whose 3DS provider authenticates (null: the sandbox's simulator, test mode). */
+  providerProcessorId: string | null;
 }
 
 /**
@@ -48,7 +50,11 @@ export async function sessionToAuthenticate(
         `3DS session ${session.id} is ${session.status}; only a pending session can be authenticated`,
         'THREEDS_SESSION_NOT_PENDING',
       );
-    return session;
+    if (session.providerProcessorId === input.providerProcessorId) return session;
+    return db.threeDsSession.update({
+      where: { id: session.id },
+      data: { providerProcessorId: input.providerProcessorId },
+    });
   }
   const instrument = await findInstrument(db, scope, input.paymentInstrumentId!);
   return createSession(
@@ -64,6 +70,7 @@ export async function sessionToAuthenticate(
       authenticationType: input.authenticationType,
       recurringInfo: input.recurringInfo ?? null,
       returnUrl: input.returnUrl ?? null,
+      providerProcessorId: input.providerProcessorId,
     },
     { dispatch },
   );
@@ -73,7 +80,7 @@ export async function sessionToAuthenticate(
 export async function createMerchantSession(
   db: Db,
   scope: Scope,
-  input: { storeId: string; paymentInstrumentId: string; tokenId: string },
+  input: { storeId: string; paymentInstrumentId: string; tokenId: string; providerProcessorId: string | null },
   dispatch: DispatchEvents,
 ) {
   const store = await findStoreOfScope(db, scope, input.storeId);
@@ -90,6 +97,7 @@ export async function createMerchantSession(
       paymentInstrumentId: instrument.id,
       authenticationType: 'recurring-transaction',
       tokenId: input.tokenId,
+      providerProcessorId: input.providerProcessorId,
     },
     { dispatch },
   );

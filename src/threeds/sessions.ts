@@ -37,6 +37,7 @@ export interface NewSession extends Partial<ThreeDsResultValues> {
   returnUrl?: string | null;
   workflowId?: string | null;
   failureReason?: string | null;
+  providerProcessorId?: string | null;
 }
 
 const eventTypeOfStatus: Record<ThreeDsSessionStatus, string | null> = {

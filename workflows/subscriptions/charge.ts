@@ -34,7 +34,8 @@ export function chargeInput(
     currency: state.currency,
     reason,
     chargeKey,
-    initiatedBy: reason === 'switch' ? 'customer' : 'merchant',
+    // Renewals and dunning retries run with no customer present: merchant-initiated, never stepped up.
+    initiatedBy: reason === 'switch' || reason === 'on_session_recovery' ? 'customer' : 'merchant',
   };
 }
 

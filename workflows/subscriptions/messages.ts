@@ -55,6 +55,20 @@ export interface SwitchAnswer {
   declineCode: string | null;
 }
 
+export interface PayDueRequest {
+  atMs: number;
+}
+/** The portal's on-session payment of a failed renewal: the payment's answer. */
+export interface PayDueAnswer {
+  state: SubscriptionState;
+  status: 'paid' | 'declined' | 'requires_action';
+  orderId: string | null;
+  paymentId: string | null;
+  amountCharged: number;
+  redirectUrl: string | null;
+  declineCode: string | null;
+}
+
 /**
  * ApplicationFailure types the workflow refuses updates with; the API maps each type (never the
  * message) to its answer (src/subscriptions/client.ts).
@@ -69,6 +83,8 @@ export const subscriptionFailureTypes = {
   /** The date named by a skip is skipped already. */
   dateAlreadySkipped: 'SubscriptionDateAlreadySkippedError',
   invalidRequest: 'InvalidRequest',
+  /** An on-session payment of a renewal, when none is due (the subscription is not past due). */
+  nothingDue: 'SubscriptionNothingDueError',
   /** A withdrawal of a cancel at period end, when none is scheduled. */
   noScheduledCancel: 'SubscriptionNoScheduledCancelError',
 } as const;
@@ -86,6 +102,8 @@ export const customerCancelUpdate = defineUpdate<SubscriptionState, [CustomerCan
 /** Withdraws a cancel at period end (portal "resume"): the next period is billed as usual. */
 export const withdrawCancelUpdate = defineUpdate<SubscriptionState, [CustomerChangeRequest]>('withdrawCancel');
 export const switchOptionUpdate = defineUpdate<SwitchAnswer, [SwitchRequest]>('switchOption');
+/** The customer pays the failed renewal now, on-session (portal); refused when nothing is due. */
+export const payDueOnSessionUpdate = defineUpdate<PayDueAnswer, [PayDueRequest]>('payDueOnSession');
 /** The customer's card changed (portal default card); the next charge uses it. */
 export const paymentMethodChangedSignal = defineSignal<[{ paymentMethodId: string }]>('paymentMethodChanged');
 export const subscriptionStateQuery = defineQuery<SubscriptionState>('state');

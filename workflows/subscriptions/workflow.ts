@@ -32,6 +32,7 @@ import {
 } from './messages';
 import { chargeRenewal } from './charge';
 import { completePendingSwitch, switchSubscription } from './switch';
+import { completePendingRecovery, registerPayDueOnSession } from './recover';
 import { saveState } from './save';
 import {
   assertCan as assertCanIn,
@@ -73,8 +74,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   /** The option a switch moves to, from the moment it is accepted until it ends. */
   let switchingTo: string | null = null;
   let renewalCharging = false;
+  /** The portal's on-session payment of a failed renewal, from acceptance until it answers. */
+  let payingDue = false;
   const chargeInFlight = (): ChargeInFlight =>
-    switchingTo !== null ? { kind: 'switch', optionId: switchingTo } : renewalCharging ? { kind: 'renewal' } : null;
+    switchingTo !== null
+      ? { kind: 'switch', optionId: switchingTo }
+      : renewalCharging || payingDue
+        ? { kind: 'renewal' }
+        : null;
 
   /** Runs one change at a time (billing or a customer's update) and wakes the main loop after. */
   async function exclusive<T>(change: () => Promise<T>): Promise<T> {
@@ -217,6 +224,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     { validator: (request) => assertCanSwitch(state, request, chargeInFlight()) },
   );
 
+  registerPayDueOnSession(state, chargeInFlight, exclusive, (paying) => (payingDue = paying));
+
   // The row holds the card (the portal writes it, then signals): read it there, so that of two
   // changes signalled out of order the workflow ends on the one committed last, as the row does.
   setHandler(paymentMethodChangedSignal, ({ paymentMethodId: signalled }) =>
@@ -240,6 +249,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
     if (state.pendingSwitch) {
       await exclusive(() => completePendingSwitch(state));
+      continue;
+    }
+    // Before any dunning retry: the customer's own payment of the renewal settles it first.
+    if (state.pendingRecovery) {
+      await exclusive(() => completePendingRecovery(state));
       continue;
     }
     const now = await readClock();

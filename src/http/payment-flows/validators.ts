@@ -43,6 +43,14 @@ const flowFields = {
     .enum(['cascade', 'single'])
     .openapi({ description: 'cascade: soft declines and technical failures go on to the fallbacks' }),
   threeDsEnabled: z.boolean(),
+  threeDsProviderProcessorId: idOf('proc')
+    .nullable()
+    .openapi({
+      description:
+        "The account's `adyen` processor (same mode) whose credentials run the engine's own 3-D Secure for this flow, " +
+        "with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's " +
+        'simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it.',
+    }),
   stickyProcessorEnabled: z.boolean(),
   pickProcessorStrategy: z.enum(['weighted', 'ordered']),
   fallbackMode: z.boolean(),
@@ -56,6 +64,7 @@ export const createPaymentFlowSchema = z
   .partial({
     strategy: true,
     threeDsEnabled: true,
+    threeDsProviderProcessorId: true,
     stickyProcessorEnabled: true,
     pickProcessorStrategy: true,
     fallbackMode: true,
@@ -81,6 +90,7 @@ export const paymentFlowSchema = z
     name: z.string(),
     strategy: z.string(),
     threeDsEnabled: z.boolean(),
+    threeDsProviderProcessorId: z.string().nullable(),
     stickyProcessorEnabled: z.boolean(),
     pickProcessorStrategy: z.string(),
     fallbackMode: z.boolean(),
@@ -100,6 +110,7 @@ export function toPublicPaymentFlow(row: {
   name: string;
   strategy: string;
   threeDsEnabled: boolean;
+  threeDsProviderProcessorId: string | null;
   stickyProcessorEnabled: boolean;
   pickProcessorStrategy: string;
   fallbackMode: boolean;
@@ -115,6 +126,7 @@ export function toPublicPaymentFlow(row: {
     name: row.name,
     strategy: row.strategy,
     threeDsEnabled: row.threeDsEnabled,
+    threeDsProviderProcessorId: row.threeDsProviderProcessorId,
     stickyProcessorEnabled: row.stickyProcessorEnabled,
     pickProcessorStrategy: row.pickProcessorStrategy,
     fallbackMode: row.fallbackMode,

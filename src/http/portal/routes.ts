@@ -7,6 +7,7 @@ import { defineRoute } from '../core/route';
 import { portalIdempotency } from '../idempotency/register';
 import { portalSessionOf, requirePortalSession } from '../portal-sessions/session';
 import { registerPortalAccountRoutes } from './accountRoutes';
+import { registerPortalPayDueRoutes } from './payDueRoutes';
 import type { Routers } from '../routes';
 import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
 import {
@@ -27,6 +28,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
   // Authenticate first: an Idempotency-Key is scoped to the session's customer.
   portalRouter.use(requirePortalSession(db), portalIdempotency(deps));
   registerPortalAccountRoutes(portalRouter, deps);
+  registerPortalPayDueRoutes(portalRouter, deps);
 
   defineRoute(
     portalRouter,

@@ -1,9 +1,9 @@
 import { scopeOf } from '../auth/scope';
 import { dispatchAfterCommit } from '../../events/afterCommit';
 import { runAuthentication } from '../../threeds/client';
-import { assertThreeDsProvider } from '../../threeds/provider';
+import { threeDsProviderOfStore } from '../../threeds/provider';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
-import { createMerchantSession, sessionToAuthenticate } from '../../threeds/service';
+import { createMerchantSession, findSessionOfScope, sessionToAuthenticate } from '../../threeds/service';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
@@ -39,8 +39,14 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       errors: [404, 409],
     },
     async ({ body, req }) => {
-      assertThreeDsProvider(scopeOf(req).mode);
-      const session = await sessionToAuthenticate(db, scopeOf(req), body, dispatch);
+      const scope = scopeOf(req);
+      const existing = body.sessionId ? await findSessionOfScope(db, scope, body.sessionId) : null;
+      const providerProcessorId = await threeDsProviderOfStore(
+        db,
+        scope,
+        body.storeId ?? existing?.storeId ?? undefined,
+      );
+      const session = await sessionToAuthenticate(db, scope, { ...body, providerProcessorId }, dispatch);
       const decided = await runAuthentication(deps, session, {
         returnBaseUrl: baseUrlSeenBy(req),
         amount: body.purchaseInfo.amount,
@@ -69,8 +75,9 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       errors: [404, 409],
     },
     async ({ body, req }) => {
-      assertThreeDsProvider(scopeOf(req).mode);
-      const { session, store } = await createMerchantSession(db, scopeOf(req), body, dispatch);
+      const scope = scopeOf(req);
+      const providerProcessorId = await threeDsProviderOfStore(db, scope, body.storeId);
+      const { session, store } = await createMerchantSession(db, scope, { ...body, providerProcessorId }, dispatch);
       // 3RI authenticates without an amount shown to anyone; the scheme-level request carries 0.
       const decided = await runAuthentication(deps, session, {
         amount: 0,

@@ -15,6 +15,8 @@ const tags = ['3ds'];
 const returnQuery = z.object({
   token: z.string().min(1).max(128),
   threeDSServerTransID: z.string().max(64).optional(),
+  /** Adyen's opaque result token (a flow's Adyen 3DS provider): sent to Adyen, never read as the result. */
+  redirectResult: z.string().min(1).max(20_000).optional(),
 });
 
 const paymentResultSchema = z.object({
@@ -50,7 +52,7 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
     res: Response;
   }) {
     if (!isValidReturnToken(config, params.id, query.token)) throw notAuthorized('Invalid or missing 3DS return token');
-    const { session, payment } = await completeChallengeReturn(deps, params.id);
+    const { session, payment } = await completeChallengeReturn(deps, params.id, query.redirectResult);
     if (session.returnUrl) {
       const target = new URL(session.returnUrl);
       target.searchParams.set('threedsSessionId', session.id);

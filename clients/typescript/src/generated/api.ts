@@ -19109,6 +19109,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/renewals/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["PortalPayDueRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PortalPayDueResponse"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unsupported Media Type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/switch": {
         parameters: {
             query?: never;
@@ -22853,6 +23045,8 @@ export interface paths {
                          */
                         strategy?: "cascade" | "single";
                         threeDsEnabled?: boolean;
+                        /** @description The account's `adyen` processor (same mode) whose credentials run the engine's own 3-D Secure for this flow, with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it. */
+                        threeDsProviderProcessorId?: string | null;
                         stickyProcessorEnabled?: boolean;
                         /** @enum {string} */
                         pickProcessorStrategy?: "weighted" | "ordered";
@@ -23097,6 +23291,8 @@ export interface paths {
                              */
                             strategy?: "cascade" | "single";
                             threeDsEnabled?: boolean;
+                            /** @description The account's `adyen` processor (same mode) whose credentials run the engine's own 3-D Secure for this flow, with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it. */
+                            threeDsProviderProcessorId?: string | null;
                             stickyProcessorEnabled?: boolean;
                             /** @enum {string} */
                             pickProcessorStrategy?: "weighted" | "ordered";
@@ -27310,6 +27506,7 @@ export interface paths {
                 query: {
                     token: string;
                     threeDSServerTransID?: string;
+                    redirectResult?: string;
                 };
                 header?: never;
                 path: {
@@ -27441,6 +27638,7 @@ export interface paths {
                 query: {
                     token: string;
                     threeDSServerTransID?: string;
+                    redirectResult?: string;
                 };
                 header?: never;
                 path: {
@@ -33431,7 +33629,7 @@ export interface components {
         CreatePortalOfferLinkRequest: {
             storeId: string;
             customerId: string;
-            actions: ("switch" | "credits.redeem" | "payment-methods.default")[];
+            actions: ("switch" | "credits.redeem" | "payment-methods.default" | "renewals.pay")[];
             targetId?: string;
             /** @default 1440 */
             expiresInMinutes?: number;
@@ -33578,6 +33776,19 @@ export interface components {
             atPeriodEnd?: boolean;
         };
         PortalResumeSubscriptionRequest: {
+            subscriptionId: string;
+        };
+        PortalPayDueResponse: {
+            subscription: components["schemas"]["Subscription"];
+            orderId: string | null;
+            paymentId: string | null;
+            /** @enum {string} */
+            status: "paid" | "requires_action" | "declined";
+            redirectUrl: string | null;
+            amountCharged: number;
+            declineCode: string | null;
+        };
+        PortalPayDueRequest: {
             subscriptionId: string;
         };
         PortalSwitchResponse: {
@@ -33748,6 +33959,7 @@ export interface components {
             name: string;
             strategy: string;
             threeDsEnabled: boolean;
+            threeDsProviderProcessorId: string | null;
             stickyProcessorEnabled: boolean;
             pickProcessorStrategy: string;
             fallbackMode: boolean;

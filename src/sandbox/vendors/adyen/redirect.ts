@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { z } from 'zod';
+import { authenticationOnlyDetails } from './authenticationOnly';
 import { paymentNotifications, type Processed } from './payments';
 import type { AdyenSimulatorState, SimPayment } from './state';
 
@@ -71,6 +72,7 @@ export function processDetails(
   const payment = state.payments.get(pspReference);
   if (!payment?.redirect || payment.redirect.redirectResult !== body.details.redirectResult) return undefined;
   if (payment.details) return { answer: payment.details, notifications: [], merchantAccount: payment.merchantAccount };
+  if (payment.authenticationOnly) return authenticationOnlyDetails(payment, payment.redirect.authenticated);
   const authorised = payment.redirect.authenticated;
   const refusal = authorised ? undefined : { refusalReasonCode: '11', refusalReason: '3D Not Authenticated' };
   payment.resultCode = authorised ? 'Authorised' : 'Refused';

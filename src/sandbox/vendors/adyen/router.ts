@@ -1,5 +1,6 @@
 import express from 'express';
 import { z } from 'zod';
+import { isAuthenticationOnly, processAuthenticationOnly } from './authenticationOnly';
 import { behaviourOf, passesLuhn } from './cards';
 import { modificationBodySchema, modificationKinds, processModification, type ModificationKind } from './modifications';
 import type { NotificationSender } from './notifications';
@@ -50,6 +51,7 @@ export function createCheckoutRouter(
       const behaviour = behaviourOf(card).kind;
       if (behaviour === 'server_error') return serviceError(500, '000', 'Internal error', 'internal');
       if (behaviour === 'slow') await sleep(holdFor(parsed.data.merchantAccount));
+      if (isAuthenticationOnly(body)) return processAuthenticationOnly(state, parsed.data, options.baseUrl());
       return processPayment(state, parsed.data, options.baseUrl(), new Date());
     });
   });

@@ -33,6 +33,10 @@ export interface SimPayment {
   redirect?: { authenticated: boolean; redirectResult: string };
   /** The /payments/details answer, once given (a second call answers it again). */
   details?: StoredAnswer;
+  /** Made with authenticationData.authenticationOnly: 3-D Secure only, never authorised. */
+  authenticationOnly?: boolean;
+  /** The 3-D Secure result an authentication-only payment answered, as sent. */
+  threeDS2Result?: Record<string, string>;
 }
 
 export interface StoredAnswer {
