@@ -1,7 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { shopperStatus } from '../../checkout/hostedPage/pageData';
 import { applyPromotionCode } from '../../checkout/hostedPage/promotionCode';
-import { sendNotice, sendPage } from '../../checkout/hostedPage/render';
+import { sendNotice } from '../../checkout/hostedPage/render';
 import { isDomainError } from '../../errors';
 import type { AppDeps } from '../core/context';
 import { admitSession, flowLinks, isSameSitePost, refuseCrossSitePost } from './access';
