@@ -6660,9 +6660,25 @@ export interface paths {
                         lineItems: {
                             priceId: string;
                             quantity: number;
+                            /** @description The line's title by language code, shown on the hosted page */
+                            titleTrans?: {
+                                [key: string]: string;
+                            };
                         }[];
                         promotionCodes?: string[];
                         expiresInMinutes?: number;
+                        /**
+                         * Format: uri
+                         * @description Where the hosted page sends a shopper who paid
+                         */
+                        successUrl?: string;
+                        /**
+                         * Format: uri
+                         * @description Where the hosted page sends a shopper who cancels
+                         */
+                        cancelUrl?: string;
+                        /** @description The shopper's language; the hosted page uses the browser's when absent */
+                        locale?: string;
                     };
                 };
             };
@@ -32966,6 +32982,10 @@ export interface components {
                 amountSubtotal: number;
                 /** @description The order-bump offer (ofr_) that added this line */
                 offerId: string | null;
+                /** @description The line's title by language code; productName is the store's default */
+                titleTrans: {
+                    [key: string]: string;
+                } | null;
             }[];
             promotionCodeIds: string[];
             /** @description Minor units */
@@ -32977,6 +32997,11 @@ export interface components {
             paymentId: string | null;
             paidAt: string | null;
             expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            locale: string | null;
+            /** @description The hosted payment page of this session: a signed link that stops working when the session expires */
+            url: string;
             /** @enum {string} */
             mode: "test" | "live";
             createdAt: string;
