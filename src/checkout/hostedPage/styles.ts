@@ -1,6 +1,7 @@
 /**
  * The page's stylesheet and script, sent inline under the response's CSP nonce (no other origin, no
- * file to cache-bust). Mobile first: one column; from 760px the summary and the form sit side by side.
+ * file to cache-bust). Error lines keep their height when empty, so a
+ * message appearing never moves the button under the shopper's pointer. Mobile first: one column; from 760px the summary and the form sit side by side.
  */
 export const pageCss = `
 *{box-sizing:border-box}
@@ -19,9 +20,8 @@ label{display:block;font-weight:600;margin:12px 0 4px}
 input{width:100%;font:inherit;padding:10px;border:1px solid #6b7280;border-radius:6px;background:#fff;color:#1a1a1a}
 input:focus{outline:3px solid #1d4ed8;outline-offset:1px}
 input[aria-invalid=true]{border-color:#b91c1c}
-.row{display:flex;gap:12px}.row>div{flex:1}
-.error{color:#b91c1c;font-size:.9rem;margin:4px 0 0}
-.error:empty{display:none}
+.row{display:flex;gap:12px;align-items:flex-end}.row>div{flex:1}
+.error{color:#b91c1c;font-size:.9rem;margin:4px 0 0;min-height:1.35em}
 .brand{font-size:.9rem;color:#374151;margin:4px 0 0}
 .alert{border:1px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:6px;padding:10px 12px;margin-bottom:12px}
 .notice{border:1px solid #166534;background:#f0fdf4;color:#14532d;border-radius:6px;padding:10px 12px;margin-bottom:12px}
@@ -30,8 +30,11 @@ button.secondary{width:auto;margin-top:8px;padding:8px 14px;background:#374151}
 button[disabled]{background:#6b7280;cursor:progress}
 a{color:#1d4ed8}
 .muted{color:#4b5563;font-size:.9rem}
-.promo{display:flex;gap:8px;align-items:flex-end}.promo>div{flex:1}
+.promo{display:flex;gap:8px}.promo>input{flex:1}.promo>button{margin-top:0}
 `;
+
+/** The page's icon, served by the engine: a browser asks for one, and a 404 would be noise. */
+export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="12" y="2" rx="2" fill="#1d4ed8"/><rect width="16" height="3" y="5" fill="#fff"/></svg>`;
 
 /**
  * Progressive help only: the server checks every field again. Shows the brand, formats the number

@@ -1,5 +1,5 @@
 /**
- * Liquid templates of the hosted page. The engine escapes every `{{ }}` output by default
+ * Liquid templates of the hosted page. In Liquid an empty string is true: absent values are null. The engine escapes every `{{ }}` output by default
  * (render.ts: `outputEscape: 'escape'`); only `body`, itself rendered by these templates, is `raw`.
  */
 export const layoutTemplate = `<!doctype html>
@@ -8,6 +8,7 @@ export const layoutTemplate = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/checkout/favicon.svg" type="image/svg+xml">
 {% if refreshSeconds %}<meta http-equiv="refresh" content="{{ refreshSeconds }}">{% endif %}
 <title>{{ title }}</title>
 <style nonce="{{ nonce }}">{{ css | raw }}</style>
@@ -35,12 +36,12 @@ const summary = `<section class="panel" aria-labelledby="summary-heading">
 <tr class="total"><th scope="row" colspan="2">Total</th><td class="amount">{{ total }}</td></tr>
 </tfoot>
 </table>
-<form method="post" action="{{ promotionAction }}" class="promo" novalidate>
+<form method="post" action="{{ promotionAction }}" novalidate>
 <input type="hidden" name="t" value="{{ token }}"><input type="hidden" name="csrf" value="{{ csrf }}">
-<div><label for="promotionCode">Promotion code</label>
-<input id="promotionCode" name="promotionCode" autocomplete="off" maxlength="64" aria-describedby="promotionCode-error" value="{{ promotionCode }}"{% if promotionError %} aria-invalid="true"{% endif %}>
-<p class="error" id="promotionCode-error" role="status">{{ promotionError }}</p></div>
-<button type="submit" class="secondary">Apply</button>
+<label for="promotionCode">Promotion code</label>
+<div class="promo"><input id="promotionCode" name="promotionCode" autocomplete="off" maxlength="64" aria-describedby="promotionCode-error" value="{{ promotionCode }}"{% if promotionError %} aria-invalid="true"{% endif %}>
+<button type="submit" class="secondary">Apply</button></div>
+<p class="error" id="promotionCode-error" role="status">{{ promotionError }}</p>
 </form>
 {% if promotionApplied %}<p class="notice" role="status">Promotion code {{ promotionApplied }} applied.</p>{% endif %}
 </section>`;

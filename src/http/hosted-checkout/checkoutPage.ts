@@ -42,7 +42,7 @@ export async function renderCheckoutPage(
     values: state.values ?? { expiry: '', cardholderName: '' },
     alert: state.alert ?? null,
     promotionCode: state.promotionCode ?? '',
-    promotionError: state.promotionError ?? '',
+    promotionError: state.promotionError ?? null,
     promotionApplied: state.promotionApplied ?? null,
   });
 }

@@ -2,6 +2,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { shopperStatus } from '../../checkout/hostedPage/pageData';
 import { applyPromotionCode } from '../../checkout/hostedPage/promotionCode';
 import { sendNotice } from '../../checkout/hostedPage/render';
+import { faviconSvg } from '../../checkout/hostedPage/styles';
 import { isDomainError } from '../../errors';
 import type { AppDeps } from '../core/context';
 import { admitSession, flowLinks, isSameSitePost, refuseCrossSitePost } from './access';
@@ -16,6 +17,10 @@ import { registerHostedPayRoutes } from './payRoutes';
 export function registerHostedCheckoutRoutes(app: Express, deps: AppDeps): void {
   const router = express.Router();
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+
+  router.get('/favicon.svg', (_req, res) => {
+    res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(faviconSvg);
+  });
 
   router.get('/:sessionId', async (req, res) => {
     const token = String(req.query.t ?? '');
