@@ -17,13 +17,15 @@ import {
   createCheckoutSessionSchema,
   expireCheckoutSessionSchema,
   presentCheckoutSession,
+  presentCheckoutSessions,
 } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['checkout'];
 
 export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, config }: AppDeps): void {
-  const present = (req: Request) => presentCheckoutSession(config, req);
+  const present = (req: Request) => (row: Parameters<typeof presentCheckoutSession>[3]) =>
+    presentCheckoutSession(db, config, req, row);
 
   defineRoute(
     publicRouter,
@@ -55,7 +57,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
     async ({ body, req }) => {
       const query = buildListQuery(body, checkoutSessionList);
       const { rows, total } = await listCheckoutSessions(db, scopeOf(req), query);
-      return { data: rows.map(present(req)), pagination: pageInfo(query, total) };
+      return { data: await presentCheckoutSessions(db, config, req, rows), pagination: pageInfo(query, total) };
     },
   );
 

@@ -1,7 +1,9 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { verifiedDomainsOf } from '../../checkout/hostedPage/hosts';
 import { hostedPageUrl } from '../../checkout/hostedPage/links';
+import type { Db } from '../../db/prisma';
 import { baseUrlSeenBy, engineBaseUrl } from '../../threeds/returnLink';
 import { currencySchema, idOf, idParam } from '../../commerce/schemas';
 import { customerDetailsSchema, fullName } from '../customers/validators';
@@ -183,9 +185,32 @@ export function toPublicCheckoutSession(
   };
 }
 
-/** The answer maker for one request: the hosted page's link is on the engine's public base URL. */
-export function presentCheckoutSession(config: Config, req: Request) {
-  const base = engineBaseUrl(config, baseUrlSeenBy(req));
-  return (row: Parameters<typeof toPublicCheckoutSession>[0]) =>
-    toPublicCheckoutSession(row, hostedPageUrl(config, row, base));
+/**
+ * The answers for sessions read in one request: each `url` is on its store's verified custom domain
+ * (https) when it has one, else on the engine's public base URL (one query for all the stores).
+ */
+export async function presentCheckoutSessions(
+  db: Db,
+  config: Config,
+  req: Request,
+  rows: Parameters<typeof toPublicCheckoutSession>[0][],
+) {
+  const domains = await verifiedDomainsOf(
+    db,
+    rows.map((row) => row.storeId),
+  );
+  const engine = engineBaseUrl(config, baseUrlSeenBy(req));
+  return rows.map((row) => {
+    const domain = domains.get(row.storeId);
+    return toPublicCheckoutSession(row, hostedPageUrl(config, row, domain ? `https://${domain}` : engine));
+  });
+}
+
+export async function presentCheckoutSession(
+  db: Db,
+  config: Config,
+  req: Request,
+  row: Parameters<typeof toPublicCheckoutSession>[0],
+) {
+  return (await presentCheckoutSessions(db, config, req, [row]))[0]!;
 }

@@ -9,6 +9,7 @@ import {
   isValidCsrf,
   newCsrfNonce,
 } from '../../checkout/hostedPage/links';
+import { hostnameOf, hostServesSession } from '../../checkout/hostedPage/hosts';
 import { loadHostedSession, shopperStatus, type HostedSession } from '../../checkout/hostedPage/pageData';
 import { sendNotice } from '../../checkout/hostedPage/render';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
@@ -41,7 +42,10 @@ export async function admitSession(
   token: unknown,
 ): Promise<HostedSession | null> {
   const sessionId = String(req.params.sessionId ?? '');
-  const session = sessionIdPattern.test(sessionId) ? await loadHostedSession(deps.db, sessionId) : null;
+  const found = sessionIdPattern.test(sessionId) ? await loadHostedSession(deps.db, sessionId) : null;
+  // On a custom domain, only that store's sessions exist; an unverified or foreign host shows none.
+  const session =
+    found && (await hostServesSession(deps.db, deps.config, hostnameOf(req.get('host')), found)) ? found : null;
   const check = session ? checkLinkToken(deps.config, session.id, token) : 'invalid';
   if (!session || check === 'invalid') {
     await sendNotice(res, 404, {

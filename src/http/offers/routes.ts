@@ -81,6 +81,6 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: A
       errors: [409],
     },
     async ({ params, body, req }) =>
-      presentCheckoutSession(config, req)(await applyBump(db, scopeOf(req), params.id, body.checkoutSessionId)),
+      presentCheckoutSession(db, config, req, await applyBump(db, scopeOf(req), params.id, body.checkoutSessionId)),
   );
 }
