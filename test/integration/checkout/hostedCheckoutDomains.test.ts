@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { createActivities } from '../../../activities';
 import { call, startHarness, type Harness } from '../../helpers/harness';
+import { until } from '../../helpers/until';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 
@@ -65,7 +67,6 @@ describe('hosted pages on a store’s custom domain (stub DNS resolver)', () => 
     expect(page.body).toContain(`action="/checkout/${s.id}/pay"`);
     const onEngine = await getWithHost(harness, new URL(harness.url).host, `${url.pathname}${url.search}`);
     expect(onEngine.status).toBe(200);
-    expect(page.body).toContain(`action="/checkout/${s.id}/pay"`);
   });
 
   it('answers 404 on a foreign host, an unverified domain, and another store’s verified domain', async () => {
@@ -94,5 +95,40 @@ describe('hosted pages on a store’s custom domain (stub DNS resolver)', () => 
     const rechecked = await call(harness, 'POST', `${api}/domains/${domain.id}/verify`, { token: t.token });
     expect(rechecked.body.status).toBe('failed');
     expect((await getWithHost(harness, 'gone.merchant.example', path)).status).toBe(404);
+  });
+
+  it('the rechecker’s round (real Postgres) fails a domain whose record went and verifies one published late', async () => {
+    const kept = await register('kept.merchant.example');
+    const removed = await register('removed.merchant.example');
+    const late = await register('late.merchant.example', t.storeId, false);
+    expect([kept.status, removed.status, late.status]).toEqual(['verified', 'verified', 'failed']);
+    dns.delete(removed.verification.name);
+    dns.set(late.verification.name, [[late.verification.value]]);
+    const activities = createActivities({
+      db: harness.db,
+      logger: harness.logger,
+      config: harness.config,
+      sandboxUrl: harness.sandboxUrl,
+      dnsTxt: stubResolveTxt,
+    });
+    // Rounds take the least recently checked first, 200 at a time: repeat until all three were seen.
+    const statusOf = async (id: string) => (await harness.db.customDomain.findUniqueOrThrow({ where: { id } })).status;
+    const before = new Date();
+    await until(async () => {
+      await activities.recheckDomains();
+      const checked = await harness.db.customDomain.count({
+        where: { id: { in: [kept.id, removed.id, late.id] }, lastCheckedAt: { gte: before } },
+      });
+      return checked === 3 ? true : undefined;
+    });
+    expect([await statusOf(kept.id), await statusOf(removed.id), await statusOf(late.id)]).toEqual([
+      'verified',
+      'failed',
+      'verified',
+    ]);
+    const s = await session();
+    const path = `${new URL(s.url).pathname}${new URL(s.url).search}`;
+    expect((await getWithHost(harness, 'removed.merchant.example', path)).status).toBe(404);
+    expect((await getWithHost(harness, 'late.merchant.example', path)).status).toBe(200);
   });
 });
