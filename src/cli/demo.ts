@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     ['--import', 'tsx', 'src/cli/admin.ts', 'create-partner', '--name', 'Demo partner', '--mode', 'test'],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const { partnerKey } = JSON.parse(created.trim().split('\n').at(-1)!) as { partnerKey: string };
+  const { partnerKey } = JSON.parse(created) as { partnerKey: string };
   const result = await runDemo({ apiUrl, partnerKey, temporalUiUrl: `http://localhost:${cfg.TEMPORAL_UI_PORT}` });
   console.log(`Demo merchant ready: store ${result.storeId}, checkout session ${result.checkoutSessionId}`);
   for (const line of result.lines) console.log(line);
