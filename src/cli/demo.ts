@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   ).replace(/\/+$/, '');
   const health = await fetch(`${apiUrl}/api/public/v1/health`).catch(() => null);
   if (!health?.ok) {
-    console.error(`No engine answers at ${apiUrl}: start it first with npm start (or set DEMO_API_URL).`);
+    console.error(`No engine answers at ${apiUrl}: start it first with npm start (with the same HOST and PORT).`);
     process.exit(1);
   }
   const root = path.resolve(__dirname, '..', '..');
