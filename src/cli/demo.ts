@@ -10,9 +10,8 @@ import { runDemo } from '../demo/firstPayment';
  */
 async function main(): Promise<void> {
   const cfg = config();
-  const apiUrl = (
-    process.env.DEMO_API_URL ?? `http://${cfg.HOST === '0.0.0.0' ? '127.0.0.1' : cfg.HOST}:${cfg.PORT}`
-  ).replace(/\/+$/, '');
+  // The engine npm start runs with the same configuration (HOST, PORT).
+  const apiUrl = `http://${cfg.HOST === '0.0.0.0' ? '127.0.0.1' : cfg.HOST}:${cfg.PORT}`;
   const health = await fetch(`${apiUrl}/api/public/v1/health`).catch(() => null);
   if (!health?.ok) {
     console.error(`No engine answers at ${apiUrl}: start it first with npm start (with the same HOST and PORT).`);
