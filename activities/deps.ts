@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/prisma';
+import type { TxtResolver } from '../src/domains/domains';
 import type { Logger } from '../src/logging/logger';
 
 /** What activities may touch. Tests pass a plain object of this type. */
@@ -12,4 +13,6 @@ export interface ActivityDeps {
   sandboxUrl: string;
   /** Client for activities that start workflows (event dispatch); absent in unit tests. */
   temporal?: Client;
+  /** DNS TXT lookups of the domain rechecker: node's resolver unless a test gives a stub. */
+  dnsTxt?: TxtResolver;
 }

@@ -13,6 +13,7 @@ import { createThreeDsActivities } from './threeds/authentication';
 import { createThreeDsPaymentActivities } from './payments/threeDs';
 import { createWebhookActivities } from './webhooks/delivery';
 import { createFunnelActivities } from './funnels/session';
+import { createDomainActivities } from './domains/recheck';
 
 export type { ActivityDeps } from './deps';
 
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createThreeDsActivities(deps),
     ...createThreeDsPaymentActivities(deps),
     ...createFunnelActivities(deps),
+    ...createDomainActivities(deps),
   };
 }
 

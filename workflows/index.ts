@@ -9,3 +9,4 @@ export { refundWorkflow } from './payments/refund';
 export { paymentSettlementWorkflow } from './payments/settlement';
 export { threeDsAuthenticationWorkflow } from './threeds/authentication';
 export { funnelSessionWorkflow } from './funnels/session';
+export { domainRecheckWorkflow } from './domains/recheck';

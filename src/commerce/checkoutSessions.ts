@@ -21,9 +21,12 @@ export interface CreateCheckoutSessionInput {
   customerId?: string;
   customer?: { email: string; firstName?: string; lastName?: string; phone?: string };
   currency?: string;
-  lineItems: { priceId: string; quantity: number }[];
+  lineItems: { priceId: string; quantity: number; titleTrans?: Record<string, string> }[];
   promotionCodes?: string[];
   expiresInMinutes?: number;
+  successUrl?: string;
+  cancelUrl?: string;
+  locale?: string;
 }
 
 export const defaultExpiryMinutes = 24 * 60;
@@ -95,6 +98,9 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
         total: totals.total,
         promotionCodeIds: codes.map((code) => code.id),
         expiresAt: new Date(Date.now() + (input.expiresInMinutes ?? defaultExpiryMinutes) * 60_000),
+        successUrl: input.successUrl ?? null,
+        cancelUrl: input.cancelUrl ?? null,
+        locale: input.locale ?? null,
         lineItems: {
           create: lines.map((line, index) => ({
             id: newId('checkoutLineItem'),
@@ -106,6 +112,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
             unitAmount: line.unitAmount,
             amountSubtotal: totals.lineSubtotals[index]!,
             position: index,
+            ...(input.lineItems[index]!.titleTrans ? { titleTrans: input.lineItems[index]!.titleTrans } : {}),
           })),
         },
       },

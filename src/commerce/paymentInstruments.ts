@@ -38,14 +38,15 @@ export async function tokenizeCard(
   db: Db,
   vault: KeySource,
   scope: Scope,
-  input: { customerId: string; card: CardInput },
+  input: { customerId: string; card: CardInput; id?: string },
 ): Promise<PaymentInstrument> {
   const { number: pan, expMonth, expYear, cardholderName } = input.card;
   if (!passesLuhn(pan) || !hasValidLengthForBrand(pan))
     throw invalid('Card number is not valid (failed the Luhn check or has a wrong length)', 'INVALID_CARD_NUMBER');
   assertNotExpired(expMonth, expYear);
   const customer = await findCustomer(db, scope, input.customerId);
-  const id = newId('paymentInstrument');
+  // A derived id (the hosted page's, one per form) makes a repeated post find its card instead of vaulting another.
+  const id = input.id ?? newId('paymentInstrument');
   return db.paymentInstrument.create({
     data: {
       id,

@@ -11,6 +11,7 @@ import { memoryLimitDefaults } from '../config';
 import { recordedEventShapeViolations } from '../events/recordEvent';
 import { LastUsedRecorder } from '../keys/lastUsed';
 import { registerApiReference } from './docs/routes';
+import { registerHostedCheckoutRoutes } from './hosted-checkout/routes';
 import { countHttpRequests, registerMetricsRoute } from '../metrics/http';
 import { traceHttpRequests } from '../tracing/http';
 import { activeTracing } from '../tracing/tracing';
@@ -60,6 +61,7 @@ export function createApp(
   });
   registerApiReference(app);
   if (deps.config.METRICS_ENABLED) registerMetricsRoute(app);
+  registerHostedCheckoutRoutes(app, deps);
   mountRoutes(app, deps, lastUsed);
 
   app.use((req: Request) => {

@@ -4,6 +4,7 @@ import { normaliseEmail } from '../commerce/customers';
 import { newId } from '../domain/ids';
 import { notFound, rateLimited, unauthenticated, unavailable } from '../errors';
 import type { Logger } from '../logging/logger';
+import { renderStoreEmail } from '../email/templates';
 import type { PortalLoginLimits } from './loginLimits';
 import type { Mailer } from './mailer';
 import { openPortalSession } from './session';
@@ -100,14 +101,28 @@ export async function requestLoginCode(deps: LoginDeps, input: { storeId: string
   ]);
   if (customer) {
     // Not awaited: waiting for the mail server would make a customer's answer slower than a stranger's.
-    deps.mailer
-      .send({
-        mode: store.mode,
-        to: email,
-        subject: `Your ${store.name} sign-in code`,
-        text: `Your sign-in code is ${code}. It expires in ${config.PORTAL_LOGIN_CODE_TTL_MINUTES} minutes.`,
-        meta: { loginId, code, storeId: store.id },
-      })
+    // The store's `portal/login_code` e-mail template when it has one, else the engine's wording.
+    renderStoreEmail(db, {
+      storeId: store.id,
+      kind: 'portal/login_code',
+      data: {
+        store: { name: store.name },
+        customer: { email, name: [customer.firstName, customer.lastName].filter(Boolean).join(' ') || null },
+        code,
+        expiresInMinutes: config.PORTAL_LOGIN_CODE_TTL_MINUTES,
+        language: 'en',
+      },
+    })
+      .then((mail) =>
+        deps.mailer.send({
+          mode: store.mode,
+          to: email,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          meta: { loginId, code, storeId: store.id, ...(mail.templateId ? { templateId: mail.templateId } : {}) },
+        }),
+      )
       .catch((err: unknown) => deps.logger.error({ err, loginId, storeId: store.id }, 'portal login code not sent'));
   }
   return { loginId, expiresAt };

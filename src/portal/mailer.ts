@@ -8,6 +8,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML version (a store's e-mail template renders both). */
+  html?: string;
   /** Extras the sandbox outbox keeps for tests (never sent over SMTP). */
   meta?: Record<string, string>;
 }
@@ -46,7 +48,7 @@ export function createMailer(deps: MailDeps): Mailer {
     });
     return {
       send: async (mail) => {
-        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       },
       close: () => transport.close(),
     };

@@ -9,6 +9,7 @@ import { searchAttributes } from '../../temporal/searchAttributes';
 import { createWorker } from '../../temporal/worker';
 import { checkoutExpiryWorkflowId } from '../../workflows/commerce/checkoutExpiry';
 import { eventOutboxWorkflowId } from '../../workflows/events/outbox';
+import { domainRecheckWorkflowId } from '../../workflows/domains/recheck';
 import { maintenanceWorkflowId } from '../../workflows/maintenance/idempotencySweep';
 
 export interface RunningWorker {
@@ -49,12 +50,13 @@ export async function startWorker(
 /** `AccountId` of the engine's own runs (no merchant's): every run carries one, so `AccountId IS NULL` finds none. */
 export const systemAccountId = 'system';
 
-/** Starts the singleton maintenance workflows (idempotency sweep, event outbox, checkout expiry) unless they run. */
+/** Starts the singleton maintenance workflows (idempotency sweep, event outbox, checkout expiry, domain recheck) unless they run. */
 export async function ensureMaintenanceWorkflow(client: Client, taskQueue: string): Promise<void> {
   const singletons = [
     { type: 'maintenanceWorkflow', workflowId: maintenanceWorkflowId, args: [0] },
     { type: 'eventOutboxWorkflow', workflowId: eventOutboxWorkflowId, args: [] },
     { type: 'checkoutExpiryWorkflow', workflowId: checkoutExpiryWorkflowId, args: [] },
+    { type: 'domainRecheckWorkflow', workflowId: domainRecheckWorkflowId, args: [] },
   ];
   for (const { type, workflowId, args } of singletons) {
     try {

@@ -55,7 +55,7 @@ export async function startHarness(
   const worker = await startWorker(
     settings,
     taskQueue,
-    { db, logger, config, sandboxUrl: sandbox.url, temporal },
+    { db, logger, config, sandboxUrl: sandbox.url, temporal, ...extraDeps },
     { workflowCodePath: testWorkflowCodePath() },
   );
   const api = await startApi(

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import {
   checkoutSessionList,
   createCheckoutSession,
@@ -15,13 +16,17 @@ import {
   checkoutSessionSchema,
   createCheckoutSessionSchema,
   expireCheckoutSessionSchema,
-  toPublicCheckoutSession,
+  presentCheckoutSession,
+  presentCheckoutSessions,
 } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['checkout'];
 
-export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
+export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, config }: AppDeps): void {
+  const present = (req: Request) => (row: Parameters<typeof presentCheckoutSession>[3]) =>
+    presentCheckoutSession(db, config, req, row);
+
   defineRoute(
     publicRouter,
     basePath,
@@ -35,7 +40,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
       response: checkoutSessionSchema,
       errors: [409],
     },
-    async ({ body, req }) => toPublicCheckoutSession(await createCheckoutSession(db, scopeOf(req), body)),
+    async ({ body, req }) => present(req)(await createCheckoutSession(db, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -52,7 +57,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
     async ({ body, req }) => {
       const query = buildListQuery(body, checkoutSessionList);
       const { rows, total } = await listCheckoutSessions(db, scopeOf(req), query);
-      return { data: rows.map(toPublicCheckoutSession), pagination: pageInfo(query, total) };
+      return { data: await presentCheckoutSessions(db, config, req, rows), pagination: pageInfo(query, total) };
     },
   );
 
@@ -68,7 +73,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
       response: checkoutSessionSchema,
       errors: [409],
     },
-    async ({ body, req }) => toPublicCheckoutSession(await expireCheckoutSession(db, scopeOf(req), body.id)),
+    async ({ body, req }) => present(req)(await expireCheckoutSession(db, scopeOf(req), body.id)),
   );
 
   defineRoute(
@@ -82,7 +87,6 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db }:
       params: checkoutSessionParams,
       response: checkoutSessionSchema,
     },
-    async ({ params, req }) =>
-      toPublicCheckoutSession(await findCheckoutSession(db, scopeOf(req), params.checkoutSessionId)),
+    async ({ params, req }) => present(req)(await findCheckoutSession(db, scopeOf(req), params.checkoutSessionId)),
   );
 }

@@ -5,15 +5,19 @@ import {
   listEmailTemplates,
   updateEmailTemplate,
 } from '../../commerce/emailTemplates';
+import { emailKindNames, emailKinds } from '../../email/defaults';
+import { previewEmail } from '../../email/preview';
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import {
   createEmailTemplateSchema,
+  emailPreviewSchema,
   emailTemplateParams,
   emailTemplateSchema,
   listEmailTemplatesSchema,
+  previewEmailTemplateSchema,
   toPublicEmailTemplate,
   updateEmailTemplateSchema,
 } from './validators';
@@ -22,6 +26,25 @@ const basePath = '/api/public/v1';
 const tags = ['email-templates'];
 
 export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
+  defineRoute(
+    publicRouter,
+    basePath,
+    {
+      method: 'post',
+      path: '/email-templates/preview',
+      summary:
+        "Renders an e-mail template with sample data: a stored one, a draft, or the engine's default of an event type",
+      description:
+        'Liquid templates; the HTML body escapes every output unless the template says raw. Event types the engine sends: ' +
+        emailKindNames.map((kind) => `${kind} (${emailKinds[kind].description})`).join(', ') +
+        '. Nothing is sent. A template that does not parse is a 400 TEMPLATE_INVALID.',
+      tags,
+      body: previewEmailTemplateSchema,
+      response: emailPreviewSchema,
+    },
+    async ({ body, req }) => previewEmail(db, scopeOf(req), body),
+  );
+
   defineRoute(
     publicRouter,
     basePath,

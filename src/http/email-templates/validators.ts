@@ -66,3 +66,34 @@ export function toPublicEmailTemplate(row: {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** `POST /email-templates/preview`: a stored template, a draft, or the engine's default of an event type. */
+export const previewEmailTemplateSchema = z
+  .union([
+    z.object({ templateId: idOf('et'), language: z.string().max(35).optional() }).strict(),
+    z
+      .object({
+        storeId: idOf('store'),
+        eventType: fields.eventType,
+        subject: fields.subject.optional(),
+        bodyHtml: fields.bodyHtml.optional(),
+        bodyText: fields.bodyText.optional(),
+        language: z.string().max(35).optional(),
+      })
+      .strict()
+      .refine((body) => (body.subject === undefined) === (body.bodyHtml === undefined), {
+        message: 'give subject and bodyHtml together (a draft), or neither (the engine default)',
+        path: ['subject'],
+      }),
+  ])
+  .openapi('EmailTemplatePreviewRequest');
+
+export const emailPreviewSchema = z
+  .object({
+    eventType: z.string(),
+    source: z.enum(['template', 'draft', 'default']),
+    subject: z.string(),
+    html: z.string().openapi({ description: 'Every output escaped unless the template says raw' }),
+    text: z.string(),
+  })
+  .openapi('EmailTemplatePreview');

@@ -1,7 +1,7 @@
 import { applyBump } from '../../commerce/offerBumps';
 import { createOffer, findOffer, listOffers, offerList } from '../../commerce/offers';
 import { scopeOf } from '../auth/scope';
-import { checkoutSessionSchema, toPublicCheckoutSession } from '../checkout-sessions/validators';
+import { checkoutSessionSchema, presentCheckoutSession } from '../checkout-sessions/validators';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
@@ -12,7 +12,7 @@ const basePath = '/api/public/v1';
 const tags = ['offers'];
 
 /** Upsell, downsell and order-bump offers (ofr_): not the checkout offers (co_) of /checkout-offers. */
-export function registerOfferRoutes({ publicRouter }: Routers, { db }: AppDeps): void {
+export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: AppDeps): void {
   defineRoute(
     publicRouter,
     basePath,
@@ -81,6 +81,6 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db }: AppDeps):
       errors: [409],
     },
     async ({ params, body, req }) =>
-      toPublicCheckoutSession(await applyBump(db, scopeOf(req), params.id, body.checkoutSessionId)),
+      presentCheckoutSession(db, config, req, await applyBump(db, scopeOf(req), params.id, body.checkoutSessionId)),
   );
 }

@@ -7,6 +7,8 @@ export interface OutboxMessage {
   to: string;
   subject: string;
   text: string;
+  /** The HTML version, when the e-mail has one. */
+  html: string | null;
   /** Machine-readable extras for tests (e.g. the login code and loginId). */
   meta: Record<string, string>;
   receivedAt: string;
@@ -38,6 +40,7 @@ export function createOutboxRouter(
       to: body.to.toLowerCase(),
       subject: body.subject,
       text: body.text,
+      html: typeof body.html === 'string' ? body.html : null,
       meta,
       receivedAt: new Date().toISOString(),
     };

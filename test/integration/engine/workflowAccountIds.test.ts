@@ -8,6 +8,7 @@ import { ensureMaintenanceWorkflow, systemAccountId } from '../../../src/runtime
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { checkoutExpiryWorkflowId } from '../../../workflows/commerce/checkoutExpiry';
 import { eventOutboxWorkflowId } from '../../../workflows/events/outbox';
+import { domainRecheckWorkflowId } from '../../../workflows/domains/recheck';
 import { maintenanceWorkflowId } from '../../../workflows/maintenance/idempotencySweep';
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
@@ -155,7 +156,12 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
       // Everything on this file's task queue: what the steps above started, directly or not. The
       // singletons have fixed ids on a dev server shared by every file, so another file's worker may
       // have started them on its own queue first (ensureMaintenanceWorkflow then leaves them be).
-      const singletons = ['maintenanceWorkflow', 'eventOutboxWorkflow', 'checkoutExpiryWorkflow'];
+      const singletons = [
+        'maintenanceWorkflow',
+        'eventOutboxWorkflow',
+        'checkoutExpiryWorkflow',
+        'domainRecheckWorkflow',
+      ];
       const query = `TaskQueue = "${harness.taskQueue}" OR WorkflowType IN (${singletons.map((type) => `"${type}"`).join(', ')})`;
       let seen = '';
       const runs = await until(async () => {
@@ -185,7 +191,12 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
           ]);
       }
     } finally {
-      for (const workflowId of [maintenanceWorkflowId, eventOutboxWorkflowId, checkoutExpiryWorkflowId]) {
+      for (const workflowId of [
+        maintenanceWorkflowId,
+        eventOutboxWorkflowId,
+        checkoutExpiryWorkflowId,
+        domainRecheckWorkflowId,
+      ]) {
         await harness.temporal.workflow
           .getHandle(workflowId)
           .terminate('test over')

@@ -6660,9 +6660,25 @@ export interface paths {
                         lineItems: {
                             priceId: string;
                             quantity: number;
+                            /** @description The line's title by language code, shown on the hosted page */
+                            titleTrans?: {
+                                [key: string]: string;
+                            };
                         }[];
                         promotionCodes?: string[];
                         expiresInMinutes?: number;
+                        /**
+                         * Format: uri
+                         * @description Where the hosted page sends a shopper who paid
+                         */
+                        successUrl?: string;
+                        /**
+                         * Format: uri
+                         * @description Where the hosted page sends a shopper who cancels
+                         */
+                        cancelUrl?: string;
+                        /** @description The shopper's language; the hosted page uses the browser's when absent */
+                        locale?: string;
                     };
                 };
             };
@@ -14297,6 +14313,223 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/email-templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renders an e-mail template with sample data: a stored one, a draft, or the engine's default of an event type
+         * @description Liquid templates; the HTML body escapes every output unless the template says raw. Event types the engine sends: order/paid (order receipt after a successful payment), subscription/renewed (subscription renewal receipt), subscription/payment_failed (failed renewal and dunning notice), portal/login_code (customer portal sign-in code). Nothing is sent. A template that does not parse is a 400 TEMPLATE_INVALID.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Makes a retry safe: a repeat with the same body gets the first answer again (docs/payments.md: Idempotency-Key) */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmailTemplatePreviewRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailTemplatePreview"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unsupported Media Type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -33164,6 +33397,10 @@ export interface components {
                 amountSubtotal: number;
                 /** @description The order-bump offer (ofr_) that added this line */
                 offerId: string | null;
+                /** @description The line's title by language code; productName is the store's default */
+                titleTrans: {
+                    [key: string]: string;
+                } | null;
             }[];
             promotionCodeIds: string[];
             /** @description Minor units */
@@ -33175,6 +33412,11 @@ export interface components {
             paymentId: string | null;
             paidAt: string | null;
             expiresAt: string;
+            successUrl: string | null;
+            cancelUrl: string | null;
+            locale: string | null;
+            /** @description The hosted payment page of this session: a signed link that stops working when the session expires */
+            url: string;
             /** @enum {string} */
             mode: "test" | "live";
             createdAt: string;
@@ -33464,6 +33706,27 @@ export interface components {
                 path: string;
                 content: string;
             }[];
+        };
+        EmailTemplatePreview: {
+            eventType: string;
+            /** @enum {string} */
+            source: "template" | "draft" | "default";
+            subject: string;
+            /** @description Every output escaped unless the template says raw */
+            html: string;
+            text: string;
+        };
+        EmailTemplatePreviewRequest: {
+            templateId: string;
+            language?: string;
+        } | {
+            storeId: string;
+            /** @description Event the template is sent for, e.g. order/paid */
+            eventType: string;
+            subject?: string;
+            bodyHtml?: string;
+            bodyText?: string | null;
+            language?: string;
         };
         EmailTemplate: {
             id: string;

@@ -1,0 +1,50 @@
+import { runDemo } from '../../../src/demo/firstPayment';
+import { createPartnerWithKey } from '../../../src/keys/partners';
+import { startHarness, type Harness } from '../../helpers/harness';
+import { formOf, nextYearShort, Shopper } from './hostedShopper';
+
+describe('npm run demo: a first payment through the API and the hosted page', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('sets up a merchant and prints a hosted page link that takes a payment', async () => {
+    const { partnerKey } = await createPartnerWithKey(harness.db, {
+      name: 'Demo',
+      mode: 'test',
+      kind: 'payfac',
+    });
+    const result = await runDemo({ apiUrl: harness.url, partnerKey, temporalUiUrl: 'http://localhost:8233' });
+    const printed = result.lines.join('\n');
+    expect(printed).toContain(result.hostedPageUrl);
+    expect(printed).toContain('4000 0000 0000 3220');
+    expect(printed).toContain(`StoreId = "${result.storeId}"`);
+    const shopper = new Shopper({ 'accept-language': 'de' });
+    const page = await shopper.open(result.hostedPageUrl);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Espressobohnen, 1 kg');
+    const form = formOf(page.html, '/pay');
+    const posted = await shopper.post(`${harness.url}${form.action}`, {
+      ...form.fields,
+      cardNumber: '4242 4242 4242 4242',
+      expiry: `12 / ${nextYearShort}`,
+      cvc: '123',
+      cardholderName: 'Ada Lovelace',
+    });
+    expect(posted.status).toBe(303);
+    expect((await shopper.open(posted.location!)).html).toContain('your payment went through');
+    const payment = await harness.db.payment.findFirstOrThrow({
+      where: { checkoutSessionId: result.checkoutSessionId },
+    });
+    expect(payment).toMatchObject({ status: 'succeeded', amount: 2490 + 2 * 1200 });
+    // The curl lines work as printed: the key reads the session.
+    const read = await fetch(`${harness.url}/api/public/v1/checkout-sessions/${result.checkoutSessionId}`, {
+      headers: { authorization: `Bearer ${result.crmKey}` },
+    });
+    expect(((await read.json()) as { status: string }).status).toBe('paid');
+  });
+});
