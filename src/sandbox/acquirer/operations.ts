@@ -123,6 +123,11 @@ async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: s
     transactionId: transaction.id,
     disputeOpened: transaction.disputeOpened ?? null,
   });
+  if (behaviour.kind === 'error_after_charge')
+    return {
+      status: 500,
+      body: { status: 'failed', code: 'internal_error', message: 'The acquirer failed after charging the card' },
+    };
   return ok({
     id: transaction.id,
     status: 'approved',
