@@ -150,6 +150,33 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     expect(netCharged(await t.ledger(t.processorIds[0]!))).toBe(1999);
   });
 
+  it('a 5xx after charging: the retries never charge again, lookup finds the charge and the reversal undoes it', async () => {
+    const t = await createPaymentTenant(harness);
+    const checkout = await t.checkout();
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.errorAfterCharge),
+    });
+    const paymentId = answer.body.payment.id;
+    const detail = await untilSettled(harness, t.token, paymentId);
+    expect(detail).toMatchObject({ status: 'failed', declineCode: 'processor_error', amountCaptured: 0 });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({
+        outcome: 'error',
+        errorCode: 'processor_error',
+        message: expect.stringContaining('reversed by idempotency key (1999 reversed)'),
+      }),
+    ]);
+    // Four tries under one key, one charge; then the reversal of exactly that charge.
+    expect(await authorizeTries(harness, paymentId)).toEqual([4]);
+    const ledger = await t.ledger(t.processorIds[0]!);
+    expect(ledger.map((e) => [e.operation, e.outcome, e.amount, e.idempotencyKey])).toEqual([
+      ['authorize', 'approved', 1999, `${paymentId}:1`],
+      ['reversal', 'succeeded', 1999, `${paymentId}:1:reversal`],
+    ]);
+    expect(netCharged(ledger)).toBe(0);
+  });
+
   describe('authorizeAttempt carries "may have charged" from try to try', () => {
     let t: PaymentTenant;
     beforeAll(async () => {
