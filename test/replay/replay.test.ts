@@ -7,6 +7,7 @@ import * as workflows from '../../workflows';
 import { workerTracingOptions } from '../../src/tracing/temporal';
 import { workflowsPath } from '../../temporal/worker';
 import { testWorkflowBundle } from '../helpers/workflowBundle';
+import { releasedFiles } from './releasedManifest';
 
 /**
  * Histories recorded from real runs (`npm run replay:record`) replayed against today's workflow
@@ -14,19 +15,11 @@ import { testWorkflowBundle } from '../helpers/workflowBundle';
  * or reordered) fails here with a non-determinism error: guard it with `patched()` or record anew
  * when nothing that ran the old code is still open (see docs/workflows.md).
  */
-// `histories/released/` holds histories of code that has shipped: recording never replaces them, so
-// a workflow change must keep them replaying (behind `patched()`). `histories/` holds the latest recording.
+// `histories/released/` holds one history per branch (command signature) of every workflow type,
+// frozen (MANIFEST.json, checked by test/unit/releasedHistories.test.ts): a workflow change must keep
+// them replaying (behind `patched()`); recording only adds histories of branches not there yet.
 const historiesDir = path.join(__dirname, 'histories');
-const historyDirs = [historiesDir, path.join(historiesDir, 'released')];
-const files = historyDirs
-  .filter((dir) => fs.existsSync(dir))
-  .flatMap((dir) =>
-    fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => path.relative(historiesDir, path.join(dir, name))),
-  )
-  .sort();
+const files = releasedFiles().map((name) => path.join('released', name));
 const workflowTypeOf = (file: string) => path.basename(file).split('.')[0];
 const workflowIdOf = (file: string) => path.basename(file).split('.')[2];
 
