@@ -25,7 +25,7 @@ export const testCards: Readonly<Record<string, CardBehaviour>> = {
   '4000000000000077': { kind: 'timeout' },
   '4000000000000259': { kind: 'dispute' },
   '4000000000003220': { kind: 'requires_3ds' },
-  '4000000000005001': { kind: 'error_after_charge' },
+  '4000000000000515': { kind: 'error_after_charge' },
 };
 
 export const timeoutCardNumber = '4000000000000077';

@@ -12,7 +12,7 @@ export const cards = {
   technical: '4000000000000119',
   timeout: '4000000000000077',
   dispute: '4000000000000259',
-  errorAfterCharge: '4000000000005001',
+  errorAfterCharge: '4000000000000515',
 };
 
 export interface PaymentTenant {

@@ -58,7 +58,7 @@ export const adyenTestCards: Readonly<Record<string, AdyenCardBehaviour>> = {
   '4000000000000077': { kind: 'answer_lost' },
   '4000000000000085': { kind: 'slow' },
   '4000000000000200': { kind: 'server_error' },
-  '4000000000005001': { kind: 'error_after_charge' },
+  '4000000000000515': { kind: 'error_after_charge' },
   '4000000000003220': { kind: 'challenge' },
   '4000002760003184': { kind: 'redirect' },
   '4917610000000000': { kind: 'redirect_3ds2' },
