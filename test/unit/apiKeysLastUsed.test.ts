@@ -1,4 +1,5 @@
 import type { Db } from '../../src/db/prisma';
+import { until } from '../helpers/until';
 import { LastUsedRecorder } from '../../src/keys/lastUsed';
 import { createLogger } from '../../src/logging/logger';
 
@@ -38,7 +39,7 @@ describe('LastUsedRecorder', () => {
     const { db, statements } = fakeDb();
     const recorder = new LastUsedRecorder(db, createLogger('silent'), 20);
     recorder.touch('key_c');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await until(() => (statements.length > 0 ? true : undefined), 5_000);
     expect(statements).toHaveLength(1);
     expect(statements[0]!.values[0]).toEqual(['key_c']);
   });

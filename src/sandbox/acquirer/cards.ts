@@ -10,7 +10,9 @@ export type CardBehaviour =
   /** Approves; a capture (or a purchase) opens a dispute. */
   | { kind: 'dispute' }
   /** Answers requires_3ds unless authenticated 3DS values (transStatus Y or A) come with it. */
-  | { kind: 'requires_3ds' };
+  | { kind: 'requires_3ds' }
+  /** Charges, then answers HTTP 500 (stored under the key: a retry gets the same 500; a lookup finds the charge). */
+  | { kind: 'error_after_charge' };
 
 export const testCards: Readonly<Record<string, CardBehaviour>> = {
   '4242424242424242': { kind: 'approve' },
@@ -23,6 +25,7 @@ export const testCards: Readonly<Record<string, CardBehaviour>> = {
   '4000000000000077': { kind: 'timeout' },
   '4000000000000259': { kind: 'dispute' },
   '4000000000003220': { kind: 'requires_3ds' },
+  '4000000000000515': { kind: 'error_after_charge' },
 };
 
 export const timeoutCardNumber = '4000000000000077';

@@ -86,6 +86,11 @@ async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: s
   }
   if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
   if (behaviour.kind === 'timeout') await delay(call.delayMs ?? defaultTimeoutDelayMs, undefined, { ref: false });
+  await state.waitIfHeld({
+    merchantId: call.merchantId,
+    idempotencyKey: call.idempotencyKey,
+    cardNumber: call.card.number,
+  });
   // Checked last, after the hold: a reversal that arrived while this call was in flight wins.
   if (state.isReversed(call.merchantId, call.idempotencyKey)) {
     return decline(
@@ -118,6 +123,11 @@ async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: s
     transactionId: transaction.id,
     disputeOpened: transaction.disputeOpened ?? null,
   });
+  if (behaviour.kind === 'error_after_charge')
+    return {
+      status: 500,
+      body: { status: 'failed', code: 'internal_error', message: 'The acquirer failed after charging the card' },
+    };
   return ok({
     id: transaction.id,
     status: 'approved',

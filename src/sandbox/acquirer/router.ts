@@ -16,6 +16,8 @@ import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
  *   under an authorization's key or id (lookup.ts); a key nothing stands under is closed;
  * - GET /ledger?merchantId&reference&idempotencyKey&operation&transactionId: what was processed;
  * - POST /outage {merchantId, enabled}: while on, every call for that merchant answers 503.
+ * - POST /_simulator/holds, GET /_simulator/holds/:holdId, POST /_simulator/holds/:holdId/release:
+ *   hold an authorization in flight until a test releases it (holds.ts).
  */
 const authorizeSchema = z.object({
   merchantId: z.string().min(1),
@@ -46,6 +48,14 @@ const reversalSchema = z.object({
 const lookupQuerySchema = z.object({ merchantId: z.string().min(1), idempotencyKey: z.string().min(1) });
 const lookupByIdQuerySchema = z.object({ merchantId: z.string().min(1) });
 const outageSchema = z.object({ merchantId: z.string().min(1), enabled: z.boolean() });
+const holdSchema = z.object({
+  merchantId: z.string().min(1),
+  idempotencyKey: z.string().min(1).optional(),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+});
 const ledgerQuerySchema = z.object({
   merchantId: z.string().optional(),
   reference: z.string().optional(),
@@ -118,6 +128,26 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
         .json({ message: 'merchantId (string) and enabled (boolean) are required', code: 'invalid_request' });
     state.setOutage(body.data.merchantId, body.data.enabled);
     res.json({ merchantId: body.data.merchantId, outage: body.data.enabled });
+  });
+
+  router.post('/_simulator/holds', (req, res) => {
+    const body = holdSchema.safeParse(req.body);
+    if (!body.success)
+      return void res.status(400).json({
+        message: 'merchantId (string) is required; idempotencyKey (string) and cardLast4 (4 digits) are optional',
+        code: 'invalid_request',
+      });
+    res.status(201).json(state.holds.arm(body.data));
+  });
+  router.get('/_simulator/holds/:holdId', (req, res) => {
+    const hold = state.holds.get(String(req.params.holdId));
+    if (!hold) return void res.status(404).json({ message: 'No such hold', code: 'hold_not_found' });
+    res.json(hold);
+  });
+  router.post('/_simulator/holds/:holdId/release', (req, res) => {
+    const hold = state.holds.release(String(req.params.holdId));
+    if (!hold) return void res.status(404).json({ message: 'No such hold', code: 'hold_not_found' });
+    res.json(hold);
   });
 
   return router;

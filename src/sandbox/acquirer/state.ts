@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { AcquirerHolds } from './holds';
 import { memoryLimitDefaults } from '../../config';
 import { testCards } from './cards';
 import type { AcquirerJournal, JournalRecord } from './journal';
@@ -78,6 +79,8 @@ export interface AcquirerBook {
   /** An authorization is being processed under this key (a lookup answers it as pending); memory only. */
   beginAuthorization(merchantId: string, idempotencyKey: string, inFlight: InFlightAuthorization): void;
   endAuthorization(merchantId: string, idempotencyKey: string): void;
+  /** Resolves once no test hold (holds.ts) keeps this authorization in flight; memory only. */
+  waitIfHeld(call: { merchantId: string; idempotencyKey: string; cardNumber: string }): Promise<void>;
   /** Operations record an entry after every change, so the transaction it names is journaled as it then stands. */
   record(entry: Omit<LedgerEntry, 'id' | 'createdAt'>): void;
 }
@@ -98,6 +101,8 @@ export class AcquirerState {
   private readonly reversedKeys = new Set<string>();
   /** Not journaled: a call held when the process died never completes, so it never charges. */
   private readonly inFlight = new Map<string, InFlightAuthorization>();
+  /** Test holds (POST /_simulator/holds): not journaled either. */
+  readonly holds = new AcquirerHolds();
   /** Keys fingerprints of cards and requests: the journal's (stable across restarts), else this process's own. */
   private readonly fingerprintKey: Buffer;
 
@@ -194,6 +199,7 @@ export class AcquirerState {
       beginAuthorization: (merchantId, idempotencyKey, inFlight) =>
         this.inFlight.set(scopedKey(merchantId, idempotencyKey), inFlight),
       endAuthorization: (merchantId, idempotencyKey) => this.inFlight.delete(scopedKey(merchantId, idempotencyKey)),
+      waitIfHeld: (call) => this.holds.waitIfHeld(call),
       record: (entry) => {
         change({
           kind: 'ledger',

@@ -1,4 +1,5 @@
 import { claimCheckoutSessionForPayment, type NewPaymentRow } from '../../../src/payments/checkoutClaims';
+import { backendPid, untilBlockedBy } from '../../helpers/rowLocks';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
@@ -148,26 +149,34 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       clientIp: null,
       metadata: null,
     });
-    /** Resolves once `promise` has been pending for `ms` (it is blocked on a lock), or with its outcome. */
-    const stillPending = (promise: Promise<unknown>, ms = 300) =>
-      Promise.race([promise.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), ms))]);
+    /** Whether `promise` has settled yet (it must not while it waits on the lock). */
+    const settled = (promise: Promise<unknown>) => {
+      let done = false;
+      void promise.then(
+        () => (done = true),
+        () => (done = true),
+      );
+      return () => done;
+    };
 
     it('a payment claiming while a bump holds the session waits, then is refused CHECKOUT_CHANGED', async () => {
       const session = await openSession();
       let releaseBump!: () => void;
       const bumpMayCommit = new Promise<void>((resolve) => (releaseBump = resolve));
-      let bumpLocked!: () => void;
-      const bumpHasLock = new Promise<void>((resolve) => (bumpLocked = resolve));
+      let bumpLocked!: (pid: number) => void;
+      const bumpHasLock = new Promise<number>((resolve) => (bumpLocked = resolve));
       // What applyBump does inside its transaction: lock the row, change the total, commit later.
       const bump = harness.db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT "id" FROM "checkout_sessions" WHERE "id" = ${session.id} FOR UPDATE`;
         await tx.checkoutSession.update({ where: { id: session.id }, data: { total: session.total + 500 } });
-        bumpLocked();
+        bumpLocked(await backendPid(tx));
         await bumpMayCommit;
       });
-      await bumpHasLock;
+      const bumpPid = await bumpHasLock;
       const claim = claimCheckoutSessionForPayment(harness.db, paymentOf('pay_racer1', session));
-      expect(await stillPending(claim)).toBe(true);
+      const claimSettled = settled(claim);
+      await untilBlockedBy(harness.db, bumpPid);
+      expect(claimSettled()).toBe(false);
       releaseBump();
       await bump;
       expect(await claim).toMatchObject({ kind: 'conflict', code: 'CHECKOUT_CHANGED' });
@@ -178,19 +187,21 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       const session = await openSession();
       let releasePayment!: () => void;
       const paymentMayCommit = new Promise<void>((resolve) => (releasePayment = resolve));
-      let claimed!: () => void;
-      const paymentClaimed = new Promise<void>((resolve) => (claimed = resolve));
+      let claimed!: (pid: number) => void;
+      const paymentClaimed = new Promise<number>((resolve) => (claimed = resolve));
       const payment = harness.db.$transaction(async (tx) => {
         expect(await claimCheckoutSessionForPayment(tx, paymentOf('pay_racer2', session))).toBeNull();
-        claimed();
+        claimed(await backendPid(tx));
         await paymentMayCommit;
       });
-      await paymentClaimed;
+      const paymentPid = await paymentClaimed;
       const apply = call(harness, 'POST', `${api}/offers/${offer.id}/apply`, {
         token: t.merchant.token,
         body: { checkoutSessionId: session.id },
       });
-      expect(await stillPending(apply)).toBe(true);
+      const applySettled = settled(apply);
+      await untilBlockedBy(harness.db, paymentPid);
+      expect(applySettled()).toBe(false);
       releasePayment();
       await payment;
       const answer = await apply;

@@ -6,8 +6,6 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Who may run a request whose Idempotency-Key is in progress: its owner while that API process
  * beats; a retry as soon as the owner stops (killed: see idempotencyApiCrash.test.ts). The retry
@@ -102,32 +100,46 @@ describe('Idempotency-Key ownership: heartbeats, takeover, and the same workflow
   });
 
   it('a record whose owner still beats is never taken over: the repeat waits and replays its answer', async () => {
-    const body = { paymentId: 'pay_notreallyrunning00', amount: 1 };
-    const key = randomUUID();
-    const hash = requestHashOf(
-      { method: 'POST', baseUrl: api, path: '/payments/refund', body },
-      idempotencyHashKey(harness.config),
-    );
-    const ownerId = `apiproc_alive_${randomUUID()}`;
-    const beat = () =>
+    const scope = `crm:${t.merchant.accountId}:test`;
+    /** An in-progress refund record owned by `ownerId`, as an API process that is running it leaves it. */
+    const inProgress = async (ownerId: string, paymentId: string) => {
+      const body = { paymentId, amount: 1 };
+      const key = randomUUID();
+      const hash = requestHashOf(
+        { method: 'POST', baseUrl: api, path: '/payments/refund', body },
+        idempotencyHashKey(harness.config),
+      );
+      await harness.db.$executeRaw`
+        INSERT INTO "idempotency_records" ("id", "scope", "key", "request_hash", "method", "path", "state", "created_at", "expires_at", "owner_id")
+        VALUES (${`req_${randomUUID()}`}, ${scope}, ${key}, ${hash}, 'POST', ${`${api}/payments/refund`}, 'in_progress', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC' + interval '1 day', ${ownerId})`;
+      return { body, key };
+    };
+    const beat = (ownerId: string) =>
       harness.db
         .$executeRaw`INSERT INTO "idempotency_owners" ("id", "heartbeat_at") VALUES (${ownerId}, now() AT TIME ZONE 'UTC') ON CONFLICT ("id") DO UPDATE SET "heartbeat_at" = EXCLUDED."heartbeat_at"`;
-    await beat();
-    const scope = `crm:${t.merchant.accountId}:test`;
-    await harness.db.$executeRaw`
-      INSERT INTO "idempotency_records" ("id", "scope", "key", "request_hash", "method", "path", "state", "created_at", "expires_at", "owner_id")
-      VALUES (${`req_${randomUUID()}`}, ${scope}, ${key}, ${hash}, 'POST', ${`${api}/payments/refund`}, 'in_progress', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC' + interval '1 day', ${ownerId})`;
+    const ownerId = `apiproc_alive_${randomUUID()}`;
+    // The control: an owner that beat once and then went silent, so a repeat takes it over after 3 s.
+    const silentOwnerId = `apiproc_silent_${randomUUID()}`;
+    await beat(ownerId);
+    await beat(silentOwnerId);
+    const alive = await inProgress(ownerId, 'pay_notreallyrunning00');
+    const silent = await inProgress(silentOwnerId, 'pay_notreallyrunning01');
     // A Prisma query runs only once awaited or then-ed.
-    const beating = setInterval(() => void beat().then(undefined, () => undefined), 500);
+    const beating = setInterval(() => void beat(ownerId).then(undefined, () => undefined), 500);
     try {
-      const repeat = post(harness, '/payments/refund', body, key);
-      // Well past the 3 s a silent owner is given: a beating one keeps its request.
-      await sleep(4_500);
-      expect((await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key } })).ownerId).toBe(ownerId);
+      const repeat = post(harness, '/payments/refund', alive.body, alive.key);
+      const control = post(harness, '/payments/refund', silent.body, silent.key);
+      // Sent together and waiting alike: once the silent owner's request was taken over and run (its
+      // handler answers 404: no such payment), the 3 s a silent owner is given have passed, and the
+      // beating owner must still hold its own.
+      expect((await control).status).toBe(404);
+      expect((await harness.db.idempotencyRecord.findFirstOrThrow({ where: { key: alive.key } })).ownerId).toBe(
+        ownerId,
+      );
       // The owner's own answer (an error-shaped 409 the operation declares, so the contract check accepts it).
       const owners = { code: 'REFUND_EXCEEDS_CAPTURED', message: `answered by ${ownerId}` };
       await harness.db.idempotencyRecord.updateMany({
-        where: { key },
+        where: { key: alive.key },
         data: { state: 'completed', responseStatus: 409, responseBody: owners },
       });
       const answer = await repeat;

@@ -1,4 +1,5 @@
 import { createPaymentFinalizeActivities } from '../../../activities/payments/finalize';
+import { backendPid, untilBlockedBy } from '../../helpers/rowLocks';
 import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { idPattern, newId } from '../../../src/domain/ids';
 import { recordPaidCheckout } from '../../../src/payments/paidCheckoutFinalize';
@@ -295,7 +296,8 @@ describe('finalize of an approved checkout payment in one statement', () => {
         });
         await tx.checkoutSession.update({ where: { id: sessionId }, data: { subtotal: 3800, total: 3500 } });
         pending = recordPaidCheckout(harness.db, approved(paymentId));
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // The statement reached the session row and waits on this transaction's lock.
+        await untilBlockedBy(harness.db, await backendPid(tx));
       },
       { timeout: 10_000 },
     );

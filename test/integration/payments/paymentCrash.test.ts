@@ -1,9 +1,8 @@
 import { newId } from '../../../src/domain/ids';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
-import { paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/workflow';
+import { paymentWorkflow } from '../../../workflows/payments/workflow';
 import { crash, spawnRole, waitFor, type EngineProcess } from '../../helpers/engineProcess';
 import { startHarness, type Harness } from '../../helpers/harness';
-import { ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
 
 /** `npm run worker` as its own process on its own task queue, against the test database, dev server and sandbox. */
@@ -13,7 +12,7 @@ async function startWorkerProcess(harness: Harness, taskQueue: string): Promise<
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: taskQueue,
     SANDBOX_URL: harness.sandboxUrl,
-    // Longer than the acquirer holds the timeout card: the call is in flight when the worker dies.
+    // The call is held at the acquirer until the test releases it; the engine must not give up on it first.
     PROCESSOR_TIMEOUT_MS: '20000',
     LOG_LEVEL: 'info',
   });
@@ -21,17 +20,9 @@ async function startWorkerProcess(harness: Harness, taskQueue: string): Promise<
   return worker;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Two sandbox processors, A then B, in a cascade flow; A holds the timeout card 5 s, then approves. */
+/** Two sandbox processors, A then B, in a cascade flow. */
 async function cascadeTenant(harness: Harness): Promise<PaymentTenant> {
-  const t = await createPaymentTenant(harness, { processors: 2, credentials: { timeoutDelayMs: '5000' } });
-  const b = t.processorIds[1]!;
-  await ok(harness, 'POST', '/processors/update', t.token, {
-    processorId: b,
-    updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } },
-  });
-  return t;
+  return createPaymentTenant(harness, { processors: 2 });
 }
 
 async function paymentInput(t: PaymentTenant): Promise<PaymentWorkflowInput> {
@@ -42,7 +33,7 @@ async function paymentInput(t: PaymentTenant): Promise<PaymentWorkflowInput> {
     mode: 'test',
     storeId: t.storeId,
     customerId: t.customerId,
-    paymentInstrumentId: await t.instrument(cards.timeout),
+    paymentInstrumentId: await t.instrument(cards.approve),
     amount: checkout.total,
     currency: checkout.currency,
     intent: 'purchase',
@@ -59,8 +50,8 @@ async function charges(t: PaymentTenant, paymentId: string): Promise<number[]> {
 }
 
 /**
- * One worker process, killed with `kill -9` while two payments are held at their acquirers (the
- * timeout card): the kill lands during the processor call. After the restart the lost activity is
+ * One worker process, killed with `kill -9` while two payments are held at their acquirers (a test
+ * hold, released after the kill, then A approves): the kill lands during the processor call. After the restart the lost activity is
  * retried once its start-to-close timeout (30 s) passes, under the same idempotency key. For the
  * second payment, acquirer A answers 503 to every one of those retries: nothing then tells the
  * engine whether the first call charged, so it may not cascade to B unless A's attempt is reversed.
@@ -77,23 +68,19 @@ describe('a worker killed during a processor call (separate process, real dev se
     const tenants = [await cascadeTenant(harness), await cascadeTenant(harness)] as const;
     const inputs = [await paymentInput(tenants[0]), await paymentInput(tenants[1])] as const;
     workers.push(await startWorkerProcess(harness, taskQueue));
+    const holds = await Promise.all(tenants.map((t) => t.hold(t.processorIds[0]!)));
     const handles = await Promise.all(
       inputs.map((input) =>
         harness.temporal.workflow.start(paymentWorkflow, { workflowId: input.paymentId, taskQueue, args: [input] }),
       ),
     );
 
-    // Both authorize calls are at acquirer A (held 5 s) when the worker dies.
-    const deadline = Date.now() + 60_000;
-    for (const handle of handles) {
-      while ((await handle.query(paymentStateQuery).catch(() => null))?.step !== 'authorizing') {
-        if (Date.now() > deadline) throw new Error('payment never reached the authorize step');
-        await sleep(100);
-      }
-    }
-    await sleep(1_000);
+    // Both authorize calls are held at acquirer A when the worker dies.
+    for (const [i, hold] of holds.entries()) expect(await hold.holding(60_000)).toBe(`${inputs[i]!.paymentId}:1`);
     await crash(workers[0]!);
     await tenants[1].outage(tenants[1].processorIds[0]!, true);
+    // A approves both held calls now, with no worker left to hear it.
+    for (const hold of holds) await hold.release();
     for (const input of inputs)
       expect((await harness.db.payment.findUniqueOrThrow({ where: { id: input.paymentId } })).status).toBe(
         'processing',
@@ -132,7 +119,7 @@ describe('a worker killed during a processor call (separate process, real dev se
   it('never cascades to B while A answers 503 to every retry: the unknown outcome is left for review, one charge at most', async () => {
     const { t, input, outcome } = refusing;
     const [a, b] = t.processorIds as [string, string];
-    // The call the worker died in was approved by A after its hold: that charge stands.
+    // The call the worker died in was approved by A when its hold was released: that charge stands.
     const [chargedAtA, chargedAtB] = (await charges(t, input.paymentId)) as [number, number];
     expect(chargedAtA + chargedAtB).toBeLessThanOrEqual(input.amount);
     expect(chargedAtA).toBe(input.amount);

@@ -3,9 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { paymentStateQuery } from '../../../workflows/payments/workflow';
 import { startHarness, type Harness } from '../../helpers/harness';
-import { ok } from '../commerce/commerceHelpers';
 import {
   authorizeTries,
   cards,
@@ -15,11 +13,13 @@ import {
   untilSettled,
   type PaymentTenant,
 } from './paymentsFixtures';
+import type { AcquirerHold } from '../../helpers/acquirerHolds';
 import { until } from '../../helpers/until';
 
 // The engine waits 500 ms per processor call and 1 s for the payment's answer. The authorize
 // activity's retry budget (4 tries with 0.3/0.6/1.2 s backoff) ends about 4.1 s after the first
-// try; an acquirer holding the timeout card for 7 s never answers within it.
+// try. A call held at the acquirer (a test hold) answers only when the test releases it; the
+// activity-level cases below use the timeout card, held 7 s, longer than any one try waits.
 const engineTimeoutMs = 500;
 const neverAnswersMs = '7000';
 
@@ -35,24 +35,19 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     await harness?.stop();
   });
 
-  /** Two processors: A holds the timeout card past the whole retry budget, B answers at once. */
-  async function silentThenPrompt(): Promise<PaymentTenant> {
-    const t = await createPaymentTenant(harness, { processors: 2, credentials: { timeoutDelayMs: neverAnswersMs } });
-    const b = t.processorIds[1]!;
-    await ok(harness, 'POST', '/processors/update', t.token, {
-      processorId: b,
-      updatedData: { credentials: { merchantId: t.acquirerMerchant[b]!, timeoutDelayMs: '0' } },
-    });
-    return t;
+  /** Two processors: A holds the next authorization until the test releases it, B answers at once. */
+  async function silentThenPrompt(): Promise<{ t: PaymentTenant; heldAtA: AcquirerHold }> {
+    const t = await createPaymentTenant(harness, { processors: 2 });
+    return { t, heldAtA: await t.hold(t.processorIds[0]!) };
   }
 
   it('reverses A by idempotency key before cascading to B: the ledgers end with exactly one net charge', async () => {
-    const t = await silentThenPrompt();
+    const { t, heldAtA } = await silentThenPrompt();
     const [a, b] = t.processorIds as [string, string];
     const checkout = await t.checkout();
     const answer = await payV2(harness, t.token, {
       checkoutSessionId: checkout.id,
-      paymentInstrumentId: await t.instrument(cards.timeout),
+      paymentInstrumentId: await t.instrument(cards.approve),
     });
     expect(answer.status).toBe(202);
     expect(answer.body.payment).toMatchObject({ status: 'processing', amount: 1999 });
@@ -67,7 +62,8 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     expect(detail.attempts[0].message).toContain('reversal by idempotency key confirmed nothing stands');
     expect(await authorizeTries(harness, paymentId)).toEqual([4, 1]);
 
-    // A's held authorization completes after the hold and finds its key reversed: never charged.
+    // Released now, A's held authorization completes and finds its key reversed: never charged.
+    await heldAtA.release();
     const aLedger = await until(async () => {
       const entries = await t.ledger(a);
       return entries.some((e) => e.operation === 'authorize') ? entries : undefined;
@@ -83,22 +79,19 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
   });
 
   it('does not cascade when the reversal cannot reach A: fails processor_outcome_unknown for review, B never called', async () => {
-    const t = await silentThenPrompt();
+    const { t, heldAtA } = await silentThenPrompt();
     const [a, b] = t.processorIds as [string, string];
     const checkout = await t.checkout();
     const paying = payV2(harness, t.token, {
       checkoutSessionId: checkout.id,
-      paymentInstrumentId: await t.instrument(cards.timeout),
+      paymentInstrumentId: await t.instrument(cards.approve),
     });
-    // Once the first try is out (held by A), A goes into outage: the later tries are refused with
-    // 503, which alone would say "not processed"; the first try's timeout must still count.
-    const paymentId = await until(
-      async () => (await harness.db.payment.findFirst({ where: { checkoutSessionId: checkout.id } }))?.id,
-    );
-    const handle = harness.temporal.workflow.getHandle(paymentId);
-    await until(async () => ((await handle.query(paymentStateQuery)).step === 'authorizing' ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once the first try is held by A, A goes into outage: the later tries are refused with 503,
+    // which alone would say "not processed"; the first try's timeout must still count.
+    const heldKey = await heldAtA.holding();
+    const paymentId = heldKey.replace(/:1$/, '');
     await t.outage(a, true);
+    const handle = harness.temporal.workflow.getHandle(paymentId);
     expect((await paying).status).toBe(202);
 
     const detail = await untilSettled(harness, t.token, paymentId, 40_000);
@@ -127,7 +120,8 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     const described = await handle.describe();
     expect(described.typedSearchAttributes.get(searchAttributes.PaymentStatus)).toBe('needs_review');
     expect(await t.ledger(b)).toEqual([]);
-    // The charge an operator has to settle: A approved the held call after all.
+    // The charge an operator has to settle: A approves the held call after all.
+    await heldAtA.release();
     const aLedger = await until(async () => {
       const entries = await t.ledger(a);
       return entries.length > 0 ? entries : undefined;
@@ -136,13 +130,17 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
   });
 
   it('answers 202 processing at the response deadline, then the payment succeeds with one charge', async () => {
-    const t = await createPaymentTenant(harness, { credentials: { timeoutDelayMs: '2000' } });
+    const t = await createPaymentTenant(harness);
+    const held = await t.hold(t.processorIds[0]!);
     const checkout = await t.checkout();
     const answer = await payV2(harness, t.token, {
       checkoutSessionId: checkout.id,
-      paymentInstrumentId: await t.instrument(cards.timeout),
+      paymentInstrumentId: await t.instrument(cards.approve),
     });
     expect(answer.status).toBe(202);
+    // Released within the authorize activity's retry budget: a later try gets the stored approval.
+    expect(await held.holding()).toBe(`${answer.body.payment.id}:1`);
+    await held.release();
     expect(answer.body).toMatchObject({
       order: null,
       payment: { status: 'processing', amount: 1999, currency: 'EUR' },
@@ -150,6 +148,33 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
     const detail = await untilSettled(harness, t.token, answer.body.payment.id);
     expect(detail).toMatchObject({ status: 'succeeded', amountCaptured: 1999 });
     expect(netCharged(await t.ledger(t.processorIds[0]!))).toBe(1999);
+  });
+
+  it('a 5xx after charging: the retries never charge again, lookup finds the charge and the reversal undoes it', async () => {
+    const t = await createPaymentTenant(harness);
+    const checkout = await t.checkout();
+    const answer = await payV2(harness, t.token, {
+      checkoutSessionId: checkout.id,
+      paymentInstrumentId: await t.instrument(cards.errorAfterCharge),
+    });
+    const paymentId = answer.body.payment.id;
+    const detail = await untilSettled(harness, t.token, paymentId);
+    expect(detail).toMatchObject({ status: 'failed', declineCode: 'processor_error', amountCaptured: 0 });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({
+        outcome: 'error',
+        errorCode: 'processor_error',
+        message: expect.stringContaining('reversed by idempotency key (1999 reversed)'),
+      }),
+    ]);
+    // Four tries under one key, one charge; then the reversal of exactly that charge.
+    expect(await authorizeTries(harness, paymentId)).toEqual([4]);
+    const ledger = await t.ledger(t.processorIds[0]!);
+    expect(ledger.map((e) => [e.operation, e.outcome, e.amount, e.idempotencyKey])).toEqual([
+      ['authorize', 'approved', 1999, `${paymentId}:1`],
+      ['reversal', 'succeeded', 1999, `${paymentId}:1:reversal`],
+    ]);
+    expect(netCharged(ledger)).toBe(0);
   });
 
   describe('authorizeAttempt carries "may have charged" from try to try', () => {

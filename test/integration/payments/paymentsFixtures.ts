@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { call, type Harness } from '../../helpers/harness';
+import { armHold, type AcquirerHold } from '../../helpers/acquirerHolds';
+import { until } from '../../helpers/until';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { api, createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
 
@@ -10,6 +12,7 @@ export const cards = {
   technical: '4000000000000119',
   timeout: '4000000000000077',
   dispute: '4000000000000259',
+  errorAfterCharge: '4000000000000515',
 };
 
 export interface PaymentTenant {
@@ -27,6 +30,8 @@ export interface PaymentTenant {
   checkout(customerId?: string): Promise<{ id: string; total: number; currency: string }>;
   ledger(processorId: string, query?: Record<string, string>): Promise<any[]>;
   outage(processorId: string, enabled: boolean): Promise<void>;
+  /** Holds the processor's next authorization (matching `match`) at the acquirer until released. */
+  hold(processorId: string, match?: { idempotencyKey?: string; cardLast4?: string }): Promise<AcquirerHold>;
 }
 
 /**
@@ -112,6 +117,8 @@ export async function createPaymentTenant(
         body: JSON.stringify({ merchantId: acquirerMerchant[processorId], enabled }),
       });
     },
+    hold: (processorId, match = {}) =>
+      armHold(harness.sandboxUrl, { merchantId: acquirerMerchant[processorId]!, ...match }),
   };
 }
 
@@ -138,13 +145,14 @@ export async function untilSettled(
   paymentId: string,
   timeoutMs = 30_000,
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await call(harness, 'GET', `${api}/payments/${paymentId}`, { token });
-    if (answer.status === 200 && answer.body.status !== 'processing') return answer.body;
-    if (Date.now() > deadline)
-      throw new Error(`payment ${paymentId} still ${answer.body?.status ?? answer.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  let last: { status: number; body: any } | undefined;
+  try {
+    return await until(async () => {
+      last = await call(harness, 'GET', `${api}/payments/${paymentId}`, { token });
+      return last.status === 200 && last.body.status !== 'processing' ? last.body : undefined;
+    }, timeoutMs);
+  } catch {
+    throw new Error(`payment ${paymentId} still ${last?.body?.status ?? last?.status} after ${timeoutMs} ms`);
   }
 }
 

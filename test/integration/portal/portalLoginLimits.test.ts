@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { testRedisUrl, withRedis } from '../../helpers/redis';
 import type { Config } from '../../../src/config';
 import { createPrismaClient } from '../../../src/db/prisma';
 import { closeRateLimitConnections } from '../../../src/http/rate-limit/stores';
@@ -213,17 +213,9 @@ describe('portal sign-in limits', () => {
     expect(mailer.sent.map((mail) => mail.to)).toEqual([email]);
   });
 
-  // Needs Redis (this machine runs one on 127.0.0.1:6379): TEST_REDIS_URL overrides, SKIP_REDIS_TESTS=1 skips.
-  const withRedis = process.env.SKIP_REDIS_TESTS === '1' ? it.skip : it;
+  // Needs Redis (TEST_REDIS_URL, else 127.0.0.1:6379); skipped with the reason when none answers.
   withRedis('with REDIS_URL the per-e-mail login limit is shared by two API servers', async () => {
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await probe.connect();
-      expect(await probe.ping()).toBe('PONG');
-    } finally {
-      probe.disconnect();
-    }
+    const redisUrl = testRedisUrl();
     const [a, b] = [
       await serve(recordingMailer(), { REDIS_URL: redisUrl }),
       await serve(recordingMailer(), { REDIS_URL: redisUrl }),

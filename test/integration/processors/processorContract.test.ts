@@ -1,4 +1,5 @@
 import { closedPort } from '../../helpers/closedPort';
+import { until } from '../../helpers/until';
 import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
 import { processorDefinition } from '../../../src/processors/registry';
 import { ProcessorTechnicalError, type AuthorizeRequest, type ThreeDsValues } from '../../../src/processors/types';
@@ -25,8 +26,6 @@ const threeDs: ThreeDsValues = {
   messageVersion: '2.2.0',
   type: 'customer',
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor contract: %s', (type, kit) => {
   let account: KitAccount;
@@ -142,19 +141,7 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
     const error = await account.adapter.authorize(call).catch((e) => e);
     expect(error).toMatchObject({ name: 'ProcessorTechnicalError', code: 'timeout' });
     expect(isOutcomeUnknown(error.code)).toBe(true);
-    await sleep(holdMs * 1.5);
-    expect(await account.netCharged(call.paymentId)).toBe(1999);
+    // Slowness is the subject here (the simulator's own timed hold): wait for the charge to land.
+    await until(async () => ((await account.netCharged(call.paymentId)) === 1999 ? true : undefined), holdMs * 10);
   });
-
-  const errorAfterCharge = kit.cards.errorAfterCharge;
-  (errorAfterCharge ? it : it.skip)(
-    'answers 5xx after charging as a technical failure of unknown outcome',
-    async () => {
-      const call = request(errorAfterCharge!);
-      const error = await account.adapter.authorize(call).catch((e) => e);
-      expect(error).toBeInstanceOf(ProcessorTechnicalError);
-      expect(isOutcomeUnknown(error.code)).toBe(true);
-      expect(await account.netCharged(call.paymentId)).toBe(1999);
-    },
-  );
 });

@@ -1,4 +1,7 @@
 import type { AuthorizeRequest, FollowUpRequest, FollowUpResult, LookupStatus } from '../../../src/processors/types';
+import { isOutcomeUnknown } from '../../../src/processors/declineCodes';
+import { ProcessorTechnicalError } from '../../../src/processors/types';
+import { until } from '../../helpers/until';
 import { processorKits } from './kits';
 import { authorizeRequest } from './kits/requests';
 import type { KitAccount } from './kits/types';
@@ -16,7 +19,6 @@ import type { KitAccount } from './kits/types';
 // Long enough that a loaded 2-core machine still answers a plain request in time; slow cards hold twice this.
 const engineTimeoutMs = 1_000;
 const holdMs = engineTimeoutMs * 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor contract, money: %s', (_type, kit) => {
   let account: KitAccount;
@@ -57,6 +59,18 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
 
   const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
     authorizeRequest(account.credentials, number, overrides);
+
+  /**
+   * Waits until the call under the key has ended at the processor (a held card: the simulator's
+   * timed hold is the subject): lookup answers neither pending nor "cannot tell yet".
+   */
+  const untilDecided = (call: AuthorizeRequest) =>
+    until(async () => {
+      const found = await account.adapter
+        .lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials })
+        .catch(() => undefined);
+      return found && !(found.outcome === 'found' && found.status === 'pending') ? found : undefined;
+    }, holdMs * 10);
 
   async function approved(call: AuthorizeRequest) {
     const result = await account.adapter.authorize(call);
@@ -213,10 +227,7 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
     // Either "pending" or "cannot tell yet" (a technical error: ask again); never "nothing there".
     if (during instanceof Error) expect(during).toMatchObject({ name: 'ProcessorTechnicalError' });
     else expect(during).toMatchObject({ outcome: 'found', status: 'pending' });
-    await sleep(holdMs * 1.5);
-    expect(
-      await account.adapter.lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials }),
-    ).toMatchObject({ outcome: 'found', status: statusAfter('captured'), amount: 1999 });
+    expect(await untilDecided(call)).toMatchObject({ outcome: 'found', status: statusAfter('captured'), amount: 1999 });
   });
 
   const reversal = (call: AuthorizeRequest, key = `${call.idempotencyKey}:reversal`) => ({
@@ -262,12 +273,36 @@ describe.each(processorKits.map((kit) => [kit.type, kit] as const))('processor c
     const first = await account.adapter.reverseByIdempotencyKey(reversal(call)).catch((error: unknown) => error);
     if (first instanceof Error) {
       expect(first).toMatchObject({ name: 'ProcessorTechnicalError' });
-      await sleep(holdMs * 1.5);
-      expect(await account.adapter.reverseByIdempotencyKey(reversal(call))).toMatchObject({ outcome: 'reversed' });
+      // As the engine does: ask again under the same key until the processor can tell.
+      const later = await until(() => account.adapter.reverseByIdempotencyKey(reversal(call)).catch(() => undefined));
+      expect(later).toMatchObject({ outcome: 'reversed' });
     } else {
       expect(first).toEqual({ outcome: 'nothing_to_reverse' });
-      await sleep(holdMs * 1.5);
     }
+    // The held call has ended (lookup no longer pending) before "nothing charged" is read.
+    await untilDecided(call);
+    expect(await account.netCharged(call.paymentId)).toBe(0);
+  });
+
+  it('answers 5xx after charging as outcome unknown; a retry never charges twice; lookup finds the charge, a reversal by key undoes it', async () => {
+    const call = request(kit.cards.errorAfterCharge);
+    const error = await account.adapter.authorize(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProcessorTechnicalError);
+    expect(isOutcomeUnknown((error as ProcessorTechnicalError).code)).toBe(true);
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
+    // The engine retries under the same key: it gets the stored answer (the same 5xx, or the approval), never a second charge.
+    const retried = await account.adapter.authorize(call).catch((e: unknown) => e);
+    if (retried instanceof ProcessorTechnicalError) expect(isOutcomeUnknown(retried.code)).toBe(true);
+    else expect(retried).toMatchObject({ outcome: 'approved' });
+    expect(await account.netCharged(call.paymentId)).toBe(1999);
+    // What the engine then does for an attempt whose outcome stays unknown: look it up, reverse it by key.
+    expect(
+      await account.adapter.lookup({ idempotencyKey: call.idempotencyKey, credentials: account.credentials }),
+    ).toMatchObject({ outcome: 'found', status: statusAfter('captured'), amount: 1999 });
+    expect(await account.adapter.reverseByIdempotencyKey(reversal(call))).toMatchObject({
+      outcome: 'reversed',
+      amount: 1999,
+    });
     expect(await account.netCharged(call.paymentId)).toBe(0);
   });
 

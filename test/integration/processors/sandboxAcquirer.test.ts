@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getProcessorAdapter } from '../../../src/processors/registry';
 import type { AuthorizeRequest, ProcessorAdapter, ThreeDsValues } from '../../../src/processors/types';
+import { armHold } from '../../helpers/acquirerHolds';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 
 /**
@@ -46,8 +47,6 @@ const request = (number: string, overrides: Partial<AuthorizeRequest> = {}): Aut
   };
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 it('writes one ledger entry per processed call, none for a replay or during an outage', async () => {
   const call = request('4242424242424242');
   await adapter.authorize(call);
@@ -85,15 +84,46 @@ it('makes a retry that arrives while the first call is held wait for that same a
   expect(await ledger({ merchantId, operation: 'authorize' })).toHaveLength(1);
 });
 
-it('times out on the timeout card, then the retry with the same key gets the one approval', async () => {
-  const call = request('4000000000000077');
+it('times out on a held call, then the retry with the same key gets the one approval once it is released', async () => {
+  const call = request('4242424242424242');
+  const hold = await armHold(sandbox.url, { merchantId, idempotencyKey: call.idempotencyKey });
   await expect(adapter.authorize(call)).rejects.toMatchObject({ code: 'timeout' });
+  expect(await hold.holding()).toBe(call.idempotencyKey);
   expect(await ledger({ merchantId })).toHaveLength(0);
-  await sleep(engineTimeoutMs * 1.5);
+  await hold.release();
   expect(await adapter.authorize(call)).toMatchObject({ outcome: 'approved', captured: true });
   expect(await ledger({ merchantId, reference: call.paymentId })).toEqual([
     expect.objectContaining({ operation: 'authorize', outcome: 'approved', idempotencyKey: call.idempotencyKey }),
   ]);
+});
+
+it('holds only the call a hold matches (merchant, key, card), one call per hold; a hold released unused catches nothing', async () => {
+  const controls = `${sandbox.url}/acquirer/_simulator/holds`;
+  const post = (url: string, body?: unknown) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  expect((await post(controls, { idempotencyKey: 'k' })).status).toBe(400);
+  expect((await post(controls, { merchantId, cardLast4: '42' })).status).toBe(400);
+  expect((await fetch(`${controls}/hold_unknown`)).status).toBe(404);
+  expect((await post(`${controls}/hold_unknown/release`)).status).toBe(404);
+
+  const unused = await armHold(sandbox.url, { merchantId, cardLast4: '0002' });
+  await unused.release();
+  const byCard = await armHold(sandbox.url, { merchantId, cardLast4: '4444' });
+  // Other cards and other merchants pass a hold by; the disarmed one holds nothing.
+  expect(await adapter.authorize(request('4000000000000002'))).toMatchObject({ outcome: 'declined' });
+  const otherMerchant = { ...credentials, merchantId: `m_${randomUUID()}` };
+  expect(await adapter.authorize(request('5555555555554444', { credentials: otherMerchant }))).toMatchObject({
+    outcome: 'approved',
+  });
+  const slow = getProcessorAdapter('sandbox', { sandboxUrl: sandbox.url, timeoutMs: 30_000 });
+  const held = slow.authorize(request('5555555555554444'));
+  await byCard.holding();
+  // The hold caught one call: the next one on that card goes straight through.
+  expect(await adapter.authorize(request('5555555555554444'))).toMatchObject({ outcome: 'approved' });
+  expect(await ledger({ merchantId, operation: 'authorize' })).toHaveLength(2);
+  await byCard.release();
+  expect(await held).toMatchObject({ outcome: 'approved' });
+  expect(await (await fetch(`${controls}/${byCard.holdId}`)).json()).toMatchObject({ status: 'released' });
 });
 
 it('treats a fetch refused without a connection code (port 1) as "may have been sent"', async () => {

@@ -262,7 +262,8 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
     await until(() => receiver.received.find((r) => r.headers['x-webhook-event-id'] === eventId));
     expect(await activities.dispatchEvents([eventId, eventId])).toEqual({ started: 0 });
     expect(await activities.dispatchUndispatchedEvents({ accountId: merchant.accountId })).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The one delivery workflow has ended (nothing of it can send again) and no other was started.
+    await harness.temporal.workflow.getHandle(`whd_${eventId}_${endpoint.id}`).result();
     expect(receiver.received.filter((r) => r.headers['x-webhook-event-id'] === eventId)).toHaveLength(1);
     expect((await harness.db.event.findUniqueOrThrow({ where: { id: eventId } })).processedAt).not.toBeNull();
     expect(endpoint.id).toMatch(/^wh_/);

@@ -1,4 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { until } from '../../helpers/until';
 import type { Activities } from '../../../activities';
 import type { FollowUpLookupInput } from '../../../activities/payments/confirmation';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp } from '../../../src/payments/followUpTypes';
@@ -134,5 +135,5 @@ describe('follow-up workflows waiting for the processor (time skipping, mocked a
 });
 
 async function waitFor(predicate: () => boolean): Promise<void> {
-  while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(() => (predicate() ? true : undefined));
 }

@@ -16,6 +16,11 @@ export type AdyenCardBehaviour =
   | { kind: 'slow' }
   /** HTTP 500 before anything is processed or stored. */
   | { kind: 'server_error' }
+  /**
+   * Processed and stored at once (charged), then answered HTTP 500 without Transient-Error (outcome
+   * unknown); a retry under the same key gets the stored Authorised answer.
+   */
+  | { kind: 'error_after_charge' }
   /** ChallengeShopper / RedirectShopper unless authenticated external 3DS values (mpiData) come with it. */
   | { kind: 'challenge' }
   | { kind: 'redirect' }
@@ -53,6 +58,7 @@ export const adyenTestCards: Readonly<Record<string, AdyenCardBehaviour>> = {
   '4000000000000077': { kind: 'answer_lost' },
   '4000000000000085': { kind: 'slow' },
   '4000000000000200': { kind: 'server_error' },
+  '4000000000000515': { kind: 'error_after_charge' },
   '4000000000003220': { kind: 'challenge' },
   '4000002760003184': { kind: 'redirect' },
   '4917610000000000': { kind: 'redirect_3ds2' },

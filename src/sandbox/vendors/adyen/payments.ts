@@ -146,6 +146,7 @@ function decide(
     case 'answer_lost':
     case 'slow':
     case 'server_error':
+    case 'error_after_charge':
     case 'capture_fails':
     case 'refund_fails':
     case 'dispute':

@@ -148,6 +148,10 @@ export function createCheckoutRouter(
     const notified = processed.merchantAccount ?? account;
     if (notified !== undefined) sender.enqueue(notified, processed.notifications);
     if (stored && behaviourHolds(req)) await sleep(holdFor(account));
+    if (stored && cardBehaviour(req) === 'error_after_charge') {
+      const failed = serviceError(500, '000', 'Internal error', 'internal').answer;
+      return reply(res, failed.status, failed.body, echo);
+    }
     reply(res, answer.status, answer.body, echo);
   }
 
@@ -164,8 +168,13 @@ const cardPaymentMethods = [{ brands: ['visa', 'mc'], name: 'Cards', type: 'sche
 
 /** The answer-lost card: processed and stored, but the answer comes too late for the caller. */
 function behaviourHolds(req: express.Request): boolean {
+  return cardBehaviour(req) === 'answer_lost';
+}
+
+/** What the card of a POST /payments asks for (undefined on other paths). */
+function cardBehaviour(req: express.Request): string | undefined {
   const number = (req.body as { paymentMethod?: { number?: unknown } } | undefined)?.paymentMethod?.number;
-  return req.path === '/payments' && typeof number === 'string' && behaviourOf(number).kind === 'answer_lost';
+  return req.path === '/payments' && typeof number === 'string' ? behaviourOf(number).kind : undefined;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): { data: T } | { refusal: Processed } {

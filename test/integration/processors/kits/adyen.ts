@@ -39,6 +39,7 @@ export function adyenKit(): ProcessorKit {
       ],
       // Processing takes the hold; meanwhile Adyen answers the key with 704 (in progress).
       hold: '4000000000000085',
+      errorAfterCharge: '4000000000000515',
       // No card charges and then answers 5xx: the simulator's 5xx card (…0200) processes nothing.
     },
     async account({ timeoutMs, holdMs }) {

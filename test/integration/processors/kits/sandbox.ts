@@ -24,6 +24,7 @@ export function sandboxKit(type: 'sandbox' | 'sandbox_hosted3ds'): ProcessorKit 
         ['4000000000000101', 'do_not_honor', 'soft_decline'],
       ],
       hold: '4000000000000077',
+      errorAfterCharge: '4000000000000515',
     },
     async account({ timeoutMs, holdMs }) {
       const merchantId = `m_${randomUUID()}`;

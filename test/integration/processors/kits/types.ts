@@ -26,8 +26,8 @@ export interface ProcessorKit {
     requires3ds: string;
     /** Held by the simulator for `holdMs`, then approved. */
     hold: string;
-    /** Charged, then answered 5xx (undefined when the simulator cannot do that). */
-    errorAfterCharge?: string;
+    /** Charged, then answered 5xx without saying whether it was processed. */
+    errorAfterCharge: string;
   };
 }
 
