@@ -137,5 +137,8 @@ describe('error code table', () => {
   });
 });
 
-/** Literals the scan picks up that are not error codes (status words, operations, HTTP helpers). */
-const notCodes = new Set(['nothing_to_reverse']);
+/**
+ * Literals the scan picks up that are not error codes the engine emits: the acquirer's 5xx body
+ * (the HTTP executor classifies a 5xx by its status, never its body) and the simulator's hold controls.
+ */
+const notCodes = new Set(['nothing_to_reverse', 'internal_error', 'hold_not_found']);

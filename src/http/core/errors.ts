@@ -36,9 +36,28 @@ export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(4
 export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
 export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A union that matched no branch reports one bare "Invalid input" at its own path. When one branch
+ * accepted the value's shape (no unknown keys, every issue inside a field), its field issues say what
+ * is wrong far better: those are reported instead, under the union's path.
+ */
+function withUnionBranchIssues(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors.length) return [issue];
+  const fitting = issue.errors
+    .filter(
+      (branch) => branch.length && branch.every((inner) => inner.code !== 'unrecognized_keys' && inner.path.length),
+    )
+    .sort((a, b) => a.length - b.length);
+  const best = fitting[0];
+  if (!best || (fitting[1] && fitting[1].length === best.length)) return [issue];
+  return best.flatMap((inner) => withUnionBranchIssues({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
+}
+
 /** Turns a zod error into the 400 every validator produces. */
 export function validationError(error: z.ZodError, where: string): ApiError {
-  const issues = error.issues.map((issue) => ({
+  const issues = error.issues.flatMap(withUnionBranchIssues).map((issue) => ({
     message: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
     path: issue.path.join('.'),
   }));
