@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { isDomainError } from '../../src/errors';
 import { ProcessorTechnicalError } from '../../src/processors/types';
 import { openProcessorCredentials } from '../../src/processors/credentials';
-import { simulatorUrl, threeDsProviderType } from '../../src/threeds/provider';
+import { simulatorUrl } from '../../src/threeds/provider';
+import { isThreeDsProviderType } from '../../src/processors/registry';
 import { createAdyenAuthenticationOnlyProvider } from '../../src/threeds/providers/adyenAuthenticationOnly';
 import { createSimulatorProvider } from '../../src/threeds/providers/simulator';
 import type { ProviderResult, ThreeDsProvider } from '../../src/threeds/providers/types';
@@ -77,7 +78,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     const processor = await db.processor.findFirst({
       where: { id: row.providerProcessorId, accountId: row.accountId, mode: row.mode },
     });
-    if (!processor?.enabled || processor.type !== threeDsProviderType) return null;
+    if (!processor?.enabled || !isThreeDsProviderType(processor.type)) return null;
     try {
       return createAdyenAuthenticationOnlyProvider({
         credentials: openProcessorCredentials(processor.encryptedCredentials, processor.id, deps.config),

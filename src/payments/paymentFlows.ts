@@ -3,7 +3,7 @@ import type { PaymentFlow } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
 import { invalid, notFound } from '../errors';
 import type { Scope } from '../commerce/scope';
-import { threeDsProviderType } from '../threeds/provider';
+import { isThreeDsProviderType, threeDsProviderTypes } from '../processors/registry';
 
 // Type aliases, not interfaces: the configs are stored as JSON, which Prisma types as index-signature objects.
 export type ProcessorConfig = { processorId: string; weight: number; disabled: boolean; nonStickable: boolean };
@@ -51,16 +51,16 @@ async function assertProcessorsExist(db: Db, scope: Scope, configs: { processorI
 }
 
 /**
- * A flow's 3DS provider must be an `adyen` processor of the account (same mode): its credentials
- * run Adyen's authentication-only flow (src/threeds/providers).
+ * A flow's 3DS provider must be a processor of the account (same mode) whose type has the
+ * `threeDsProvider` capability (Adyen): its credentials run the authentication-only flow (src/threeds/providers).
  */
 async function assertThreeDsProvider(db: Db, scope: Scope, processorId: string | null | undefined): Promise<void> {
   if (!processorId) return;
   const processor = await db.processor.findFirst({ where: { id: processorId, ...scope }, select: { type: true } });
-  if (processor?.type === threeDsProviderType) return;
+  if (processor && isThreeDsProviderType(processor.type)) return;
   throw invalid(
     processor
-      ? `threeDsProviderProcessorId must name an ${threeDsProviderType} processor (3-D Secure providers: ${threeDsProviderType}); ${processorId} is ${processor.type}`
+      ? `threeDsProviderProcessorId must name a processor that can be a 3-D Secure provider (types: ${threeDsProviderTypes.join(', ')}); ${processorId} is ${processor.type}`
       : `threeDsProviderProcessorId: processor ${processorId} does not exist in this account`,
     'INVALID_THREEDS_PROVIDER',
   );

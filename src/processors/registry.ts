@@ -39,6 +39,15 @@ export function getProcessorAdapter(type: string, deps: AdapterDeps): ProcessorA
   return processorDefinition(type).createAdapter(deps);
 }
 
+/** The processor types that can be a payment flow's 3-D Secure provider (engine-run authentication). */
+export const threeDsProviderTypes: readonly string[] = Object.freeze(
+  definitions.filter((definition) => definition.capabilities.threeDsProvider).map((definition) => definition.type),
+);
+
+export function isThreeDsProviderType(type: string): boolean {
+  return threeDsProviderTypes.includes(type);
+}
+
 /** Capability names routing can require (RoutingProcessor.capabilities), derived from the capabilities data. */
 export function capabilityNames(capabilities: ProcessorCapabilities): string[] {
   return [

@@ -22,6 +22,8 @@ export interface ProcessorCapabilities {
   externalThreeDs: boolean;
   /** Runs its own hosted 3DS and ignores external values. */
   hostedThreeDs: boolean;
+  /** Can be the 3-D Secure server of engine-run authentication (an authentication-only flow). */
+  threeDsProvider: boolean;
   networkTokens: boolean;
   /** Capture, void and refund are answered "received" and confirmed later by webhook. */
   asyncModifications: boolean;

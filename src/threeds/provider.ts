@@ -5,8 +5,8 @@ import { conflict, type DomainErrorData } from '../errors';
 
 /**
  * Which 3DS server engine-run authentication talks to, chosen per payment flow:
- * - the flow names a 3DS provider (`threeDsProviderProcessorId`, an `adyen` processor of the
- *   account): Adyen's authentication-only flow with that processor's credentials, in either mode;
+ * - the flow names a 3DS provider (`threeDsProviderProcessorId`, a processor of the account
+ *   with the `threeDsProvider` capability): Adyen's authentication-only flow with that processor's credentials, in either mode;
  * - none named, test mode: the sandbox's simulated 3DS server (`${sandboxUrl}/threeds`);
  * - none named, live mode: refused (409 `THREEDS_PROVIDER_REQUIRED`). The simulator would
  *   authenticate any card frictionlessly and hand out a made-up CAVV, which a live processor would
@@ -16,13 +16,10 @@ import { conflict, type DomainErrorData } from '../errors';
  */
 export const threeDsProviderRequiredCode = 'THREEDS_PROVIDER_REQUIRED';
 
-/** The processor types that can act as a 3-D Secure provider. */
-export const threeDsProviderType = 'adyen';
-
 const threeDsProviderRequiredMessage =
   'Engine-run 3-D Secure in live mode needs a live 3DS server provider, and the payment flow names none: set ' +
   "threeDsProviderProcessorId on the flow (the store's default flow for /threeds/authenticate and " +
-  "create-merchant-session) to a live adyen processor of the account (Adyen's authentication-only flow). Or " +
+  "create-merchant-session) to a live processor of the account that can be a 3DS provider (Adyen) (Adyen's authentication-only flow). Or " +
   'authenticate with your own 3DS provider and send its values (POST /threeds/create-from-values, then ' +
   "threedsSessionId), or turn 3DS off on the flow or on its processors that take external values (a processor's " +
   'own hosted 3DS still runs)';

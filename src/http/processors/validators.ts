@@ -11,6 +11,9 @@ const capabilitiesSchema = z.object({
   void: z.boolean(),
   externalThreeDs: z.boolean(),
   hostedThreeDs: z.boolean(),
+  threeDsProvider: z
+    .boolean()
+    .openapi({ description: "Can be named as a payment flow's threeDsProviderProcessorId (engine-run 3-D Secure)" }),
   networkTokens: z.boolean(),
   asyncModifications: z.boolean(),
 });

@@ -17,6 +17,7 @@ export const adyenCapabilities: ProcessorCapabilities = Object.freeze({
   void: true,
   externalThreeDs: true,
   hostedThreeDs: false,
+  threeDsProvider: true,
   networkTokens: false,
   asyncModifications: true,
 });

@@ -12,6 +12,7 @@ export const sandboxAcquirerCapabilities = {
   void: true,
   externalThreeDs: true,
   hostedThreeDs: false,
+  threeDsProvider: false,
   networkTokens: false,
   asyncModifications: false,
 } as const satisfies ProcessorCapabilities;

@@ -7,6 +7,7 @@ const capabilities: ProcessorCapabilities = {
   ...sandboxAcquirerCapabilities,
   externalThreeDs: false,
   hostedThreeDs: true,
+  threeDsProvider: false,
 };
 
 /**

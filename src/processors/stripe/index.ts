@@ -22,6 +22,7 @@ const capabilities: ProcessorCapabilities = {
   // Imported 3DS results through payment_method_options.card.three_d_secure.
   externalThreeDs: true,
   hostedThreeDs: false,
+  threeDsProvider: false,
   networkTokens: false,
   // Captures and cancels answer at once; a refund Stripe answers `pending` waits for its webhook.
   asyncModifications: false,

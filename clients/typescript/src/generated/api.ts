@@ -34209,6 +34209,8 @@ export interface components {
                 void: boolean;
                 externalThreeDs: boolean;
                 hostedThreeDs: boolean;
+                /** @description Can be named as a payment flow's threeDsProviderProcessorId (engine-run 3-D Secure) */
+                threeDsProvider: boolean;
                 networkTokens: boolean;
                 asyncModifications: boolean;
             };
