@@ -27050,6 +27050,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieves a refund
+         * @description A refund of one of your payments (same account and mode) with its status and the payment as it stands now. Use it to follow a refund answered 202 pending until its processor confirms it. Another account's refund, or one of the other mode, answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    refundId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Refund"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/checkout/pay-v2": {
         parameters: {
             query?: never;
@@ -34416,6 +34590,29 @@ export interface components {
             disputeId: string;
             /** @enum {string} */
             status: "needs_response" | "under_review" | "won" | "lost";
+        };
+        Refund: {
+            id: string;
+            paymentId: string;
+            /** @description Minor units of currency */
+            amount: number;
+            currency: string;
+            /**
+             * @description pending: the processor confirms later (a webhook settles it); failed: refused, nothing refunded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            reason: string | null;
+            failureCode: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The refunded payment as it stands now */
+            payment: {
+                id: string;
+                status: string;
+                amount: number;
+                currency: string;
+            };
         };
         PayV2Request: {
             checkoutSessionId: string;
