@@ -92,6 +92,8 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'get',
       path: '/builder/source',
       summary: 'Reads the deployment’s code (read:source)',
+      description:
+        'The code of the deployment this builder session is for. Takes a builder session token (bst_…) with read:source, not an API key.',
       authorize: builderAccess(db, 'read:source'),
       response: sourceSchema,
     },
@@ -106,6 +108,8 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'post',
       path: '/builder/deploy',
       summary: 'Replaces the deployment’s code and bumps its revision (write:deploy)',
+      description:
+        "Replaces the deployment's code and bumps its revision. Takes a builder session token (bst_…) with write:deploy, not an API key.",
       authorize: builderAccess(db, 'write:deploy'),
       body: deploySourceSchema,
       response: sourceSchema,
@@ -121,6 +125,8 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'get',
       path: '/builder/manifest',
       summary: 'Reads the plugin’s manifest (read:manifest)',
+      description:
+        "The manifest of the deployment's plugin. Takes a builder session token (bst_…) with read:manifest, not an API key.",
       authorize: builderAccess(db, 'read:manifest'),
       response: pluginSchema,
     },

@@ -29,6 +29,8 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/checkout-offers/create',
       summary: 'Creates a checkout offer with line items and promotions',
+      description:
+        'Creates a checkout offer (upsell, downsell, cross-sell or order bump) with its line items and promotions, to present around a checkout.',
       tags,
       body: createCheckoutOfferSchema,
       response: checkoutOfferSchema,
@@ -43,6 +45,7 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/checkout-offers/list',
       summary: 'Lists checkout offers',
+      description: "The account's checkout offers with offset pagination and filters.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(checkoutOfferSchema, 'CheckoutOfferList'),
@@ -61,6 +64,7 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/checkout-offers/update',
       summary: 'Updates a checkout offer',
+      description: "Changes a checkout offer's fields, line items or promotions (`{id, data}`).",
       tags,
       body: updateCheckoutOfferSchema,
       response: checkoutOfferSchema,
@@ -75,6 +79,8 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/checkout-offers/:id',
       summary: 'Retrieves a checkout offer with its line items and promotions (no body)',
+      description:
+        'One checkout offer with its line items and promotions (a POST without a body, as the spec names it).',
       tags,
       params: checkoutOfferParams,
       response: checkoutOfferSchema,

@@ -23,6 +23,8 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
       path: '/checkout/pay-v2',
       summary:
         'Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)',
+      description:
+        "Pays a checkout session with a stored card through paymentFlowId or the store's default flow, and answers the order and payment. Send an Idempotency-Key: a retry then gets the first answer instead of a second charge.",
       tags: ['checkout'],
       body: payV2Schema,
       response: payV2ResponseSchema,

@@ -35,6 +35,8 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       path: '/checkout-sessions',
       summary:
         'Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed',
+      description:
+        'Creates a checkout session from line items (price ids and quantities) for a customer; totals and discounts are computed by the engine in minor units. Pay it with pay-v2, or send the customer to its hosted page (`url`).',
       tags,
       body: createCheckoutSessionSchema,
       response: checkoutSessionSchema,
@@ -50,6 +52,8 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'post',
       path: '/checkout-sessions/list',
       summary: 'Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt)',
+      description:
+        "The account's checkout sessions with offset pagination and filters (status, store, customer, total, date).",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(checkoutSessionSchema, 'CheckoutSessionList'),
@@ -68,6 +72,8 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'post',
       path: '/checkout-sessions/expire',
       summary: 'Expires an open checkout session and releases its promotion-code redemptions',
+      description:
+        'Closes an open session so it can no longer be paid and gives its promotion-code uses back, e.g. when the cart is abandoned or changed.',
       tags,
       body: expireCheckoutSessionSchema,
       response: checkoutSessionSchema,
@@ -83,6 +89,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'get',
       path: '/checkout-sessions/:checkoutSessionId',
       summary: 'Retrieves a checkout session with its totals',
+      description: 'One checkout session with its lines, discounts, totals and status (open, paid, expired).',
       tags,
       params: checkoutSessionParams,
       response: checkoutSessionSchema,

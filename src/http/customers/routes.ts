@@ -23,6 +23,8 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/customers',
       summary: 'Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)',
+      description:
+        'Creates a customer of the account, optionally tied to a store (e-mail unique per store). Payments, cards and subscriptions name a customer.',
       tags,
       body: createCustomerSchema,
       response: customerSchema,
@@ -39,6 +41,8 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       path: '/customers/list',
       summary:
         'Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)',
+      description:
+        "The account's customers with offset pagination and filters; find a customer by e-mail or external reference here.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(customerSchema, 'CustomerList'),
@@ -57,6 +61,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/customers/update',
       summary: 'Updates a customer',
+      description: "Changes a customer's details (`{id, data}`): name, e-mail, phone, external reference.",
       tags,
       body: updateCustomerSchema,
       response: customerSchema,
@@ -72,6 +77,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'get',
       path: '/customers/:customerId',
       summary: 'Retrieves a customer',
+      description: 'One customer of the account.',
       tags,
       params: customerParams,
       response: customerSchema,

@@ -52,6 +52,8 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/email-templates/create',
       summary: 'Creates an email template for a store',
+      description:
+        "Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check the result with /email-templates/preview before turning it on.",
       tags,
       body: createEmailTemplateSchema,
       response: emailTemplateSchema,
@@ -66,6 +68,7 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/email-templates/list',
       summary: 'Returns all email templates of a store (oldest first)',
+      description: 'All e-mail templates of a store, oldest first.',
       tags,
       body: listEmailTemplatesSchema,
       response: z.object({ data: z.array(emailTemplateSchema) }).openapi('EmailTemplateList'),
@@ -82,6 +85,8 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/email-templates/update',
       summary: 'Updates an email template',
+      description:
+        "Changes an e-mail template's name, subject, bodies or active flag; messages sent from then on use it.",
       tags,
       body: updateEmailTemplateSchema,
       response: emailTemplateSchema,
@@ -96,6 +101,7 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       method: 'get',
       path: '/email-templates/:emailTemplateId',
       summary: 'Retrieves an email template',
+      description: 'One e-mail template.',
       tags,
       params: emailTemplateParams,
       response: emailTemplateSchema,

@@ -32,6 +32,8 @@ export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: App
       method: 'post',
       path: '/funnel-sessions',
       summary: "Starts a customer's session in a funnel (its workflow fs_…), at the funnel's entry step",
+      description:
+        "Starts a customer in a funnel at its entry step, as a durable workflow (fs_…). Then report the paid checkout and the customer's answers to the session.",
       tags,
       body: startFunnelSessionSchema,
       response: funnelSessionSchema,
@@ -50,6 +52,7 @@ export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: App
       method: 'get',
       path: '/funnel-sessions/:sessionId',
       summary: 'Retrieves a funnel session: status, current step, paid checkout, offer answers',
+      description: 'One funnel session: status, current step, paid checkout and the offers answered.',
       tags,
       params: funnelSessionParams,
       response: funnelSessionSchema,
@@ -64,6 +67,8 @@ export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: App
       method: 'post',
       path: '/funnel-sessions/:sessionId/checkout',
       summary: 'Tells the session its checkout was paid by this payment (the offers charge its card on its processor)',
+      description:
+        'Tells the session which payment paid its checkout; accepted offers are then charged to that card on the same processor.',
       tags,
       params: funnelSessionParams,
       body: attachCheckoutSchema,
@@ -82,6 +87,8 @@ export function registerFunnelSessionRoutes({ publicRouter }: Routers, deps: App
       path: '/funnel-sessions/:sessionId/offers/answer',
       summary:
         "Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202)",
+      description:
+        "Accepts or declines the current offer; the session moves to the next step. An accept charges the checkout's card once.",
       tags,
       params: funnelSessionParams,
       body: answerOfferSchema,

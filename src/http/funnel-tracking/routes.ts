@@ -22,6 +22,8 @@ export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: Ap
       method: 'post',
       path: '/funnel-tracking/step',
       summary: 'Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session',
+      description:
+        "Records a view, enter, convert or custom event of a funnel step, for the funnel's report; with a sessionId, view and enter also move that session.",
       tags,
       body: trackStepSchema,
       response: trackStepResponseSchema,
@@ -44,6 +46,8 @@ export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: Ap
       method: 'get',
       path: '/funnels/:funnelId/report',
       summary: 'Views, enters, conversions, custom events and sessions per step of a funnel',
+      description:
+        'Counts per step of a funnel (views, enters, conversions, custom events, sessions); use it to compare steps.',
       tags,
       params: reportParams,
       query: reportQuery,

@@ -18,6 +18,8 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       path: '/orders/list',
       summary:
         'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)',
+      description:
+        "The account's orders with offset pagination and filters (status, store, customer, total, source, date).",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(orderSchema, 'OrderList'),
@@ -36,6 +38,7 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/orders/:orderId',
       summary: 'Retrieves an order with its line items, customer and payments',
+      description: 'One order with its line items, customer and payments; use it for fulfilment after s_order_paid.',
       tags,
       params: orderParams,
       response: orderWithPaymentsSchema,

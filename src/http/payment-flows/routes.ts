@@ -23,6 +23,7 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
       method: 'get',
       path: '/payment-flows',
       summary: 'Lists the payment flows of the account',
+      description: "The account's payment flows in the key's mode, with their processors and fallback order.",
       tags,
       response: z.array(paymentFlowSchema),
     },
@@ -36,6 +37,8 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
       method: 'post',
       path: '/payment-flows',
       summary: 'Creates a payment flow',
+      description:
+        "Creates a payment flow: which processors a payment may use (weights or order), whether it cascades to fallbacks on a soft decline, and whether the engine runs 3-D Secure (threeDsEnabled). Name it in payments or make it a store's default.",
       tags,
       adminOnly: true,
       body: createPaymentFlowSchema,
@@ -51,6 +54,8 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
       method: 'post',
       path: '/payment-flows/update',
       summary: 'Updates a payment flow (fallbackProcessorConfigs required)',
+      description:
+        "Changes a payment flow (`{flowId, data}`); fallbackProcessorConfigs must always be sent. Turn on threeDsEnabled here for the engine's 3-D Secure.",
       tags,
       adminOnly: true,
       body: updatePaymentFlowSchema,
@@ -66,6 +71,7 @@ export function registerPaymentFlowRoutes({ publicRouter }: Routers, { db }: App
       method: 'get',
       path: '/payment-flows/:flowId',
       summary: 'Retrieves a payment flow',
+      description: 'One payment flow with its processors, fallback order and 3-D Secure setting.',
       tags,
       params: paymentFlowParams,
       response: paymentFlowSchema,

@@ -21,6 +21,8 @@ export function registerDisputeRoutes({ publicRouter }: Routers, deps: AppDeps):
       method: 'post',
       path: '/payments/disputes/create',
       summary: 'Records a dispute (chargeback) against a captured payment',
+      description:
+        'Records a chargeback the merchant learnt of outside the engine against a captured payment; disputes from Stripe and Adyen arrive by their webhooks. An open dispute blocks refunds.',
       tags,
       body: createDisputeSchema,
       response: disputeSchema,
@@ -45,6 +47,8 @@ export function registerDisputeRoutes({ publicRouter }: Routers, deps: AppDeps):
       method: 'post',
       path: '/payments/disputes/update',
       summary: "Updates a dispute's status (needs_response, under_review, won, lost)",
+      description:
+        'Moves a dispute along needs_response, under_review, won or lost; a won dispute allows refunds again.',
       tags,
       body: updateDisputeSchema,
       response: disputeSchema,

@@ -87,6 +87,8 @@ export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): 
       method: 'post',
       path: '/payments/capture',
       summary: 'Captures an authorized payment (all or part of it)',
+      description:
+        'Captures all or part of an authorized payment (made with mode auth), e.g. once the goods ship. Without amount the whole authorization is captured.',
       tags,
       body: captureSchema,
       response: paymentSchema,
@@ -113,6 +115,8 @@ export function registerPaymentFollowUpRoutes(routers: Routers, deps: AppDeps): 
       method: 'post',
       path: '/payments/void',
       summary: 'Voids an uncaptured authorization',
+      description:
+        "Cancels an authorization that was not captured, releasing the hold on the customer's card; a captured payment is refunded instead.",
       tags,
       body: voidSchema,
       response: paymentSchema,

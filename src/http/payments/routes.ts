@@ -69,6 +69,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     path: '/payments/process',
     summary:
       'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
+    description:
+      "Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.",
     tags,
     body: processPaymentSchema,
     response: processPaymentResponseSchema,
@@ -87,6 +89,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/payments/list',
       summary: 'Lists payments (offset pagination, filters)',
+      description:
+        "The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(paymentSchema, 'PaymentList'),
@@ -102,6 +106,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     method: 'get' as const,
     path: '/payments/:paymentId',
     summary: 'Retrieves a payment with its attempts, refunds and disputes',
+    description:
+      'One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.',
     tags,
     params: paymentParams,
     response: paymentDetailSchema,

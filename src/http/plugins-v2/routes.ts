@@ -45,6 +45,7 @@ export function registerPluginV2Routes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/plugins/v2/deployments/list',
       summary: 'Lists deployments (filters: storeId, pluginId, createdAt)',
+      description: "The account's plugin deployments with offset pagination and filters (store, plugin, date).",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(deploymentSummarySchema, 'PluginDeploymentList'),

@@ -116,6 +116,8 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       method: 'post',
       path: '/portal/offer-links',
       summary: 'Signs an offer link that opens a limited anonymous portal session',
+      description:
+        'Signs a link a customer opens without signing in, to a limited portal session for one offer (e.g. in an e-mail).',
       tags: ['portal'],
       body: createOfferLinkRequestSchema,
       response: offerLinkResponseSchema,

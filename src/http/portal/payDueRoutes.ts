@@ -43,6 +43,8 @@ export function registerPortalPayDueRoutes(portalRouter: Router, deps: AppDeps):
       path: '/renewals/pay',
       summary:
         "Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action)",
+      description:
+        'The customer pays a past-due renewal now with its card, in session; may answer requires_action with a 3-D Secure challenge.',
       tags,
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'renewals.pay'),

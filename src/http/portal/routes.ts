@@ -37,6 +37,8 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       method: 'post',
       path: '/switch',
       summary: 'Moves a subscription or the membership to another option now and charges the new price',
+      description:
+        'The customer moves a subscription or membership to another option now, and is charged the new price.',
       tags,
       security: 'cmsToken',
       // The action before the body; the link's target is checked once the body names one.
@@ -69,6 +71,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       method: 'post',
       path: '/credits/redeem',
       summary: 'Spends membership credits on a product and creates an order',
+      description: 'The customer spends membership credits on a product; answers the order it creates.',
       tags,
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'credits.redeem'),
@@ -94,6 +97,8 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       method: 'post',
       path: '/payment-methods/default',
       summary: 'Makes a card the default and the card of every live subscription',
+      description:
+        'The customer makes one of their cards the default, and the card every live subscription of theirs is billed on.',
       tags,
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'payment-methods.default'),

@@ -26,6 +26,8 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'post',
       path: '/processors',
       summary: "Creates a processor (credentials are checked against the type's schema, sealed, never returned)",
+      description:
+        'Connects a processor (sandbox, stripe or adyen) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.',
       tags,
       adminOnly: true,
       body: createProcessorSchema,
@@ -44,6 +46,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'get',
       path: '/processors',
       summary: 'Lists the processors of the account',
+      description: "The account's processors in the key's mode (never their credentials).",
       tags,
       response: z.array(processorSchema),
     },
@@ -57,6 +60,8 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'post',
       path: '/processors/update',
       summary: 'Updates a processor; credentials, when given, replace the stored ones',
+      description:
+        "Changes a processor's name, currencies, enabled flag, enable3DS or credentials (given credentials replace the stored ones). Turn on enable3DS here for the engine's 3-D Secure.",
       tags,
       adminOnly: true,
       body: updateProcessorSchema,
@@ -75,6 +80,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'get',
       path: '/processors/:processorId',
       summary: 'Retrieves a processor',
+      description: 'One processor of the account (never its credentials).',
       tags,
       params: processorParams,
       response: processorSchema,

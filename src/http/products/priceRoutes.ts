@@ -18,6 +18,8 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/prices',
       summary: 'Adds a price to a variant',
+      description:
+        "Adds a one-time or recurring price to a product variant, in integer minor units of one currency. A price's amount never changes: add a new price and deactivate the old one.",
       tags,
       body: createPriceSchema,
       response: priceSchema,
@@ -35,6 +37,8 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/prices/list',
       summary: 'Lists prices (filters productId, variantId, currency, type, interval, active, unitAmount, createdAt)',
+      description:
+        "The account's prices, with offset pagination and filters; find the recurring prices a subscription can use here.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(priceSchema, 'PriceList'),
@@ -53,6 +57,8 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/prices/update',
       summary: 'Activates or deactivates a price',
+      description:
+        'Activates or deactivates a price. An inactive price can no longer be sold; what was already sold keeps it.',
       tags,
       body: updatePriceSchema,
       response: priceSchema,
@@ -70,6 +76,7 @@ export function registerPriceRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/prices/:priceId',
       summary: 'Retrieves a price',
+      description: 'One price: amount, currency, type, recurring interval and whether it is active.',
       tags,
       params: priceParams,
       response: priceSchema,

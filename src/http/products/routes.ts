@@ -20,6 +20,8 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/products',
       summary: 'Creates a product with its variants and prices',
+      description:
+        'Creates a product in a store with its variants and their prices (integer minor units). Prices are what checkout sessions, subscriptions and offers refer to.',
       tags,
       body: createProductSchema,
       response: productSchema,
@@ -34,6 +36,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/products/list',
       summary: 'Lists products with variants and prices',
+      description: "The account's products with their variants and prices, with offset pagination and filters.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(productSchema, 'ProductList'),
@@ -52,6 +55,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'get',
       path: '/products/:productId',
       summary: 'Retrieves a product',
+      description: 'One product with its variants and prices.',
       tags,
       params: productParams,
       response: productSchema,
@@ -67,6 +71,8 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       path: '/products/:productId',
       summary:
         'Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)',
+      description:
+        "Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices. Deactivate a product rather than delete it once it was sold.",
       tags,
       params: productParams,
       body: updateProductSchema,

@@ -29,6 +29,8 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
       method: 'post',
       path: '/promotions',
       summary: 'Creates a promotion (percentage in basis points, or a fixed amount in one currency)',
+      description:
+        'Creates a discount rule: a percentage (basis points) or a fixed amount in one currency. Customers redeem it through promotion codes.',
       tags,
       body: createPromotionSchema,
       response: promotionSchema,
@@ -43,6 +45,7 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
       method: 'post',
       path: '/promotions/list',
       summary: 'Lists promotions',
+      description: "The account's promotions with offset pagination and filters.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(promotionSchema, 'PromotionList'),
@@ -61,6 +64,8 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
       method: 'post',
       path: '/promotions/update',
       summary: 'Renames or (de)activates a promotion',
+      description:
+        'Renames a promotion or turns it on or off; its discount does not change (create another promotion for that).',
       tags,
       body: updatePromotionSchema,
       response: promotionSchema,
@@ -75,6 +80,7 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
       method: 'get',
       path: '/promotions/:promotionId',
       summary: 'Retrieves a promotion',
+      description: 'One promotion and its discount.',
       tags,
       params: promotionParams,
       response: promotionSchema,

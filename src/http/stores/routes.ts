@@ -17,6 +17,8 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores',
       summary: 'Creates a store (defaultPaymentFlowId must be a flow of the account and mode)',
+      description:
+        'Creates a store: its base and presentment currencies and, optionally, the payment flow its payments use when they name none. Most other resources belong to a store.',
       tags,
       body: createStoreSchema,
       response: storeSchema,
@@ -32,6 +34,7 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores/list',
       summary: 'Lists stores (offset pagination, filters)',
+      description: "The account's stores in the key's mode, with offset pagination, filters and sorting.",
       tags,
       body: listRequestSchema,
       response: listResponseSchema(storeSchema, 'StoreList'),
@@ -50,6 +53,8 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores/update',
       summary: 'Updates a store',
+      description:
+        "Changes a store's name, currencies or default payment flow (`{id, data}`). The new default flow applies to payments made from then on.",
       tags,
       body: updateStoreSchema,
       response: storeSchema,
@@ -64,6 +69,7 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/stores/:storeId',
       summary: 'Retrieves a store',
+      description: 'One store of the account, with its currencies and default payment flow.',
       tags,
       params: storeParams,
       response: storeSchema,

@@ -27,6 +27,8 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/threeds/create-from-values',
       summary: 'Registers externally produced 3DS values as a session (Y/A: authenticated; N/U/R/I: stored as failed)',
+      description:
+        'Registers 3-D Secure values from your own 3DS server as a session, so a payment can carry them (threedsSessionId).',
       tags,
       adminOnly: true,
       body: createFromValuesSchema,
@@ -64,6 +66,7 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       method: 'get',
       path: '/threeds/:id',
       summary: 'Retrieves a 3DS session',
+      description: 'One 3DS session with its status and authentication result.',
       tags,
       params: sessionParams,
       response: threeDsSessionSchema,

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports whether Postgres and Temporal (with a polling worker) are reachable */
+        /**
+         * Reports whether Postgres and Temporal (with a polling worker) are reachable
+         * @description Answers 200 when Postgres, Temporal and a polling worker are reachable, 503 naming the failing part otherwise. No API key; for load balancers and uptime checks.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -112,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms */
+        /**
+         * Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms
+         * @description Where Stripe and Adyen send their asynchronous outcomes (refunds and captures confirmed later, disputes). No API key: the vendor's signature over the raw body, checked with the processor's signing secret, authenticates the call. Configure this URL in the vendor's dashboard; it is not for merchant clients.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -310,7 +316,7 @@ export interface paths {
         put?: never;
         /**
          * The account's most recent events, newest first (limit 1–100, default 10)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. The newest events of the account (payments, orders, subscriptions…), as webhooks deliver them. Use it to see what a webhook endpoint should have received, or to poll without one.
          */
         post: {
             parameters: {
@@ -504,7 +510,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every webhook delivery attempt of one event, newest first */
+        /**
+         * Every webhook delivery attempt of one event, newest first
+         * @description Every delivery attempt of one event to the account's endpoints, with status code and timing. Use it to debug why an endpoint did not get an event.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -675,7 +684,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a store's webhook endpoints (never their secrets) */
+        /**
+         * Lists a store's webhook endpoints (never their secrets)
+         * @description The store's webhook endpoints with their event types, state and failure record; secrets are never shown again.
+         */
         get: {
             parameters: {
                 query: {
@@ -834,7 +846,7 @@ export interface paths {
         put?: never;
         /**
          * Registers a store's webhook endpoint; the answer shows its signing secret once
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Registers an endpoint URL of a store for the event types it names. The signing secret is in this answer only: keep it to verify each delivery's signature (docs/webhooks.md).
          */
         post: {
             parameters: {
@@ -1047,7 +1059,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Shows a webhook endpoint */
+        /**
+         * Shows a webhook endpoint
+         * @description One webhook endpoint with its event types, state and failure record (never its secret).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1207,7 +1222,7 @@ export interface paths {
         post?: never;
         /**
          * Deletes a webhook endpoint (running deliveries to it stop)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Removes an endpoint: no new deliveries start and running ones stop. Use it when the receiver is retired; to pause, disable it instead (PATCH).
          */
         delete: {
             parameters: {
@@ -1372,7 +1387,7 @@ export interface paths {
         head?: never;
         /**
          * Updates url, eventTypes, enabled or description; enabling again clears the failure record
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes an endpoint's url, event types, enabled flag or description. Enable an endpoint again here after it was disabled for failing.
          */
         patch: {
             parameters: {
@@ -1565,7 +1580,7 @@ export interface paths {
         put?: never;
         /**
          * Issues a new signing secret; the old one keeps signing (a second v1=) for overlapSeconds
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Issues a new signing secret, shown in this answer only. The old secret keeps signing too for overlapSeconds, so the receiver can switch without dropping events.
          */
         post: {
             parameters: {
@@ -1780,7 +1795,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery attempts to one endpoint, newest first */
+        /**
+         * Delivery attempts to one endpoint, newest first
+         * @description Delivery attempts to this endpoint, newest first, with status code and error. Use it to see why deliveries fail.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1957,7 +1975,7 @@ export interface paths {
         put?: never;
         /**
          * Delivers an event to this endpoint again, as a new delivery workflow with its own retries
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Sends one event to this endpoint again as a new delivery with its own retries, e.g. after the receiver was fixed.
          */
         post: {
             parameters: {
@@ -2395,7 +2413,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a store (defaultPaymentFlowId must be a flow of the account and mode) */
+        /**
+         * Creates a store (defaultPaymentFlowId must be a flow of the account and mode)
+         * @description Creates a store: its base and presentment currencies and, optionally, the payment flow its payments use when they name none. Most other resources belong to a store.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2618,7 +2639,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists stores (offset pagination, filters) */
+        /**
+         * Lists stores (offset pagination, filters)
+         * @description The account's stores in the key's mode, with offset pagination, filters and sorting.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2813,7 +2837,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a store */
+        /**
+         * Updates a store
+         * @description Changes a store's name, currencies or default payment flow (`{id, data}`). The new default flow applies to payments made from then on.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3037,7 +3064,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a store */
+        /**
+         * Retrieves a store
+         * @description One store of the account, with its currencies and default payment flow.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3210,7 +3240,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a product with its variants and prices */
+        /**
+         * Creates a product with its variants and prices
+         * @description Creates a product in a store with its variants and their prices (integer minor units). Prices are what checkout sessions, subscriptions and offers refer to.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3457,7 +3490,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists products with variants and prices */
+        /**
+         * Lists products with variants and prices
+         * @description The account's products with their variants and prices, with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3650,7 +3686,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a product */
+        /**
+         * Retrieves a product
+         * @description One product with its variants and prices.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3806,7 +3845,10 @@ export interface paths {
                 };
             };
         };
-        /** Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams) */
+        /**
+         * Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)
+         * @description Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices. Deactivate a product rather than delete it once it was sold.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -4013,7 +4055,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Adds a price to a variant */
+        /**
+         * Adds a price to a variant
+         * @description Adds a one-time or recurring price to a product variant, in integer minor units of one currency. A price's amount never changes: add a new price and deactivate the old one.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4244,7 +4289,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists prices (filters productId, variantId, currency, type, interval, active, unitAmount, createdAt) */
+        /**
+         * Lists prices (filters productId, variantId, currency, type, interval, active, unitAmount, createdAt)
+         * @description The account's prices, with offset pagination and filters; find the recurring prices a subscription can use here.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4439,7 +4487,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activates or deactivates a price */
+        /**
+         * Activates or deactivates a price
+         * @description Activates or deactivates a price. An inactive price can no longer be sold; what was already sold keeps it.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4656,7 +4707,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a price */
+        /**
+         * Retrieves a price
+         * @description One price: amount, currency, type, recurring interval and whether it is active.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4829,7 +4883,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail) */
+        /**
+         * Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)
+         * @description Creates a customer of the account, optionally tied to a store (e-mail unique per store). Payments, cards and subscriptions name a customer.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5050,7 +5107,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt) */
+        /**
+         * Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)
+         * @description The account's customers with offset pagination and filters; find a customer by e-mail or external reference here.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5245,7 +5305,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a customer */
+        /**
+         * Updates a customer
+         * @description Changes a customer's details (`{id, data}`): name, e-mail, phone, external reference.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5466,7 +5529,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a customer */
+        /**
+         * Retrieves a customer
+         * @description One customer of the account.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5639,7 +5705,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tokenizes a card for a customer: the PAN is encrypted at rest, the CVC is never stored */
+        /**
+         * Tokenizes a card for a customer: the PAN is encrypted at rest, the CVC is never stored
+         * @description Stores a card for a customer and answers a payment instrument (pi_…) to pay with; the number is encrypted at rest and only brand, BIN, last 4 and expiry are shown. The sandbox's test card numbers decide test payments' outcomes.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5869,7 +5938,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists payment instruments (filters customerId, brand, last4, createdAt) */
+        /**
+         * Lists payment instruments (filters customerId, brand, last4, createdAt)
+         * @description The account's stored cards with offset pagination and filters (customer, brand, last 4).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6064,7 +6136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a card instrument (expiry after reissue, cardholder name) */
+        /**
+         * Updates a card instrument (expiry after reissue, cardholder name)
+         * @description Changes a stored card's expiry (after the issuer reissued it) or cardholder name; the number cannot change: store the new card instead.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6283,7 +6358,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment instrument */
+        /**
+         * Retrieves a payment instrument
+         * @description One stored card: brand, BIN, last 4, expiry, issuing country, fingerprint (never the number).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6454,7 +6532,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a customer's payment instruments, newest first */
+        /**
+         * Lists a customer's payment instruments, newest first
+         * @description The customer's stored cards, newest first; use it to offer a returning customer their saved cards.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6629,7 +6710,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed */
+        /**
+         * Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed
+         * @description Creates a checkout session from line items (price ids and quantities) for a customer; totals and discounts are computed by the engine in minor units. Pay it with pay-v2, or send the customer to its hosted page (`url`).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6880,7 +6964,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt) */
+        /**
+         * Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt)
+         * @description The account's checkout sessions with offset pagination and filters (status, store, customer, total, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7075,7 +7162,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Expires an open checkout session and releases its promotion-code redemptions */
+        /**
+         * Expires an open checkout session and releases its promotion-code redemptions
+         * @description Closes an open session so it can no longer be paid and gives its promotion-code uses back, e.g. when the cart is abandoned or changed.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7289,7 +7379,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a checkout session with its totals */
+        /**
+         * Retrieves a checkout session with its totals
+         * @description One checkout session with its lines, discounts, totals and status (open, paid, expired).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7462,7 +7555,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt) */
+        /**
+         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)
+         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7655,7 +7751,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an order with its line items, customer and payments */
+        /**
+         * Retrieves an order with its line items, customer and payments
+         * @description One order with its line items, customer and payments; use it for fulfilment after s_order_paid.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7828,7 +7927,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a promotion (percentage in basis points, or a fixed amount in one currency) */
+        /**
+         * Creates a promotion (percentage in basis points, or a fixed amount in one currency)
+         * @description Creates a discount rule: a percentage (basis points) or a fixed amount in one currency. Customers redeem it through promotion codes.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8055,7 +8157,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists promotions */
+        /**
+         * Lists promotions
+         * @description The account's promotions with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8250,7 +8355,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renames or (de)activates a promotion */
+        /**
+         * Renames or (de)activates a promotion
+         * @description Renames a promotion or turns it on or off; its discount does not change (create another promotion for that).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8468,7 +8576,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a promotion */
+        /**
+         * Retrieves a promotion
+         * @description One promotion and its discount.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -8641,7 +8752,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a redeemable code for a promotion */
+        /**
+         * Creates a redeemable code for a promotion
+         * @description Creates a code customers type at checkout for a promotion, with an optional usage limit and first-time-customers-only rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8862,7 +8976,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists promotion codes */
+        /**
+         * Lists promotion codes
+         * @description The account's promotion codes with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9057,7 +9174,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a promotion code: code, usageLimit, active, firstTimeCustomersOnly */
+        /**
+         * Updates a promotion code: code, usageLimit, active, firstTimeCustomersOnly
+         * @description Changes a code's text, usage limit, active flag or first-time-customers-only rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9278,7 +9398,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a promotion code */
+        /**
+         * Retrieves a promotion code
+         * @description One promotion code with its promotion, usage limit and rules.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -9451,7 +9574,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a checkout offer with line items and promotions */
+        /**
+         * Creates a checkout offer with line items and promotions
+         * @description Creates a checkout offer (upsell, downsell, cross-sell or order bump) with its line items and promotions, to present around a checkout.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9685,7 +9811,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists checkout offers */
+        /**
+         * Lists checkout offers
+         * @description The account's checkout offers with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9880,7 +10009,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a checkout offer */
+        /**
+         * Updates a checkout offer
+         * @description Changes a checkout offer's fields, line items or promotions (`{id, data}`).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10116,7 +10248,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retrieves a checkout offer with its line items and promotions (no body) */
+        /**
+         * Retrieves a checkout offer with its line items and promotions (no body)
+         * @description One checkout offer with its line items and promotions (a POST without a body, as the spec names it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10549,7 +10684,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists offers (filters: storeId, type, priceId, active, createdAt) */
+        /**
+         * Lists offers (filters: storeId, type, priceId, active, createdAt)
+         * @description The account's offers (upsells, downsells, order bumps) with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10742,7 +10880,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an offer */
+        /**
+         * Retrieves an offer
+         * @description One offer: its type, price, quantity and price override.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -11356,7 +11497,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists plugins (filters: storeId, name, sdkVersion, runMode, createdAt) */
+        /**
+         * Lists plugins (filters: storeId, name, sdkVersion, runMode, createdAt)
+         * @description The account's plugins with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11549,7 +11693,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a plugin */
+        /**
+         * Retrieves a plugin
+         * @description One plugin of the account.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -11949,7 +12096,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists deployments (filters: storeId, pluginId, createdAt) */
+        /**
+         * Lists deployments (filters: storeId, pluginId, createdAt)
+         * @description The account's plugin deployments with offset pagination and filters (store, plugin, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -12805,7 +12955,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists custom domains (filters: storeId, hostname, status, createdAt) */
+        /**
+         * Lists custom domains (filters: storeId, hostname, status, createdAt)
+         * @description The account's custom domains with offset pagination and filters (store, hostname, status, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -12998,7 +13151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a custom domain */
+        /**
+         * Retrieves a custom domain
+         * @description One custom domain with its verification status.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -13156,7 +13312,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a custom domain registration, releasing the hostname */
+        /**
+         * Deletes a custom domain registration, releasing the hostname
+         * @description Removes a custom domain so the hostname can be registered again.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -13762,7 +13921,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reads the deployment’s code (read:source) */
+        /**
+         * Reads the deployment’s code (read:source)
+         * @description The code of the deployment this builder session is for. Takes a builder session token (bst_…) with read:source, not an API key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -13895,7 +14057,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replaces the deployment’s code and bumps its revision (write:deploy) */
+        /**
+         * Replaces the deployment’s code and bumps its revision (write:deploy)
+         * @description Replaces the deployment's code and bumps its revision. Takes a builder session token (bst_…) with write:deploy, not an API key.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14052,7 +14217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reads the plugin’s manifest (read:manifest) */
+        /**
+         * Reads the plugin’s manifest (read:manifest)
+         * @description The manifest of the deployment's plugin. Takes a builder session token (bst_…) with read:manifest, not an API key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -14545,7 +14713,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates an email template for a store */
+        /**
+         * Creates an email template for a store
+         * @description Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check the result with /email-templates/preview before turning it on.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14768,7 +14939,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Returns all email templates of a store (oldest first) */
+        /**
+         * Returns all email templates of a store (oldest first)
+         * @description All e-mail templates of a store, oldest first.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14984,7 +15158,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates an email template */
+        /**
+         * Updates an email template
+         * @description Changes an e-mail template's name, subject, bodies or active flag; messages sent from then on use it.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15207,7 +15384,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an email template */
+        /**
+         * Retrieves an email template
+         * @description One e-mail template.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -15380,7 +15560,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a subscription from a recurring price, a customer and a stored card, with an optional trial */
+        /**
+         * Creates a subscription from a recurring price, a customer and a stored card, with an optional trial
+         * @description Starts billing a customer's stored card on a recurring price, optionally after a trial. Renewals run as durable workflows and emit events.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15594,7 +15777,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists subscriptions (simple pagination: page, per_page, sort, sort_order) */
+        /**
+         * Lists subscriptions (simple pagination: page, per_page, sort, sort_order)
+         * @description The account's subscriptions, paged by page and per_page, with sorting.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15806,7 +15992,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns a subscription */
+        /**
+         * Returns a subscription
+         * @description One subscription with its status, price and current period.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -15979,7 +16168,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels now, or at the end of the paid period */
+        /**
+         * Cancels now, or at the end of the paid period
+         * @description Ends a subscription now, or at the end of the period already paid so the customer keeps access until then.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16199,7 +16391,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pauses billing until a date (resumes by itself then) */
+        /**
+         * Pauses billing until a date (resumes by itself then)
+         * @description Stops billing until a date, when billing resumes by itself; use resume to restart earlier.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16418,7 +16613,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resumes a paused subscription on its billing schedule */
+        /**
+         * Resumes a paused subscription on its billing schedule
+         * @description Restarts billing of a paused subscription on its schedule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16634,7 +16832,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Skips the next billing date (named by `date`: skipped once however often it is sent) */
+        /**
+         * Skips the next billing date (named by `date`: skipped once however often it is sent)
+         * @description Skips one billing date without pausing; sending it again for the same date changes nothing.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16853,7 +17054,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a membership program: its recurring price and the credits each renewal adds */
+        /**
+         * Creates a membership program: its recurring price and the credits each renewal adds
+         * @description Creates a membership program: its recurring price and the credits each renewal adds, which members spend in the portal.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -17067,7 +17271,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enrols a customer in a membership program (billed by a subscription) */
+        /**
+         * Enrols a customer in a membership program (billed by a subscription)
+         * @description Enrols a customer in a membership program, billed by a subscription on the customer's stored card.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -17279,7 +17486,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns a membership */
+        /**
+         * Returns a membership
+         * @description One membership with its program, status and credit balance.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18067,7 +18277,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs an offer link that opens a limited anonymous portal session */
+        /**
+         * Signs an offer link that opens a limited anonymous portal session
+         * @description Signs a link a customer opens without signing in, to a limited portal session for one offer (e.g. in an e-mail).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -18279,7 +18492,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in customer */
+        /**
+         * The signed-in customer
+         * @description The customer the portal session (x-cms-token) belongs to, with their default card. The portal's other calls act for this customer only.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18429,7 +18645,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's orders in this store, newest first, with their lines */
+        /**
+         * The customer's orders in this store, newest first, with their lines
+         * @description The signed-in customer's orders in this store, newest first, paged; for an order history page.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18563,7 +18782,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's subscriptions in this store, newest first: status, option, price, current period */
+        /**
+         * The customer's subscriptions in this store, newest first: status, option, price, current period
+         * @description The signed-in customer's subscriptions in this store, newest first, paged; for a manage-subscriptions page.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18697,7 +18919,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's memberships in this store, newest first: program, status, credit balance, savings */
+        /**
+         * The customer's memberships in this store, newest first: program, status, credit balance, savings
+         * @description The signed-in customer's memberships in this store, newest first, paged, with credit balance and savings.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18831,7 +19056,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's cards, newest first: brand, last 4, expiry, default (never the number) */
+        /**
+         * The customer's cards, newest first: brand, last 4, expiry, default (never the number)
+         * @description The signed-in customer's stored cards, newest first, paged, marking the default (never the number).
+         */
         get: {
             parameters: {
                 query?: {
@@ -18967,7 +19195,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels a subscription at the end of its current period (default) or now */
+        /**
+         * Cancels a subscription at the end of its current period (default) or now
+         * @description The customer cancels their own subscription, at the end of the paid period unless they ask for now.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19159,7 +19390,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraws a cancel at period end: the subscription renews at its next billing date */
+        /**
+         * Withdraws a cancel at period end: the subscription renews at its next billing date
+         * @description The customer withdraws a cancel at period end: the subscription renews at its next billing date again.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19351,7 +19585,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action) */
+        /**
+         * Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action)
+         * @description The customer pays a past-due renewal now with its card, in session; may answer requires_action with a 3-D Secure challenge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19543,7 +19780,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Moves a subscription or the membership to another option now and charges the new price */
+        /**
+         * Moves a subscription or the membership to another option now and charges the new price
+         * @description The customer moves a subscription or membership to another option now, and is charged the new price.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19735,7 +19975,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Spends membership credits on a product and creates an order */
+        /**
+         * Spends membership credits on a product and creates an order
+         * @description The customer spends membership credits on a product; answers the order it creates.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19927,7 +20170,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Makes a card the default and the card of every live subscription */
+        /**
+         * Makes a card the default and the card of every live subscription
+         * @description The customer makes one of their cards the default, and the card every live subscription of theirs is billed on.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -20120,7 +20366,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the partner's merchant accounts, newest first */
+        /**
+         * Lists the partner's merchant accounts, newest first
+         * @description The partner's merchant accounts, newest first, with page and pageSize.
+         */
         get: {
             parameters: {
                 query?: {
@@ -20259,7 +20508,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Creates a merchant account (201), or returns the one with the same externalRef (200, created: false) */
+        /**
+         * Creates a merchant account (201), or returns the one with the same externalRef (200, created: false)
+         * @description Creates a merchant account under the partner. Give an externalRef to make it safe to retry: the same externalRef answers the existing account (200, created: false).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -20447,7 +20699,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a merchant account's CRM keys (prefix only) */
+        /**
+         * Lists a merchant account's CRM keys (prefix only)
+         * @description A merchant's CRM keys with prefix, last 4, role, mode and status (never the token).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -20604,7 +20859,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Mints a CRM key for a merchant account; the token is returned only here */
+        /**
+         * Mints a CRM key for a merchant account; the token is returned only here
+         * @description Mints a CRM key (sk_crm_…) for one of the partner's merchants, in a mode and role. The token is in this answer only: hand it to the merchant's integration.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -20808,7 +21066,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revokes a CRM key, immediately and for good (idempotent) */
+        /**
+         * Revokes a CRM key, immediately and for good (idempotent)
+         * @description Revokes a CRM key: the next call with it answers 401. Rotate by minting the new key first, then revoking the old one.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -22015,7 +22276,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verifies a CRM key: its account, key type and mode */
+        /**
+         * Verifies a CRM key: its account, key type and mode
+         * @description Answers which account, key type, mode and role the key in Authorization belongs to. Use it to check a new or rotated CRM key before making real calls.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -22315,7 +22579,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the processors of the account */
+        /**
+         * Lists the processors of the account
+         * @description The account's processors in the key's mode (never their credentials).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -22453,7 +22720,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a processor (credentials are checked against the type's schema, sealed, never returned)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Connects a processor (sandbox, stripe or adyen) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.
          */
         post: {
             parameters: {
@@ -22691,7 +22958,7 @@ export interface paths {
         put?: never;
         /**
          * Updates a processor; credentials, when given, replace the stored ones
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes a processor's name, currencies, enabled flag, enable3DS or credentials (given credentials replace the stored ones). Turn on enable3DS here for the engine's 3-D Secure.
          */
         post: {
             parameters: {
@@ -22947,7 +23214,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a processor */
+        /**
+         * Retrieves a processor
+         * @description One processor of the account (never its credentials).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23118,7 +23388,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the payment flows of the account */
+        /**
+         * Lists the payment flows of the account
+         * @description The account's payment flows in the key's mode, with their processors and fallback order.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23256,7 +23529,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a payment flow
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Creates a payment flow: which processors a payment may use (weights or order), whether it cascades to fallbacks on a soft decline, and whether the engine runs 3-D Secure (threeDsEnabled). Name it in payments or make it a store's default.
          */
         post: {
             parameters: {
@@ -23500,7 +23773,7 @@ export interface paths {
         put?: never;
         /**
          * Updates a payment flow (fallbackProcessorConfigs required)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes a payment flow (`{flowId, data}`); fallbackProcessorConfigs must always be sent. Turn on threeDsEnabled here for the engine's 3-D Secure.
          */
         post: {
             parameters: {
@@ -23743,7 +24016,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment flow */
+        /**
+         * Retrieves a payment flow
+         * @description One payment flow with its processors, fallback order and 3-D Secure setting.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23916,7 +24192,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a block rule */
+        /**
+         * Creates a block rule
+         * @description Creates a rule that blocks payments before any processor is called, on card BIN, card country, customer IP or e-mail. A blocked payment fails with blocked_by_rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24125,7 +24404,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists block rules (offset pagination, filters) */
+        /**
+         * Lists block rules (offset pagination, filters)
+         * @description The account's block rules with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24320,7 +24602,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a block rule */
+        /**
+         * Updates a block rule
+         * @description Changes a block rule's conditions or enables or disables it; payments from then on use the new rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24549,7 +24834,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a block rule */
+        /**
+         * Retrieves a block rule
+         * @description One block rule and its conditions.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -24707,7 +24995,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a block rule */
+        /**
+         * Deletes a block rule
+         * @description Removes a block rule; to stop it for a while, disable it instead.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -24881,7 +25172,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment) */
+        /**
+         * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
+         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25123,7 +25417,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment) */
+        /**
+         * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
+         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25365,7 +25662,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists payments (offset pagination, filters) */
+        /**
+         * Lists payments (offset pagination, filters)
+         * @description The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25558,7 +25858,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment with its attempts, refunds and disputes */
+        /**
+         * Retrieves a payment with its attempts, refunds and disputes
+         * @description One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -25729,7 +26032,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment with its attempts, refunds and disputes */
+        /**
+         * Retrieves a payment with its attempts, refunds and disputes
+         * @description One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -25902,7 +26208,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Captures an authorized payment (all or part of it) */
+        /**
+         * Captures an authorized payment (all or part of it)
+         * @description Captures all or part of an authorized payment (made with mode auth), e.g. once the goods ship. Without amount the whole authorization is captured.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26144,7 +26453,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Voids an uncaptured authorization */
+        /**
+         * Voids an uncaptured authorization
+         * @description Cancels an authorization that was not captured, releasing the hold on the customer's card; a captured payment is refunded instead.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26631,7 +26943,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records a dispute (chargeback) against a captured payment */
+        /**
+         * Records a dispute (chargeback) against a captured payment
+         * @description Records a chargeback the merchant learnt of outside the engine against a captured payment; disputes from Stripe and Adyen arrive by their webhooks. An open dispute blocks refunds.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26845,7 +27160,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a dispute's status (needs_response, under_review, won, lost) */
+        /**
+         * Updates a dispute's status (needs_response, under_review, won, lost)
+         * @description Moves a dispute along needs_response, under_review, won or lost; a won dispute allows refunds again.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -27233,7 +27551,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202) */
+        /**
+         * Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)
+         * @description Pays a checkout session with a stored card through paymentFlowId or the store's default flow, and answers the order and payment. Send an Idempotency-Key: a retry then gets the first answer instead of a second charge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -27477,7 +27798,7 @@ export interface paths {
         put?: never;
         /**
          * Authenticates a card with the 3DS server (durable workflow): the frictionless result, or a challenge to send the cardholder to
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Runs 3-D Secure for a card before paying: answers a frictionless result, or a challenge URL to send the cardholder to. Pass the session id (threedsSessionId) to the payment.
          */
         post: {
             parameters: {
@@ -27694,7 +28015,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a merchant-initiated (3RI) session for a stored card: no browser, no challenge; pair it with initiatedBy merchant
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Creates a 3DS session for a merchant-initiated payment of a stored card (3RI: no browser, no challenge). Use it with initiatedBy merchant.
          */
         post: {
             parameters: {
@@ -27907,7 +28228,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome */
+        /**
+         * Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome
+         * @description Where the cardholder's browser comes back after a challenge (a GET redirect, or a POST from the issuer's page): finishes the authentication and the payment waiting on it, and reports the outcome. Not called by merchant servers.
+         */
         get: {
             parameters: {
                 query: {
@@ -28039,7 +28363,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome */
+        /**
+         * Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome
+         * @description Where the cardholder's browser comes back after a challenge (a GET redirect, or a POST from the issuer's page): finishes the authentication and the payment waiting on it, and reports the outcome. Not called by merchant servers.
+         */
         post: {
             parameters: {
                 query: {
@@ -28187,7 +28514,7 @@ export interface paths {
         put?: never;
         /**
          * Registers externally produced 3DS values as a session (Y/A: authenticated; N/U/R/I: stored as failed)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Registers 3-D Secure values from your own 3DS server as a session, so a payment can carry them (threedsSessionId).
          */
         post: {
             parameters: {
@@ -28381,7 +28708,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a 3DS session */
+        /**
+         * Retrieves a 3DS session
+         * @description One 3DS session with its status and authentication result.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31083,7 +31413,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a funnel: its steps and their accept/decline edges (one entry, every step reachable, no cycle) */
+        /**
+         * Creates a funnel: its steps and their accept/decline edges (one entry, every step reachable, no cycle)
+         * @description Creates a funnel of post-purchase offer steps, each leading to another on accept or decline. Start customers in it with funnel-sessions.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31301,7 +31634,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Returns all funnels of a store (oldest first) */
+        /**
+         * Returns all funnels of a store (oldest first)
+         * @description All funnels of a store, oldest first.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31517,7 +31853,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renames a funnel or replaces its steps (a step keeping its key keeps its id) */
+        /**
+         * Renames a funnel or replaces its steps (a step keeping its key keeps its id)
+         * @description Renames a funnel or replaces its steps; sessions already running keep the steps they started with.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31735,7 +32074,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a funnel */
+        /**
+         * Retrieves a funnel
+         * @description One funnel with its steps and edges.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31893,7 +32235,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a funnel (sessions already running keep their steps) */
+        /**
+         * Deletes a funnel (sessions already running keep their steps)
+         * @description Deletes a funnel; sessions already running finish with their steps.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -32067,7 +32412,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts a customer's session in a funnel (its workflow fs_…), at the funnel's entry step */
+        /**
+         * Starts a customer's session in a funnel (its workflow fs_…), at the funnel's entry step
+         * @description Starts a customer in a funnel at its entry step, as a durable workflow (fs_…). Then report the paid checkout and the customer's answers to the session.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32298,7 +32646,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a funnel session: status, current step, paid checkout, offer answers */
+        /**
+         * Retrieves a funnel session: status, current step, paid checkout, offer answers
+         * @description One funnel session: status, current step, paid checkout and the offers answered.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -32471,7 +32822,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tells the session its checkout was paid by this payment (the offers charge its card on its processor) */
+        /**
+         * Tells the session its checkout was paid by this payment (the offers charge its card on its processor)
+         * @description Tells the session which payment paid its checkout; accepted offers are then charged to that card on the same processor.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32687,7 +33041,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202) */
+        /**
+         * Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202)
+         * @description Accepts or declines the current offer; the session moves to the next step. An accept charges the checkout's card once.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32912,7 +33269,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session */
+        /**
+         * Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session
+         * @description Records a view, enter, convert or custom event of a funnel step, for the funnel's report; with a sessionId, view and enter also move that session.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -33124,7 +33484,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Views, enters, conversions, custom events and sessions per step of a funnel */
+        /**
+         * Views, enters, conversions, custom events and sessions per step of a funnel
+         * @description Counts per step of a funnel (views, enters, conversions, custom events, sessions); use it to compare steps.
+         */
         get: {
             parameters: {
                 query?: {
