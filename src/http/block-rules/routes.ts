@@ -10,7 +10,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   blockRuleParams,
@@ -35,6 +35,13 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
         'Creates a rule that blocks payments before any processor is called, on card BIN, card country, customer IP or e-mail. A blocked payment fails with blocked_by_rule.',
       tags,
       body: createBlockRuleSchema,
+      example: {
+        name: 'Blocked BINs',
+        type: 'card_bin',
+        value: ['40000000', '41111111'],
+        operator: 'OR',
+        ttlHours: 72,
+      },
       response: blockRuleSchema,
     },
     async ({ body, req }) => toPublicBlockRule(await createBlockRule(db, scopeOf(req), body)),
@@ -50,6 +57,7 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
       description: "The account's block rules with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(blockRuleSchema, 'BlockRuleList'),
     },
     async ({ body, req }) => {
@@ -70,6 +78,7 @@ export function registerBlockRuleRoutes({ publicRouter }: Routers, { db }: AppDe
         "Changes a block rule's conditions or enables or disables it; payments from then on use the new rule.",
       tags,
       body: updateBlockRuleSchema,
+      example: { id: 'br_6IkO9lPq4AzW7sXe2DcR', data: { enabled: false } },
       response: blockRuleSchema,
     },
     async ({ body, req }) => toPublicBlockRule(await updateBlockRule(db, scopeOf(req), body.id, body.data)),

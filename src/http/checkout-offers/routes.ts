@@ -8,7 +8,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   checkoutOfferParams,
@@ -33,6 +33,13 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
         'Creates a checkout offer (upsell, downsell, cross-sell or order bump) with its line items and promotions, to present around a checkout.',
       tags,
       body: createCheckoutOfferSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        type: 'order_bump',
+        titleTrans: { en: 'Add a mug', de: 'Dazu ein Becher' },
+        lineItems: [{ priceId: 'price_5JwK9pLm2XcV7bNq4RtY', quantity: 1 }],
+        promotionIds: ['promo_3EdC6rFv9TgB2yHn5UjM'],
+      },
       response: checkoutOfferSchema,
     },
     async ({ body, req }) => toPublicCheckoutOffer(await createCheckoutOffer(db, scopeOf(req), body)),
@@ -48,6 +55,7 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       description: "The account's checkout offers with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(checkoutOfferSchema, 'CheckoutOfferList'),
     },
     async ({ body, req }) => {
@@ -67,6 +75,7 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       description: "Changes a checkout offer's fields, line items or promotions (`{id, data}`).",
       tags,
       body: updateCheckoutOfferSchema,
+      example: { id: 'co_7UjM2iKo5LpQ8aZw3SxE', data: { active: false } },
       response: checkoutOfferSchema,
     },
     async ({ body, req }) => toPublicCheckoutOffer(await updateCheckoutOffer(db, scopeOf(req), body.id, body.data)),

@@ -2,7 +2,7 @@ import { createCustomer, customerList, findCustomer, listCustomers, updateCustom
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createCustomerSchema,
@@ -27,6 +27,14 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
         'Creates a customer of the account, optionally tied to a store (e-mail unique per store). Payments, cards and subscriptions name a customer.',
       tags,
       body: createCustomerSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+44 20 7946 0000',
+        externalRef: 'crm-10042',
+      },
       response: customerSchema,
       errors: [409],
     },
@@ -45,6 +53,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
         "The account's customers with offset pagination and filters; find a customer by e-mail or external reference here.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(customerSchema, 'CustomerList'),
     },
     async ({ body, req }) => {
@@ -64,6 +73,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       description: "Changes a customer's details (`{id, data}`): name, e-mail, phone, external reference.",
       tags,
       body: updateCustomerSchema,
+      example: { id: 'cus_3HdP0sVb6YkR2wQe9LmT', data: { phone: '+44 20 7946 0001' } },
       response: customerSchema,
       errors: [409],
     },

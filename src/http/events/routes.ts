@@ -23,6 +23,7 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
       tags,
       adminOnly: true,
       body: recentEventsSchema,
+      example: { limit: 20 },
       response: z.array(eventSchema),
     },
     async ({ body, req }) => recentEvents(db, tenantOf(req), body.limit),

@@ -2,7 +2,7 @@ import { findOrderWithPayments, listOrders, orderList } from '../../commerce/ord
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { orderParams, orderSchema, orderWithPaymentsSchema, toPublicOrder } from './validators';
 
@@ -22,6 +22,7 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
         "The account's orders with offset pagination and filters (status, store, customer, total, source, date).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(orderSchema, 'OrderList'),
     },
     async ({ body, req }) => {

@@ -10,7 +10,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createPaymentInstrumentSchema,
@@ -36,6 +36,16 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
         "Stores a card for a customer and answers a payment instrument (pi_…) to pay with; the number is encrypted at rest and only brand, BIN, last 4 and expiry are shown. The sandbox's test card numbers decide test payments' outcomes.",
       tags,
       body: createPaymentInstrumentSchema,
+      example: {
+        customerId: 'cus_3HdP0sVb6YkR2wQe9LmT',
+        card: {
+          number: '4242 4242 4242 4242',
+          expMonth: 12,
+          expYear: 2030,
+          cvc: '123',
+          cardholderName: 'Ada Lovelace',
+        },
+      },
       response: paymentInstrumentSchema,
     },
     async ({ body, req }) => toPublicPaymentInstrument(await tokenizeCard(db, config, scopeOf(req), body)),
@@ -51,6 +61,7 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
       description: "The account's stored cards with offset pagination and filters (customer, brand, last 4).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(paymentInstrumentSchema, 'PaymentInstrumentList'),
     },
     async ({ body, req }) => {
@@ -71,6 +82,7 @@ export function registerPaymentInstrumentRoutes({ publicRouter }: Routers, { db,
         "Changes a stored card's expiry (after the issuer reissued it) or cardholder name; the number cannot change: store the new card instead.",
       tags,
       body: updatePaymentInstrumentSchema,
+      example: { id: 'pi_7GtN4cXz1RqW8eLp5VyB', data: { expMonth: 3, expYear: 2031 } },
       response: paymentInstrumentSchema,
     },
     async ({ body, req }) =>

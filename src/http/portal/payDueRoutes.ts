@@ -49,6 +49,7 @@ export function registerPortalPayDueRoutes(portalRouter: Router, deps: AppDeps):
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'renewals.pay'),
       body: payDueRequestSchema,
+      example: { subscriptionId: 'sub_8UjM3kIo6LpQ1wAz5SxE' },
       response: payDueResponseSchema,
       errors: [404, 409],
     },

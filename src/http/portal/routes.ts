@@ -44,6 +44,10 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       // The action before the body; the link's target is checked once the body names one.
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'switch'),
       body: switchRequestSchema,
+      example: {
+        target: { type: 'subscription', subscriptionId: 'sub_8UjM3kIo6LpQ1wAz5SxE' },
+        optionId: 'price_5JwK9pLm2XcV7bNq4RtY',
+      },
       response: switchResponseSchema,
       errors: [404, 409],
     },
@@ -76,6 +80,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'credits.redeem'),
       body: redeemRequestSchema,
+      example: { productId: 'prod_6YhG3nBv8MqW2eRt5LcX', variantId: 'var_2MzQ8rTx5LwN1cVb7KpH', quantity: 1 },
       response: redeemResponseSchema,
       errors: [404, 409],
     },
@@ -103,6 +108,7 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'payment-methods.default'),
       body: defaultPaymentMethodRequestSchema,
+      example: { paymentMethodId: 'pi_7GtN4cXz1RqW8eLp5VyB' },
       response: okResponseSchema,
       errors: [404, 503],
     },

@@ -38,6 +38,12 @@ export function registerProcessorWebhookRoutes({ unauthenticatedRouter }: Router
       security: 'none',
       params: processorWebhookParams,
       body: processorWebhookBodySchema,
+      example: {
+        id: 'evt_1QdE3fGh5JkL7mNp',
+        object: 'event',
+        type: 'charge.refund.updated',
+        data: { object: { id: 're_1QdE3fGh5JkL7mNp', object: 'refund', status: 'succeeded' } },
+      },
       response: processorWebhookReceiptSchema,
       errors: [401, 409, 503],
     },

@@ -31,6 +31,14 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       tags,
       adminOnly: true,
       body: createProcessorSchema,
+      example: {
+        name: 'Sandbox acquirer',
+        type: 'sandbox',
+        credentials: { merchantId: 'demo-merchant' },
+        supportedCurrencies: ['EUR', 'USD'],
+        baseCurrency: 'EUR',
+        enable3DS: true,
+      },
       response: processorSchema,
     },
     async ({ body, req }) => {
@@ -65,6 +73,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       tags,
       adminOnly: true,
       body: updateProcessorSchema,
+      example: { processorId: 'proc_1ZxC6vBn3MqW8eRt4YuI', updatedData: { enable3DS: true } },
       response: processorSchema,
     },
     async ({ body, req }) => {

@@ -8,7 +8,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createPromotionCodeSchema,
@@ -33,6 +33,12 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
         'Creates a code customers type at checkout for a promotion, with an optional usage limit and first-time-customers-only rule.',
       tags,
       body: createPromotionCodeSchema,
+      example: {
+        promotionId: 'promo_3EdC6rFv9TgB2yHn5UjM',
+        code: 'WELCOME10',
+        usageLimit: 500,
+        firstTimeCustomersOnly: true,
+      },
       response: promotionCodeSchema,
       errors: [409],
     },
@@ -49,6 +55,7 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       description: "The account's promotion codes with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(promotionCodeSchema, 'PromotionCodeList'),
     },
     async ({ body, req }) => {
@@ -68,6 +75,7 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       description: "Changes a code's text, usage limit, active flag or first-time-customers-only rule.",
       tags,
       body: updatePromotionCodeSchema,
+      example: { id: 'pc_1EdC4rFv7TgB2yHn5UjM', data: { usageLimit: 1000 } },
       response: promotionCodeSchema,
       errors: [409],
     },

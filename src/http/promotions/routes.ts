@@ -8,7 +8,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createPromotionSchema,
@@ -33,6 +33,12 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
         'Creates a discount rule: a percentage (basis points) or a fixed amount in one currency. Customers redeem it through promotion codes.',
       tags,
       body: createPromotionSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        name: 'Welcome 10 %',
+        discountType: 'percentage',
+        percentBasisPoints: 1000,
+      },
       response: promotionSchema,
     },
     async ({ body, req }) => toPublicPromotion(await createPromotion(db, scopeOf(req), body)),
@@ -48,6 +54,7 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
       description: "The account's promotions with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(promotionSchema, 'PromotionList'),
     },
     async ({ body, req }) => {
@@ -68,6 +75,7 @@ export function registerPromotionRoutes({ publicRouter }: Routers, { db }: AppDe
         'Renames a promotion or turns it on or off; its discount does not change (create another promotion for that).',
       tags,
       body: updatePromotionSchema,
+      example: { id: 'promo_3EdC6rFv9TgB2yHn5UjM', data: { active: false } },
       response: promotionSchema,
     },
     async ({ body, req }) => toPublicPromotion(await updatePromotion(db, scopeOf(req), body.id, body.data)),

@@ -32,6 +32,14 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       tags,
       adminOnly: true,
       body: createFromValuesSchema,
+      example: {
+        eci: '05',
+        authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
+        transStatus: 'Y',
+        dsTransID: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+        messageVersion: '2.2.0',
+        type: 'customer',
+      },
       response: threeDsSessionSchema,
     },
     async ({ body, req }) => {

@@ -43,6 +43,7 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       tags,
       params: webhookParams,
       body: redeliverSchema,
+      example: { eventId: 'evt_6TgB1yHn4UjM7iKo2LpQ' },
       response: z.object({ eventId: z.string(), endpointId: z.string(), workflowId: z.string() }),
       status: 202,
       errors: [409],

@@ -43,6 +43,12 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
         "Registers an endpoint URL of a store for the event types it names. The signing secret is in this answer only: keep it to verify each delivery's signature (docs/webhooks.md).",
       tags,
       body: createWebhookSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        url: 'https://shop.example.com/hooks/payments',
+        eventTypes: ['payment/succeeded', 'payment/refunded'],
+        description: 'Order fulfilment',
+      },
       response: createdWebhookSchema,
       secretFields: ['secret'],
       status: 201,
@@ -99,6 +105,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       tags,
       params: webhookParams,
       body: updateWebhookSchema,
+      example: { enabled: true, eventTypes: ['payment/succeeded', 'payment/failed', 'payment/refunded'] },
       response: webhookEndpointSchema,
     },
     async ({ params, body, req }) =>
@@ -138,6 +145,7 @@ export function registerWebhookRoutes(routers: Routers, deps: AppDeps): void {
       tags,
       params: webhookParams,
       body: rotateSecretSchema,
+      example: { overlapSeconds: 3600 },
       response: rotatedSecretSchema,
       secretFields: ['secret'],
     },

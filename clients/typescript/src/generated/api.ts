@@ -130,6 +130,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_1QdE3fGh5JkL7mNp",
+                     *       "object": "event",
+                     *       "type": "charge.refund.updated",
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "re_1QdE3fGh5JkL7mNp",
+                     *           "object": "refund",
+                     *           "status": "succeeded"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -330,6 +344,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecentEventsRequest"];
                 };
             };
@@ -860,6 +879,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "eventTypes": [
+                     *         "payment/succeeded",
+                     *         "payment/refunded"
+                     *       ],
+                     *       "description": "Order fulfilment"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateWebhookEndpoint"];
                 };
             };
@@ -1400,6 +1430,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "eventTypes": [
+                     *         "payment/succeeded",
+                     *         "payment/failed",
+                     *         "payment/refunded"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpdateWebhookEndpoint"];
                 };
             };
@@ -1596,6 +1636,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "overlapSeconds": 3600
+                     *     }
+                     */
                     "application/json": components["schemas"]["RotateWebhookSecret"];
                 };
             };
@@ -1991,6 +2036,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "evt_6TgB1yHn4UjM7iKo2LpQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedeliverWebhook"];
                 };
             };
@@ -2212,6 +2262,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "eventType": "payment/succeeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TriggerTestWebhook"];
                 };
             };
@@ -2429,6 +2485,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Demo Coffee Roasters",
+                     *       "baseCurrency": "EUR",
+                     *       "presentmentCurrencies": [
+                     *         "EUR",
+                     *         "USD"
+                     *       ],
+                     *       "defaultPaymentFlowId": "flow_9QwE4rTy7UiO2pAs5DfG"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -2655,6 +2722,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -2853,6 +2938,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "data": {
+                     *         "defaultPaymentFlowId": "flow_9QwE4rTy7UiO2pAs5DfG"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -3256,6 +3349,35 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Espresso beans, 1 kg",
+                     *       "description": "Single-origin, roasted weekly",
+                     *       "isShippable": true,
+                     *       "weightGrams": 1000,
+                     *       "variants": [
+                     *         {
+                     *           "name": "Whole bean",
+                     *           "sku": "ESP-1KG-WB",
+                     *           "prices": [
+                     *             {
+                     *               "unitAmount": 2490,
+                     *               "currency": "EUR",
+                     *               "type": "one_time"
+                     *             },
+                     *             {
+                     *               "unitAmount": 2190,
+                     *               "currency": "EUR",
+                     *               "type": "recurring",
+                     *               "interval": "month",
+                     *               "intervalCount": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -3506,6 +3628,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -3860,6 +4000,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "updatedData": {
+                     *         "name": "Espresso beans, 1 kg (new roast)",
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         updatedData: {
                             name?: string;
@@ -4071,6 +4219,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variantId": "var_2MzQ8rTx5LwN1cVb7KpH",
+                     *       "unitAmount": 2690,
+                     *       "currency": "EUR",
+                     *       "type": "one_time"
+                     *     }
+                     */
                     "application/json": {
                         variantId: string;
                         /** @description Integer minor units (cents; yen for JPY) */
@@ -4305,6 +4461,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -4503,6 +4677,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -4899,6 +5081,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "email": "ada@example.com",
+                     *       "firstName": "Ada",
+                     *       "lastName": "Lovelace",
+                     *       "phone": "+44 20 7946 0000",
+                     *       "externalRef": "crm-10042"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         firstName?: string;
@@ -5123,6 +5315,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -5321,6 +5531,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "data": {
+                     *         "phone": "+44 20 7946 0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -5721,6 +5939,18 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "card": {
+                     *         "number": "4242 4242 4242 4242",
+                     *         "expMonth": 12,
+                     *         "expYear": 2030,
+                     *         "cvc": "123",
+                     *         "cardholderName": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         customerId: string;
                         card: {
@@ -5954,6 +6184,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -6152,6 +6400,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "data": {
+                     *         "expMonth": 3,
+                     *         "expYear": 2031
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -6726,6 +6983,23 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "lineItems": [
+                     *         {
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "quantity": 2
+                     *         }
+                     *       ],
+                     *       "promotionCodes": [
+                     *         "WELCOME10"
+                     *       ],
+                     *       "successUrl": "https://shop.example.com/thanks",
+                     *       "cancelUrl": "https://shop.example.com/cart"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         customerId?: string;
@@ -6980,6 +7254,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -7178,6 +7470,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_3WsX6eDc9RfV2tGb5YhN"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                     };
@@ -7571,6 +7868,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -7943,6 +8258,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Welcome 10 %",
+                     *       "discountType": "percentage",
+                     *       "percentBasisPoints": 1000
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -8173,6 +8496,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -8371,6 +8712,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "promo_3EdC6rFv9TgB2yHn5UjM",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -8768,6 +9117,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "promotionId": "promo_3EdC6rFv9TgB2yHn5UjM",
+                     *       "code": "WELCOME10",
+                     *       "usageLimit": 500,
+                     *       "firstTimeCustomersOnly": true
+                     *     }
+                     */
                     "application/json": {
                         promotionId: string;
                         code: string;
@@ -8992,6 +9349,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -9190,6 +9565,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pc_1EdC4rFv7TgB2yHn5UjM",
+                     *       "data": {
+                     *         "usageLimit": 1000
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -9590,6 +9973,25 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "type": "order_bump",
+                     *       "titleTrans": {
+                     *         "en": "Add a mug",
+                     *         "de": "Dazu ein Becher"
+                     *       },
+                     *       "lineItems": [
+                     *         {
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "quantity": 1
+                     *         }
+                     *       ],
+                     *       "promotionIds": [
+                     *         "promo_3EdC6rFv9TgB2yHn5UjM"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /** @enum {string} */
@@ -9827,6 +10229,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -10025,6 +10445,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "co_7UjM2iKo5LpQ8aZw3SxE",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -10460,6 +10888,19 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "type": "bump",
+                     *       "title": "Add a second bag at 20 % off",
+                     *       "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "quantity": 1,
+                     *       "priceOverride": {
+                     *         "unitAmount": 1990,
+                     *         "currency": "EUR"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /**
@@ -10700,6 +11141,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -11074,6 +11533,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "checkoutSessionId": "ch_3WsX6eDc9RfV2tGb5YhN"
+                     *     }
+                     */
                     "application/json": {
                         checkoutSessionId: string;
                     };
@@ -11293,6 +11757,26 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "manifest": {
+                     *         "name": "loyalty-widget",
+                     *         "version": "1.2.0",
+                     *         "requirements": {
+                     *           "sdkVersion": "v2"
+                     *         },
+                     *         "mode": "direct-mode",
+                     *         "routes": [
+                     *           {
+                     *             "method": "GET",
+                     *             "path": "/points/:customerId",
+                     *             "handler": "getPoints"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         manifest: components["schemas"]["PluginManifest"];
@@ -11513,6 +11997,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -11885,6 +12387,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "pluginId": "plg_9OlP2mKi5NjU8hBy3GvT",
+                     *       "instances": [
+                     *         {
+                     *           "name": "checkout-page",
+                     *           "config": {
+                     *             "theme": "dark"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         pluginId: string;
@@ -12112,6 +12628,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -12310,6 +12844,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentId": "dep_4RfV7tGb2YhN5uJm8IkO",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         deploymentId: string;
                         storeId: string;
@@ -12530,6 +13070,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentInstanceId": "dpi_1QaZ4wSx7EdC2rFv5TgB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         deploymentInstanceId: string;
                         storeId: string;
@@ -12750,6 +13296,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "hostname": "shop.example.com"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /** @description Stored lower-case without a trailing dot; internationalised names in punycode */
@@ -12971,6 +13523,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -13716,6 +14286,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentId": "dep_4RfV7tGb2YhN5uJm8IkO",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "permissions": [
+                     *         "read:source",
+                     *         "write:deploy"
+                     *       ],
+                     *       "expiresInSeconds": 3600
+                     *     }
+                     */
                     "application/json": {
                         deploymentId: string;
                         storeId: string;
@@ -14070,6 +14651,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "path": "src/index.js",
+                     *           "content": "export default function handler() { return { ok: true }; }\n"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         files: {
                             path: string;
@@ -14349,6 +14940,25 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "manifest": {
+                     *         "name": "loyalty-widget",
+                     *         "version": "1.2.0",
+                     *         "requirements": {
+                     *           "sdkVersion": "v2"
+                     *         },
+                     *         "mode": "direct-mode",
+                     *         "routes": [
+                     *           {
+                     *             "method": "GET",
+                     *             "path": "/points/:customerId",
+                     *             "handler": "getPoints"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         manifest: components["schemas"]["PluginManifest"];
                     };
@@ -14512,6 +15122,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "templateId": "et_7YhN2uJm5IkO8lPq3AzW",
+                     *       "language": "de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EmailTemplatePreviewRequest"];
                 };
             };
@@ -14729,6 +15345,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Order confirmation",
+                     *       "eventType": "order/paid",
+                     *       "subject": "Thanks for your order {{order.id}}",
+                     *       "bodyHtml": "<p>Hello {{customer.firstName}}, your order is paid.</p>",
+                     *       "bodyText": "Hello {{customer.firstName}}, your order is paid."
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -14955,6 +15581,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                     };
@@ -15174,6 +15805,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "et_7YhN2uJm5IkO8lPq3AzW",
+                     *       "data": {
+                     *         "subject": "Your order {{order.id}} is on its way",
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -15576,6 +16216,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "quantity": 1,
+                     *       "trialDays": 14
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateSubscriptionRequest"];
                 };
             };
@@ -15793,6 +16443,21 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "sort": "nextBillingAt",
+                     *       "sort_order": "asc",
+                     *       "filters": {
+                     *         "status": [
+                     *           "active",
+                     *           "past_due"
+                     *         ],
+                     *         "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListSubscriptionsRequest"];
                 };
             };
@@ -16186,6 +16851,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "atPeriodEnd": true
+                     *     }
+                     */
                     "application/json": {
                         /** @default false */
                         atPeriodEnd?: boolean;
@@ -16409,6 +17079,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "until": "2027-01-15T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         until: string;
@@ -16631,6 +17306,7 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -16850,6 +17526,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-12-28T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         date?: string;
@@ -17070,6 +17751,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Coffee club",
+                     *       "optionId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "creditsPerRenewal": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateMembershipProgramRequest"];
                 };
             };
@@ -17287,6 +17976,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "programId": "mprog_2XsW5eDc8RfV1tGb4YhN",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "trialDays": 7
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateMembershipRequest"];
                 };
             };
@@ -18293,6 +18990,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "actions": [
+                     *         "switch"
+                     *       ],
+                     *       "targetId": "sub_8UjM3kIo6LpQ1wAz5SxE",
+                     *       "expiresInMinutes": 1440
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePortalOfferLinkRequest"];
                 };
             };
@@ -19208,6 +19916,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE",
+                     *       "atPeriodEnd": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalCancelSubscriptionRequest"];
                 };
             };
@@ -19403,6 +20117,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalResumeSubscriptionRequest"];
                 };
             };
@@ -19598,6 +20317,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalPayDueRequest"];
                 };
             };
@@ -19793,6 +20517,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "target": {
+                     *         "type": "subscription",
+                     *         "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *       },
+                     *       "optionId": "price_5JwK9pLm2XcV7bNq4RtY"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSwitchRequest"];
                 };
             };
@@ -19988,6 +20721,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "productId": "prod_6YhG3nBv8MqW2eRt5LcX",
+                     *       "variantId": "var_2MzQ8rTx5LwN1cVb7KpH",
+                     *       "quantity": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalRedeemCreditsRequest"];
                 };
             };
@@ -20183,6 +20923,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalDefaultPaymentMethodRequest"];
                 };
             };
@@ -20521,6 +21266,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Demo Coffee Roasters",
+                     *       "externalRef": "merchant-4711",
+                     *       "plan": "premium"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         externalRef?: string;
@@ -20874,6 +21626,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "production server",
+                     *       "role": "org:admin",
+                     *       "mode": "test"
+                     *     }
+                     */
                     "application/json": {
                         /** @default CRM key */
                         name?: string;
@@ -22734,6 +23493,21 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Sandbox acquirer",
+                     *       "type": "sandbox",
+                     *       "credentials": {
+                     *         "merchantId": "demo-merchant"
+                     *       },
+                     *       "supportedCurrencies": [
+                     *         "EUR",
+                     *         "USD"
+                     *       ],
+                     *       "baseCurrency": "EUR",
+                     *       "enable3DS": true
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -22972,6 +23746,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "processorId": "proc_1ZxC6vBn3MqW8eRt4YuI",
+                     *       "updatedData": {
+                     *         "enable3DS": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         processorId: string;
                         updatedData: {
@@ -23543,6 +24325,28 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "EU cards",
+                     *       "strategy": "cascade",
+                     *       "threeDsEnabled": true,
+                     *       "pickProcessorStrategy": "ordered",
+                     *       "fallbackMode": true,
+                     *       "maxFallbackRetries": 1,
+                     *       "processorConfigs": [
+                     *         {
+                     *           "processorId": "proc_1ZxC6vBn3MqW8eRt4YuI",
+                     *           "weight": 100
+                     *         }
+                     *       ],
+                     *       "fallbackProcessorConfigs": [
+                     *         {
+                     *           "processorId": "proc_4HjK7lMn2BvC9xZq5WeR",
+                     *           "orderIndex": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -23787,6 +24591,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "flowId": "flow_9QwE4rTy7UiO2pAs5DfG",
+                     *       "data": {
+                     *         "threeDsEnabled": true,
+                     *         "fallbackProcessorConfigs": [
+                     *           {
+                     *             "processorId": "proc_4HjK7lMn2BvC9xZq5WeR",
+                     *             "orderIndex": 0
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         flowId: string;
                         data: {
@@ -24208,6 +25026,18 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Blocked BINs",
+                     *       "type": "card_bin",
+                     *       "value": [
+                     *         "40000000",
+                     *         "41111111"
+                     *       ],
+                     *       "operator": "OR",
+                     *       "ttlHours": 72
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /** @description ip | email | card_bin | country (also accepted: IP, BIN, bin) */
@@ -24420,6 +25250,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -24618,6 +25466,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "br_6IkO9lPq4AzW7sXe2DcR",
+                     *       "data": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -25188,6 +26044,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "amount": 2500,
+                     *       "currency": "EUR",
+                     *       "mode": "purchase",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProcessPaymentRequest"];
                 };
             };
@@ -25433,6 +26300,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "amount": 2500,
+                     *       "currency": "EUR",
+                     *       "mode": "purchase",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProcessPaymentRequest"];
                 };
             };
@@ -25678,6 +26556,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -26224,6 +27120,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 2000
+                     *     }
+                     */
                     "application/json": components["schemas"]["CapturePaymentRequest"];
                 };
             };
@@ -26469,6 +27371,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VoidPaymentRequest"];
                 };
             };
@@ -26714,6 +27621,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 1000,
+                     *       "reason": "requested_by_customer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RefundPaymentRequest"];
                 };
             };
@@ -26959,6 +27873,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 2500,
+                     *       "reason": "fraudulent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateDisputeRequest"];
                 };
             };
@@ -27176,6 +28097,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "disputeId": "dp_4RfV1tGb6YhN9uJm2IkO",
+                     *       "status": "under_review"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpdateDisputeRequest"];
                 };
             };
@@ -27567,6 +28494,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "checkoutSessionId": "ch_3WsX6eDc9RfV2tGb5YhN",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayV2Request"];
                 };
             };
@@ -27812,6 +28746,22 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "purchaseInfo": {
+                     *         "amount": 2500,
+                     *         "currency": "EUR"
+                     *       },
+                     *       "cardholderInfo": {
+                     *         "name": "Ada Lovelace",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "challengePreference": "no-preference",
+                     *       "returnUrl": "https://shop.example.com/3ds-done"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsAuthenticate"];
                 };
             };
@@ -28029,6 +28979,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "tokenId": "tok_3ri_5f2c9a",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsCreateMerchantSession"];
                 };
             };
@@ -28528,6 +29485,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eci": "05",
+                     *       "authenticationValue": "AAABBEg0VhI0VniQEjRWAAAAAAA=",
+                     *       "transStatus": "Y",
+                     *       "dsTransID": "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
+                     *       "messageVersion": "2.2.0",
+                     *       "type": "customer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsCreateFromValues"];
                 };
             };
@@ -31429,6 +32396,42 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Coffee launch",
+                     *       "steps": [
+                     *         {
+                     *           "key": "landing",
+                     *           "type": "landing",
+                     *           "next": "checkout"
+                     *         },
+                     *         {
+                     *           "key": "checkout",
+                     *           "type": "checkout",
+                     *           "next": "upsell"
+                     *         },
+                     *         {
+                     *           "key": "upsell",
+                     *           "type": "upsell",
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "onAccept": "thanks",
+                     *           "onDecline": "downsell"
+                     *         },
+                     *         {
+                     *           "key": "downsell",
+                     *           "type": "downsell",
+                     *           "priceId": "price_8KpH2MzQ5rTx1LwN7cVb",
+                     *           "onAccept": "thanks",
+                     *           "onDecline": "thanks"
+                     *         },
+                     *         {
+                     *           "key": "thanks",
+                     *           "type": "thankyou"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -31650,6 +32653,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                     };
@@ -31869,6 +32877,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "funnelv2_4IkO7lPq2AzW5sXe8DcR",
+                     *       "data": {
+                     *         "name": "Coffee launch (winter)"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -32428,6 +33444,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "funnelId": "funnelv2_4IkO7lPq2AzW5sXe8DcR",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "idleTimeoutSeconds": 1800
+                     *     }
+                     */
                     "application/json": components["schemas"]["StartFunnelSessionRequest"];
                 };
             };
@@ -32840,6 +33863,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelCheckoutRequest"];
                 };
             };
@@ -33059,6 +34087,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "stepId": "step_8DcR3fVt6GbY1hNu4JmK",
+                     *       "accept": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelOfferAnswerRequest"];
                 };
             };
@@ -33285,6 +34319,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eventType": "view",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "stepId": "step_8DcR3fVt6GbY1hNu4JmK",
+                     *       "deviceType": "mobile",
+                     *       "environment": "production",
+                     *       "sessionId": "fs_5TgB8yHn1UjM4iKo7LpQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelTrackingStepRequest"];
                 };
             };
