@@ -54,7 +54,7 @@ export function registerEmailTemplateRoutes({ publicRouter }: Routers, { db }: A
       path: '/email-templates/create',
       summary: 'Creates an email template for a store',
       description:
-        "Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check the result with /email-templates/preview before turning it on.",
+        "Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check how it renders with /email-templates/preview.",
       tags,
       body: createEmailTemplateSchema,
       example: {

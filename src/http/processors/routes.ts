@@ -27,7 +27,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       path: '/processors',
       summary: "Creates a processor (credentials are checked against the type's schema, sealed, never returned)",
       description:
-        'Connects a processor (sandbox, stripe or adyen) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.',
+        'Connects a processor of a registered type (the sandbox, Stripe, Adyen…) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.',
       tags,
       adminOnly: true,
       body: createProcessorSchema,

@@ -90,7 +90,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       summary:
         'Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)',
       description:
-        "Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices. Deactivate a product rather than delete it once it was sold.",
+        "Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices.",
       tags,
       params: productParams,
       body: updateProductSchema,

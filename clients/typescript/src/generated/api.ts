@@ -3987,7 +3987,7 @@ export interface paths {
         };
         /**
          * Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)
-         * @description Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices. Deactivate a product rather than delete it once it was sold.
+         * @description Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices.
          */
         put: {
             parameters: {
@@ -15331,7 +15331,7 @@ export interface paths {
         put?: never;
         /**
          * Creates an email template for a store
-         * @description Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check the result with /email-templates/preview before turning it on.
+         * @description Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check how it renders with /email-templates/preview.
          */
         post: {
             parameters: {
@@ -23479,7 +23479,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a processor (credentials are checked against the type's schema, sealed, never returned)
-         * @description Requires the org:admin role. Connects a processor (sandbox, stripe or adyen) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.
+         * @description Requires the org:admin role. Connects a processor of a registered type (the sandbox, Stripe, Adyen…) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.
          */
         post: {
             parameters: {
