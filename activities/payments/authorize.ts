@@ -18,6 +18,7 @@ import type {
   ReverseAttemptResult,
 } from '../../src/payments/workflowTypes';
 import { decryptPan } from '../../src/vault/cardVault';
+import { adviseAuthentication } from '../../src/payments/authenticationAdvice';
 import type { ActivityDeps } from '../deps';
 
 /** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
@@ -120,6 +121,9 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
           );
         }
         const answer = toAttemptResult(input, result);
+        // What to turn on, named on the payment's own flow and this processor.
+        if (result.outcome === 'requires_3ds')
+          answer.message = await adviseAuthentication(db, input, access.enable3DS, result.message);
         await upsertAttempt(input.paymentId, answer);
         paymentAttempts.inc({ processor: processorType, outcome: answer.outcome });
         return answer;
@@ -277,19 +281,10 @@ function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult):
         outcome: 'requires_3ds',
         errorCode: result.code,
         category: declineCategoryOf(result.code),
-        message: authenticationRequiredMessage(result.message),
+        message: result.message ?? null,
         processorReference: null,
         captured: false,
         dispute: null,
       };
   }
-}
-
-/**
- * The processor's words, then what the caller can do: the engine does not hand a shopper to the
- * processor's own authentication yet, so the payment is authenticated before it reaches the processor.
- */
-function authenticationRequiredMessage(processorMessage: string | undefined): string {
-  const said = (processorMessage ?? 'The issuer asks for 3-D Secure authentication').replace(/\.?\s*$/, '.');
-  return `${said} Authenticate the cardholder first: turn on threeDsEnabled on the payment flow and enable3DS on its processor so the engine runs 3-D Secure, or send the threeDs values of your own 3-D Secure server.`;
 }

@@ -25,6 +25,7 @@ import { registerPortalSessionRoutes } from './portal-sessions/routes';
 import { registerSubscriptionRoutes } from './subscriptions/routes';
 import { registerIdempotency } from './idempotency/register';
 import { registerPaymentRoutes } from './payments/routes';
+import { registerRefundRoutes } from './refunds/routes';
 import { registerCheckoutPayRoutes } from './checkout-pay/routes';
 import { registerPartnerMerchantRoutes } from './partner-merchants/routes';
 import { registerPartnerTpaRoutes } from './partner-tpas/routes';
@@ -104,6 +105,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPaymentFlowRoutes,
   registerBlockRuleRoutes,
   registerPaymentRoutes,
+  registerRefundRoutes,
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,
   registerIamRoutes,

@@ -75,3 +75,13 @@ export function readPayment(db: Db, scope: Scope, paymentId: string) {
 export function readRefund(db: Db, refundId: string) {
   return db.refund.findUniqueOrThrow({ where: { id: refundId } });
 }
+
+/** A refund of one of the caller's payments (the payment carries the account and mode), or not_found. */
+export async function findRefund(db: Db, scope: Scope, refundId: string) {
+  const refund = await db.refund.findFirst({
+    where: { id: refundId, payment: scope },
+    include: { payment: { select: { id: true, status: true, amount: true, currency: true } } },
+  });
+  if (!refund) throw notFound('Refund');
+  return refund;
+}

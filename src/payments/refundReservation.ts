@@ -26,6 +26,28 @@ const refused = (code: string, message: string): RefundReservation => ({
 });
 
 /**
+ * REFUND_EXCEEDS_CAPTURED with what the caller can still do: the amount left to refund, in minor
+ * units and currency as the API takes them (pending refunds hold their amount until they settle).
+ */
+export function refundExceedsMessage(
+  payment: { amountCaptured: number; amountRefunded: number; currency: string },
+  requested: number | null | undefined,
+): string {
+  const { amountCaptured: captured, amountRefunded: reserved, currency } = payment;
+  const left = Math.max(0, captured - reserved);
+  const books = `(minor units; ${captured} captured, ${reserved} already refunded or pending)`;
+  if (left === 0) return `Nothing is left to refund on this payment: 0 ${currency} is refundable ${books}`;
+  const asked = requested == null ? 'This refund' : `A refund of ${requested} ${currency}`;
+  return (
+    `${asked} would exceed the captured amount: ${left} ${currency} is still refundable ${books}; ` +
+    `send an amount up to ${left}, or none to refund all that is left`
+  );
+}
+
+const exceedsCaptured = (...args: Parameters<typeof refundExceedsMessage>) =>
+  refused('REFUND_EXCEEDS_CAPTURED', refundExceedsMessage(...args));
+
+/**
  * Reserves a refund's amount BEFORE the processor is called, in one transaction: the payment row is
  * locked (dispute recording locks it too, so a dispute and a refund never pass each other), its
  * disputes are read, the amount is added to `amount_refunded` with a conditional UPDATE (only while
@@ -57,18 +79,14 @@ export async function reserveRefundAmount(db: Db, input: RefundRequest): Promise
         `Payment ${payment.id} has a dispute that is ${dispute.status} (${dispute.id}); it cannot be refunded unless the dispute is won`,
       );
     const planned = refundAmount(locked.amountCaptured, locked.amountRefunded, input.amount);
-    if (!planned.ok && planned.reason === 'nothing_left')
-      return refused('REFUND_EXCEEDS_CAPTURED', 'Nothing is left to refund on this payment');
-    if (!planned.ok)
-      return refused('REFUND_EXCEEDS_CAPTURED', `Refunds would exceed the captured amount of ${locked.amountCaptured}`);
+    if (!planned.ok) return exceedsCaptured(locked, input.amount);
     const { amount } = planned;
     // The same rule again in the UPDATE: it holds against concurrent refunds of the payment.
     const rows = await tx.$executeRaw`
       UPDATE "payments" SET "amount_refunded" = "amount_refunded" + ${amount}, "updated_at" = CURRENT_TIMESTAMP
        WHERE "id" = ${payment.id} AND "status" IN ('succeeded', 'partially_refunded')
          AND "amount_refunded" + ${amount} <= "amount_captured"`;
-    if (rows !== 1)
-      return refused('REFUND_EXCEEDS_CAPTURED', `Refunds would exceed the captured amount of ${locked.amountCaptured}`);
+    if (rows !== 1) return exceedsCaptured(locked, input.amount);
     await tx.refund.create({
       data: {
         id: input.refundId,

@@ -37,6 +37,8 @@ export function registerAuthTestRoutes({ publicRouter, processingRouter }: Route
       method: 'get',
       path: '/auth/test',
       summary: 'Verifies a CRM key: its account, key type and mode',
+      description:
+        'Answers which account, key type, mode and role the key in Authorization belongs to. Use it to check a new or rotated CRM key before making real calls.',
       tags,
       response: authTestSchema,
     },

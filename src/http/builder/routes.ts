@@ -66,6 +66,12 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
         '403 BUILDER_PERMISSION_REQUIRED.',
       tags,
       body: createBuilderSessionSchema,
+      example: {
+        deploymentId: 'dep_4RfV7tGb2YhN5uJm8IkO',
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        permissions: ['read:source', 'write:deploy'],
+        expiresInSeconds: 3600,
+      },
       response: builderSessionSchema,
       secretFields: ['token'],
     },
@@ -92,6 +98,8 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'get',
       path: '/builder/source',
       summary: 'Reads the deployment’s code (read:source)',
+      description:
+        'The code of the deployment this builder session is for. Takes a builder session token (bst_…) with read:source, not an API key.',
       authorize: builderAccess(db, 'read:source'),
       response: sourceSchema,
     },
@@ -106,8 +114,13 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'post',
       path: '/builder/deploy',
       summary: 'Replaces the deployment’s code and bumps its revision (write:deploy)',
+      description:
+        "Replaces the deployment's code and bumps its revision. Takes a builder session token (bst_…) with write:deploy, not an API key.",
       authorize: builderAccess(db, 'write:deploy'),
       body: deploySourceSchema,
+      example: {
+        files: [{ path: 'src/index.js', content: 'export default function handler() { return { ok: true }; }\n' }],
+      },
       response: sourceSchema,
     },
     async ({ body, req }) => presentSource(await deploySource(db, sessionOf(req), body.files)),
@@ -121,6 +134,8 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       method: 'get',
       path: '/builder/manifest',
       summary: 'Reads the plugin’s manifest (read:manifest)',
+      description:
+        "The manifest of the deployment's plugin. Takes a builder session token (bst_…) with read:manifest, not an API key.",
       authorize: builderAccess(db, 'read:manifest'),
       response: pluginSchema,
     },
@@ -138,6 +153,15 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       description: 'Instances already deployed keep their routes; new deployments take the new manifest’s routes.',
       authorize: builderAccess(db, 'write:manifest'),
       body: writeManifestSchema,
+      example: {
+        manifest: {
+          name: 'loyalty-widget',
+          version: '1.2.0',
+          requirements: { sdkVersion: 'v2' },
+          mode: 'direct-mode',
+          routes: [{ method: 'GET', path: '/points/:customerId', handler: 'getPoints' }],
+        },
+      },
       response: pluginSchema,
     },
     async ({ body, req }) => toPublicPlugin(await writeManifest(db, sessionOf(req), body.manifest)),

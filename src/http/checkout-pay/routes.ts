@@ -23,8 +23,15 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
       path: '/checkout/pay-v2',
       summary:
         'Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)',
+      description:
+        "Pays a checkout session with a stored card through paymentFlowId or the store's default flow, and answers the order and payment. Send an Idempotency-Key: a retry then gets the first answer instead of a second charge.",
       tags: ['checkout'],
       body: payV2Schema,
+      example: {
+        checkoutSessionId: 'ch_3WsX6eDc9RfV2tGb5YhN',
+        paymentInstrumentId: 'pi_7GtN4cXz1RqW8eLp5VyB',
+        customerIp: '203.0.113.7',
+      },
       response: payV2ResponseSchema,
       otherResponseStatuses: [202],
       errors: [402, 404, 409],

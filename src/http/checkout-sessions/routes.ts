@@ -9,7 +9,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   checkoutSessionParams,
@@ -35,8 +35,18 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       path: '/checkout-sessions',
       summary:
         'Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed',
+      description:
+        'Creates a checkout session from line items (price ids and quantities) for a customer; totals and discounts are computed by the engine in minor units. Pay it with pay-v2, or send the customer to its hosted page (`url`).',
       tags,
       body: createCheckoutSessionSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        customerId: 'cus_3HdP0sVb6YkR2wQe9LmT',
+        lineItems: [{ priceId: 'price_5JwK9pLm2XcV7bNq4RtY', quantity: 2 }],
+        promotionCodes: ['WELCOME10'],
+        successUrl: 'https://shop.example.com/thanks',
+        cancelUrl: 'https://shop.example.com/cart',
+      },
       response: checkoutSessionSchema,
       errors: [409],
     },
@@ -50,8 +60,11 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'post',
       path: '/checkout-sessions/list',
       summary: 'Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt)',
+      description:
+        "The account's checkout sessions with offset pagination and filters (status, store, customer, total, date).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(checkoutSessionSchema, 'CheckoutSessionList'),
     },
     async ({ body, req }) => {
@@ -68,8 +81,11 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'post',
       path: '/checkout-sessions/expire',
       summary: 'Expires an open checkout session and releases its promotion-code redemptions',
+      description:
+        'Closes an open session so it can no longer be paid and gives its promotion-code uses back, e.g. when the cart is abandoned or changed.',
       tags,
       body: expireCheckoutSessionSchema,
+      example: { id: 'ch_3WsX6eDc9RfV2tGb5YhN' },
       response: checkoutSessionSchema,
       errors: [409],
     },
@@ -83,6 +99,7 @@ export function registerCheckoutSessionRoutes({ publicRouter }: Routers, { db, c
       method: 'get',
       path: '/checkout-sessions/:checkoutSessionId',
       summary: 'Retrieves a checkout session with its totals',
+      description: 'One checkout session with its lines, discounts, totals and status (open, paid, expired).',
       tags,
       params: checkoutSessionParams,
       response: checkoutSessionSchema,

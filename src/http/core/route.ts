@@ -45,6 +45,11 @@ export interface RouteSpec<
    */
   authorize?: (input: { params: Infer<P>; req: Request }) => void | Promise<void>;
   body?: B;
+  /**
+   * A typical JSON body for the OpenAPI document (`requestBody…example`): what a first call would
+   * send. Typed by the body schema; test/unit/openapiCompleteness.test.ts parses it with the schema.
+   */
+  example?: B extends z.ZodType ? z.input<B> : never;
   query?: Q;
   params?: P;
   response: R;
@@ -138,6 +143,12 @@ const idempotencyHeaders = z.object({
     }),
 });
 
+/** Every body example declared, with the schema it must pass (for the completeness test). */
+const bodyExamples: { method: Method; path: string; schema: z.ZodType; example: unknown }[] = [];
+export const declaredBodyExamples = (): readonly (typeof bodyExamples)[number][] => bodyExamples;
+
+const exampleOf = (example: unknown) => (example === undefined ? {} : { example });
+
 function registerOpenApi(
   basePath: string,
   spec: RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, z.ZodType>,
@@ -162,6 +173,8 @@ function registerOpenApi(
   for (const status of [...derivedErrorStatuses(traits), ...(spec.errors ?? [])].sort((a, b) => a - b))
     declared.set(status, { schema: errorBodySchema });
   registerOperation(spec.method, fullPath, declared);
+  if (spec.body && spec.example !== undefined)
+    bodyExamples.push({ method: spec.method, path: fullPath, schema: spec.body, example: spec.example });
 
   const responses = Object.fromEntries(
     [...declared].map(([status, { schema }]) => [
@@ -196,7 +209,9 @@ function registerOpenApi(
     ...(spec.partnerKind ? { 'x-required-partner-kind': spec.partnerKind } : {}),
     ...(description ? { description } : {}),
     request: {
-      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.body
+        ? { body: { content: { 'application/json': { schema: spec.body, ...exampleOf(spec.example) } } } }
+        : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
       ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
       ...(takesIdempotencyKey ? { headers: idempotencyHeaders } : {}),

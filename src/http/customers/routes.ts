@@ -2,7 +2,7 @@ import { createCustomer, customerList, findCustomer, listCustomers, updateCustom
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createCustomerSchema,
@@ -23,8 +23,18 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/customers',
       summary: 'Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)',
+      description:
+        'Creates a customer of the account, optionally tied to a store (e-mail unique per store). Payments, cards and subscriptions name a customer.',
       tags,
       body: createCustomerSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        phone: '+44 20 7946 0000',
+        externalRef: 'crm-10042',
+      },
       response: customerSchema,
       errors: [409],
     },
@@ -39,8 +49,11 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       path: '/customers/list',
       summary:
         'Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)',
+      description:
+        "The account's customers with offset pagination and filters; find a customer by e-mail or external reference here.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(customerSchema, 'CustomerList'),
     },
     async ({ body, req }) => {
@@ -57,8 +70,10 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/customers/update',
       summary: 'Updates a customer',
+      description: "Changes a customer's details (`{id, data}`): name, e-mail, phone, external reference.",
       tags,
       body: updateCustomerSchema,
+      example: { id: 'cus_3HdP0sVb6YkR2wQe9LmT', data: { phone: '+44 20 7946 0001' } },
       response: customerSchema,
       errors: [409],
     },
@@ -72,6 +87,7 @@ export function registerCustomerRoutes({ publicRouter }: Routers, { db }: AppDep
       method: 'get',
       path: '/customers/:customerId',
       summary: 'Retrieves a customer',
+      description: 'One customer of the account.',
       tags,
       params: customerParams,
       response: customerSchema,

@@ -2,7 +2,7 @@ import { createDomain, deleteDomain, domainList, findDomain, listDomains, verify
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { createDomainSchema, domainParams, domainSchema, toPublicDomain } from './validators';
 
@@ -23,6 +23,7 @@ export function registerDomainRoutes({ publicRouter }: Routers, { db, dnsTxt }: 
         'in any status, is 409 DOMAIN_TAKEN until its registration is deleted.',
       tags,
       body: createDomainSchema,
+      example: { storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ', hostname: 'shop.example.com' },
       response: domainSchema,
       errors: [409],
     },
@@ -36,8 +37,10 @@ export function registerDomainRoutes({ publicRouter }: Routers, { db, dnsTxt }: 
       method: 'post',
       path: '/domains/list',
       summary: 'Lists custom domains (filters: storeId, hostname, status, createdAt)',
+      description: "The account's custom domains with offset pagination and filters (store, hostname, status, date).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(domainSchema, 'CustomDomainList'),
     },
     async ({ body, req }) => {
@@ -54,6 +57,7 @@ export function registerDomainRoutes({ publicRouter }: Routers, { db, dnsTxt }: 
       method: 'get',
       path: '/domains/:id',
       summary: 'Retrieves a custom domain',
+      description: 'One custom domain with its verification status.',
       tags,
       params: domainParams,
       response: domainSchema,
@@ -87,6 +91,7 @@ export function registerDomainRoutes({ publicRouter }: Routers, { db, dnsTxt }: 
       method: 'delete',
       path: '/domains/:id',
       summary: 'Deletes a custom domain registration, releasing the hostname',
+      description: 'Removes a custom domain so the hostname can be registered again.',
       tags,
       params: domainParams,
       response: domainSchema,

@@ -18,9 +18,12 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/events/recent',
       summary: "The account's most recent events, newest first (limit 1–100, default 10)",
+      description:
+        'The newest events of the account (payments, orders, subscriptions…), as webhooks deliver them. Use it to see what a webhook endpoint should have received, or to poll without one.',
       tags,
       adminOnly: true,
       body: recentEventsSchema,
+      example: { limit: 20 },
       response: z.array(eventSchema),
     },
     async ({ body, req }) => recentEvents(db, tenantOf(req), body.limit),
@@ -33,6 +36,8 @@ export function registerEventRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/events/:eventId/webhook-attempts',
       summary: 'Every webhook delivery attempt of one event, newest first',
+      description:
+        "Every delivery attempt of one event to the account's endpoints, with status code and timing. Use it to debug why an endpoint did not get an event.",
       tags,
       params: eventParams,
       response: z.array(deliveryAttemptSchema),

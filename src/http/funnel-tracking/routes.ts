@@ -22,8 +22,18 @@ export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: Ap
       method: 'post',
       path: '/funnel-tracking/step',
       summary: 'Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session',
+      description:
+        "Records a view, enter, convert or custom event of a funnel step, for the funnel's report; with a sessionId, view and enter also move that session.",
       tags,
       body: trackStepSchema,
+      example: {
+        eventType: 'view',
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        stepId: 'step_8DcR3fVt6GbY1hNu4JmK',
+        deviceType: 'mobile',
+        environment: 'production',
+        sessionId: 'fs_5TgB8yHn1UjM4iKo7LpQ',
+      },
       response: trackStepResponseSchema,
       errors: [409],
     },
@@ -44,6 +54,8 @@ export function registerFunnelTrackingRoutes({ publicRouter }: Routers, deps: Ap
       method: 'get',
       path: '/funnels/:funnelId/report',
       summary: 'Views, enters, conversions, custom events and sessions per step of a funnel',
+      description:
+        'Counts per step of a funnel (views, enters, conversions, custom events, sessions); use it to compare steps.',
       tags,
       params: reportParams,
       query: reportQuery,

@@ -24,6 +24,8 @@ export function registerHealthRoutes(router: Router, deps: AppDeps): void {
       method: 'get',
       path: '/health',
       summary: 'Reports whether Postgres and Temporal (with a polling worker) are reachable',
+      description:
+        'Answers 200 when Postgres, Temporal and a polling worker are reachable, 503 naming the failing part otherwise. No API key; for load balancers and uptime checks.',
       tags: ['health'],
       security: 'none',
       response: healthResponseSchema,

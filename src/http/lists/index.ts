@@ -1,2 +1,2 @@
 export { buildListQuery, pageInfo, type ListDefinition, type ListQuery } from '../../db/listQuery';
-export { listRequestSchema, listResponseSchema, maxPageSize, type ListRequest } from './validators';
+export { listRequestExample, listRequestSchema, listResponseSchema, maxPageSize, type ListRequest } from './validators';

@@ -71,6 +71,13 @@ export const listRequestSchema = z
   .openapi('ListRequest');
 export type ListRequest = z.infer<typeof listRequestSchema>;
 
+/** Every list sorts and filters by `createdAt` (docs/commerce.md), so one example fits them all. */
+export const listRequestExample = {
+  pagination: { page: 1, pageSize: 20 },
+  sortBy: { field: 'createdAt', direction: 'desc' },
+  filters: { createdAt: { condition: 'is-after-date', value: '2026-01-01' } },
+} satisfies z.input<typeof listRequestSchema>;
+
 export const pageInfoSchema = z
   .object({
     page: z.number().int(),

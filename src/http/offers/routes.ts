@@ -4,7 +4,7 @@ import { scopeOf } from '../auth/scope';
 import { checkoutSessionSchema, presentCheckoutSession } from '../checkout-sessions/validators';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { applyOfferSchema, createOfferSchema, offerParams, offerSchema, toPublicOffer } from './validators';
 
@@ -25,6 +25,14 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: A
         '(its product follows) and optionally a priceOverride in integer minor units of a currency the store sells in.',
       tags,
       body: createOfferSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        type: 'bump',
+        title: 'Add a second bag at 20 % off',
+        priceId: 'price_5JwK9pLm2XcV7bNq4RtY',
+        quantity: 1,
+        priceOverride: { unitAmount: 1990, currency: 'EUR' },
+      },
       response: offerSchema,
     },
     async ({ body, req }) => toPublicOffer(await createOffer(db, scopeOf(req), body)),
@@ -37,8 +45,10 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: A
       method: 'post',
       path: '/offers/list',
       summary: 'Lists offers (filters: storeId, type, priceId, active, createdAt)',
+      description: "The account's offers (upsells, downsells, order bumps) with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(offerSchema, 'OfferList'),
     },
     async ({ body, req }) => {
@@ -55,6 +65,7 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: A
       method: 'get',
       path: '/offers/:id',
       summary: 'Retrieves an offer',
+      description: 'One offer: its type, price, quantity and price override.',
       tags,
       params: offerParams,
       response: offerSchema,
@@ -77,6 +88,7 @@ export function registerOfferRoutes({ publicRouter }: Routers, { db, config }: A
       tags,
       params: offerParams,
       body: applyOfferSchema,
+      example: { checkoutSessionId: 'ch_3WsX6eDc9RfV2tGb5YhN' },
       response: checkoutSessionSchema,
       errors: [409],
     },

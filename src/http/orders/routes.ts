@@ -2,7 +2,7 @@ import { findOrderWithPayments, listOrders, orderList } from '../../commerce/ord
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { orderParams, orderSchema, orderWithPaymentsSchema, toPublicOrder } from './validators';
 
@@ -18,8 +18,11 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       path: '/orders/list',
       summary:
         'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)',
+      description:
+        "The account's orders with offset pagination and filters (status, store, customer, total, source, date).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(orderSchema, 'OrderList'),
     },
     async ({ body, req }) => {
@@ -36,6 +39,7 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/orders/:orderId',
       summary: 'Retrieves an order with its line items, customer and payments',
+      description: 'One order with its line items, customer and payments; use it for fulfilment after s_order_paid.',
       tags,
       params: orderParams,
       response: orderWithPaymentsSchema,

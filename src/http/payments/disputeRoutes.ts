@@ -21,8 +21,11 @@ export function registerDisputeRoutes({ publicRouter }: Routers, deps: AppDeps):
       method: 'post',
       path: '/payments/disputes/create',
       summary: 'Records a dispute (chargeback) against a captured payment',
+      description:
+        'Records a chargeback the merchant learnt of outside the engine against a captured payment; disputes from Stripe and Adyen arrive by their webhooks. An open dispute blocks refunds.',
       tags,
       body: createDisputeSchema,
+      example: { paymentId: 'pay_2WsX7eDc4RfV9tGb1YhN', amount: 2500, reason: 'fraudulent' },
       response: disputeSchema,
       errors: [404, 409],
     },
@@ -45,8 +48,11 @@ export function registerDisputeRoutes({ publicRouter }: Routers, deps: AppDeps):
       method: 'post',
       path: '/payments/disputes/update',
       summary: "Updates a dispute's status (needs_response, under_review, won, lost)",
+      description:
+        'Moves a dispute along needs_response, under_review, won or lost; a won dispute allows refunds again.',
       tags,
       body: updateDisputeSchema,
+      example: { disputeId: 'dp_4RfV1tGb6YhN9uJm2IkO', status: 'under_review' },
       response: disputeSchema,
       errors: [404],
     },

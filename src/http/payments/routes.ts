@@ -11,7 +11,14 @@ import type { AppDeps } from '../core/context';
 import { badRequest, forbidden } from '../core/errors';
 import { defineRoute } from '../core/route';
 import { keyedBusinessId } from '../idempotency/middleware';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo, type ListDefinition } from '../lists';
+import {
+  buildListQuery,
+  listRequestExample,
+  listRequestSchema,
+  listResponseSchema,
+  pageInfo,
+  type ListDefinition,
+} from '../lists';
 import type { Routers } from '../routes';
 import { answerPayment } from './answer';
 import { registerPaymentFollowUpRoutes, runCaptureRequest } from './followUpRoutes';
@@ -69,8 +76,19 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     path: '/payments/process',
     summary:
       'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
+    description:
+      "Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.",
     tags,
     body: processPaymentSchema,
+    example: {
+      storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+      customerId: 'cus_3HdP0sVb6YkR2wQe9LmT',
+      paymentInstrumentId: 'pi_7GtN4cXz1RqW8eLp5VyB',
+      amount: 2500,
+      currency: 'EUR',
+      mode: 'purchase',
+      customerIp: '203.0.113.7',
+    } as const,
     response: processPaymentResponseSchema,
     otherResponseStatuses: [202],
     errors: [402, 404, 409],
@@ -87,8 +105,11 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/payments/list',
       summary: 'Lists payments (offset pagination, filters)',
+      description:
+        "The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(paymentSchema, 'PaymentList'),
     },
     async ({ body, req }) => {
@@ -102,6 +123,8 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     method: 'get' as const,
     path: '/payments/:paymentId',
     summary: 'Retrieves a payment with its attempts, refunds and disputes',
+    description:
+      'One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.',
     tags,
     params: paymentParams,
     response: paymentDetailSchema,

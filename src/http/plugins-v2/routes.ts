@@ -3,7 +3,7 @@ import { forkInstance } from '../../plugins/fork';
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createDeploymentSchema,
@@ -33,6 +33,11 @@ export function registerPluginV2Routes({ publicRouter }: Routers, { db }: AppDep
         'its instances and their routes are written in one transaction. A plugin of another store is 404.',
       tags,
       body: createDeploymentSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        pluginId: 'plg_9OlP2mKi5NjU8hBy3GvT',
+        instances: [{ name: 'checkout-page', config: { theme: 'dark' } }],
+      },
       response: deploymentSchema,
     },
     async ({ body, req }) => toPublicDeployment(await createDeployment(db, scopeOf(req), body)),
@@ -45,8 +50,10 @@ export function registerPluginV2Routes({ publicRouter }: Routers, { db }: AppDep
       method: 'post',
       path: '/plugins/v2/deployments/list',
       summary: 'Lists deployments (filters: storeId, pluginId, createdAt)',
+      description: "The account's plugin deployments with offset pagination and filters (store, plugin, date).",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(deploymentSummarySchema, 'PluginDeploymentList'),
     },
     async ({ body, req }) => {
@@ -66,6 +73,7 @@ export function registerPluginV2Routes({ publicRouter }: Routers, { db }: AppDep
       description: 'A deployment of another store, account or mode is 404.',
       tags,
       body: deploymentDetailsRequestSchema,
+      example: { deploymentId: 'dep_4RfV7tGb2YhN5uJm8IkO', storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ' },
       response: deploymentSchema,
     },
     async ({ body, req }) =>
@@ -85,6 +93,7 @@ export function registerPluginV2Routes({ publicRouter }: Routers, { db }: AppDep
         'Idempotency-Key to make a retry (or concurrent repeats) answer the first fork instead of making another.',
       tags,
       body: forkRequestSchema,
+      example: { deploymentInstanceId: 'dpi_1QaZ4wSx7EdC2rFv5TgB', storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ' },
       response: instanceSchema,
     },
     async ({ body, req }) => toPublicInstance(await forkInstance(db, scopeOf(req), body)),

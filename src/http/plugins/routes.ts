@@ -2,7 +2,7 @@ import { createPlugin, findPlugin, listPlugins, pluginList } from '../../plugins
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { createPluginSchema, pluginParams, pluginSchema, toPublicPlugin } from './validators';
 
@@ -24,6 +24,16 @@ export function registerPluginRoutes({ publicRouter }: Routers, { db }: AppDeps)
         'each (method, path) once. Deploy it with POST /plugins/v2/deployments/create.',
       tags,
       body: createPluginSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        manifest: {
+          name: 'loyalty-widget',
+          version: '1.2.0',
+          requirements: { sdkVersion: 'v2' },
+          mode: 'direct-mode',
+          routes: [{ method: 'GET', path: '/points/:customerId', handler: 'getPoints' }],
+        },
+      },
       response: pluginSchema,
     },
     async ({ body, req }) => toPublicPlugin(await createPlugin(db, scopeOf(req), body)),
@@ -36,8 +46,10 @@ export function registerPluginRoutes({ publicRouter }: Routers, { db }: AppDeps)
       method: 'post',
       path: '/plugins/list',
       summary: 'Lists plugins (filters: storeId, name, sdkVersion, runMode, createdAt)',
+      description: "The account's plugins with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(pluginSchema, 'PluginList'),
     },
     async ({ body, req }) => {
@@ -54,6 +66,7 @@ export function registerPluginRoutes({ publicRouter }: Routers, { db }: AppDeps)
       method: 'get',
       path: '/plugins/:pluginId',
       summary: 'Retrieves a plugin',
+      description: 'One plugin of the account.',
       tags,
       params: pluginParams,
       response: pluginSchema,

@@ -116,8 +116,17 @@ export function registerPortalSessionRoutes({ cmsRouter, publicRouter }: Routers
       method: 'post',
       path: '/portal/offer-links',
       summary: 'Signs an offer link that opens a limited anonymous portal session',
+      description:
+        'Signs a link a customer opens without signing in, to a limited portal session for one offer (e.g. in an e-mail).',
       tags: ['portal'],
       body: createOfferLinkRequestSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        customerId: 'cus_3HdP0sVb6YkR2wQe9LmT',
+        actions: ['switch'],
+        targetId: 'sub_8UjM3kIo6LpQ1wAz5SxE',
+        expiresInMinutes: 1440,
+      },
       response: offerLinkResponseSchema,
       secretFields: ['link'],
       status: 201,

@@ -62,6 +62,8 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       method: 'get',
       path: '/me',
       summary: 'The signed-in customer',
+      description:
+        "The customer the portal session (x-cms-token) belongs to, with their default card. The portal's other calls act for this customer only.",
       tags,
       security: 'cmsToken',
       ...accountOnly,
@@ -79,6 +81,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
   function defineOwnList<Row, Item>(
     path: string,
     summary: string,
+    description: string,
     response: z.ZodType<unknown, { data: Item[]; pagination: PageInfo }>,
     load: (session: CustomerPortalSession, page: PageRequest) => Promise<{ rows: Row[]; total: number }>,
     present: (row: Row, nowMs: number) => NoInfer<Item>,
@@ -86,7 +89,17 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
     defineRoute(
       portalRouter,
       basePath,
-      { method: 'get', path, summary, tags, security: 'cmsToken', ...accountOnly, query: pageQuerySchema, response },
+      {
+        method: 'get',
+        path,
+        summary,
+        description,
+        tags,
+        security: 'cmsToken',
+        ...accountOnly,
+        query: pageQuerySchema,
+        response,
+      },
       async ({ query, req }) => {
         const { rows, total } = await load(accountSessionOf(req), query);
         const now = Date.now();
@@ -98,6 +111,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
   defineOwnList(
     '/orders',
     "The customer's orders in this store, newest first, with their lines",
+    "The signed-in customer's orders in this store, newest first, paged; for an order history page.",
     portalOrderListSchema,
     (session, page) => listPortalOrders(db, session, page),
     toPortalOrder,
@@ -105,6 +119,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
   defineOwnList(
     '/subscriptions',
     "The customer's subscriptions in this store, newest first: status, option, price, current period",
+    "The signed-in customer's subscriptions in this store, newest first, paged; for a manage-subscriptions page.",
     portalSubscriptionListSchema,
     (session, page) => listPortalSubscriptions(db, session, page),
     toPortalSubscription,
@@ -112,6 +127,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
   defineOwnList(
     '/memberships',
     "The customer's memberships in this store, newest first: program, status, credit balance, savings",
+    "The signed-in customer's memberships in this store, newest first, paged, with credit balance and savings.",
     portalMembershipListSchema,
     (session, page) => listPortalMemberships(db, session, page),
     toPortalMembership,
@@ -119,6 +135,7 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
   defineOwnList(
     '/payment-methods',
     "The customer's cards, newest first: brand, last 4, expiry, default (never the number)",
+    "The signed-in customer's stored cards, newest first, paged, marking the default (never the number).",
     portalPaymentMethodListSchema,
     (session, page) => listPortalPaymentMethods(db, session, page),
     toPortalPaymentMethod,
@@ -131,10 +148,13 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       method: 'post',
       path: '/subscriptions/cancel',
       summary: 'Cancels a subscription at the end of its current period (default) or now',
+      description:
+        'The customer cancels their own subscription, at the end of the paid period unless they ask for now.',
       tags,
       security: 'cmsToken',
       ...accountOnly,
       body: portalCancelRequestSchema,
+      example: { subscriptionId: 'sub_8UjM3kIo6LpQ1wAz5SxE', atPeriodEnd: true },
       response: portalSubscriptionSchema,
       errors: [409],
     },
@@ -149,10 +169,13 @@ export function registerPortalAccountRoutes(portalRouter: Router, deps: AppDeps)
       method: 'post',
       path: '/subscriptions/resume',
       summary: 'Withdraws a cancel at period end: the subscription renews at its next billing date',
+      description:
+        'The customer withdraws a cancel at period end: the subscription renews at its next billing date again.',
       tags,
       security: 'cmsToken',
       ...accountOnly,
       body: portalResumeRequestSchema,
+      example: { subscriptionId: 'sub_8UjM3kIo6LpQ1wAz5SxE' },
       response: portalSubscriptionSchema,
       errors: [409],
     },

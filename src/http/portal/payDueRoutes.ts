@@ -43,10 +43,13 @@ export function registerPortalPayDueRoutes(portalRouter: Router, deps: AppDeps):
       path: '/renewals/pay',
       summary:
         "Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action)",
+      description:
+        'The customer pays a past-due renewal now with its card, in session; may answer requires_action with a 3-D Secure challenge.',
       tags,
       security: 'cmsToken',
       authorize: ({ req }) => requirePortalAction(portalSessionOf(req), 'renewals.pay'),
       body: payDueRequestSchema,
+      example: { subscriptionId: 'sub_8UjM3kIo6LpQ1wAz5SxE' },
       response: payDueResponseSchema,
       errors: [404, 409],
     },

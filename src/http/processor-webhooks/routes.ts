@@ -32,10 +32,18 @@ export function registerProcessorWebhookRoutes({ unauthenticatedRouter }: Router
       method: 'post',
       path: `${path}/:processorId`,
       summary: "Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms",
+      description:
+        "Where Stripe and Adyen send their asynchronous outcomes (refunds and captures confirmed later, disputes). No API key: the vendor's signature over the raw body, checked with the processor's signing secret, authenticates the call. Configure this URL in the vendor's dashboard; it is not for merchant clients.",
       tags: ['processors'],
       security: 'none',
       params: processorWebhookParams,
       body: processorWebhookBodySchema,
+      example: {
+        id: 'evt_1QdE3fGh5JkL7mNp',
+        object: 'event',
+        type: 'charge.refund.updated',
+        data: { object: { id: 're_1QdE3fGh5JkL7mNp', object: 'refund', status: 'succeeded' } },
+      },
       response: processorWebhookReceiptSchema,
       errors: [401, 409, 503],
     },

@@ -26,9 +26,19 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'post',
       path: '/processors',
       summary: "Creates a processor (credentials are checked against the type's schema, sealed, never returned)",
+      description:
+        'Connects a processor of a registered type (the sandbox, Stripe, Adyen…) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.',
       tags,
       adminOnly: true,
       body: createProcessorSchema,
+      example: {
+        name: 'Sandbox acquirer',
+        type: 'sandbox',
+        credentials: { merchantId: 'demo-merchant' },
+        supportedCurrencies: ['EUR', 'USD'],
+        baseCurrency: 'EUR',
+        enable3DS: true,
+      },
       response: processorSchema,
     },
     async ({ body, req }) => {
@@ -44,6 +54,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'get',
       path: '/processors',
       summary: 'Lists the processors of the account',
+      description: "The account's processors in the key's mode (never their credentials).",
       tags,
       response: z.array(processorSchema),
     },
@@ -57,9 +68,12 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'post',
       path: '/processors/update',
       summary: 'Updates a processor; credentials, when given, replace the stored ones',
+      description:
+        "Changes a processor's name, currencies, enabled flag, enable3DS or credentials (given credentials replace the stored ones). Turn on enable3DS here for the engine's 3-D Secure.",
       tags,
       adminOnly: true,
       body: updateProcessorSchema,
+      example: { processorId: 'proc_1ZxC6vBn3MqW8eRt4YuI', updatedData: { enable3DS: true } },
       response: processorSchema,
     },
     async ({ body, req }) => {
@@ -75,6 +89,7 @@ export function registerProcessorRoutes({ publicRouter }: Routers, { db, config 
       method: 'get',
       path: '/processors/:processorId',
       summary: 'Retrieves a processor',
+      description: 'One processor of the account (never its credentials).',
       tags,
       params: processorParams,
       response: processorSchema,

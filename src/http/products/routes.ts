@@ -2,7 +2,7 @@ import { createProduct, findProduct, listProducts, productList, updateProduct } 
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { registerPriceRoutes } from './priceRoutes';
 import { createProductSchema, productParams, productSchema, toPublicProduct, updateProductSchema } from './validators';
@@ -20,8 +20,27 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/products',
       summary: 'Creates a product with its variants and prices',
+      description:
+        'Creates a product in a store with its variants and their prices (integer minor units). Prices are what checkout sessions, subscriptions and offers refer to.',
       tags,
       body: createProductSchema,
+      example: {
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        name: 'Espresso beans, 1 kg',
+        description: 'Single-origin, roasted weekly',
+        isShippable: true,
+        weightGrams: 1000,
+        variants: [
+          {
+            name: 'Whole bean',
+            sku: 'ESP-1KG-WB',
+            prices: [
+              { unitAmount: 2490, currency: 'EUR', type: 'one_time' },
+              { unitAmount: 2190, currency: 'EUR', type: 'recurring', interval: 'month', intervalCount: 1 },
+            ],
+          },
+        ],
+      },
       response: productSchema,
     },
     async ({ body, req }) => toPublicProduct(await createProduct(db, scopeOf(req), body)),
@@ -34,8 +53,10 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/products/list',
       summary: 'Lists products with variants and prices',
+      description: "The account's products with their variants and prices, with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(productSchema, 'ProductList'),
     },
     async ({ body, req }) => {
@@ -52,6 +73,7 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       method: 'get',
       path: '/products/:productId',
       summary: 'Retrieves a product',
+      description: 'One product with its variants and prices.',
       tags,
       params: productParams,
       response: productSchema,
@@ -67,9 +89,12 @@ export function registerProductRoutes(routers: Routers, deps: AppDeps): void {
       path: '/products/:productId',
       summary:
         'Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)',
+      description:
+        "Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices.",
       tags,
       params: productParams,
       body: updateProductSchema,
+      example: { updatedData: { name: 'Espresso beans, 1 kg (new roast)', active: true } },
       response: productSchema,
     },
     async ({ params, body, req }) =>

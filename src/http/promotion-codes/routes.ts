@@ -8,7 +8,7 @@ import {
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import {
   createPromotionCodeSchema,
@@ -29,8 +29,16 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/promotion-codes',
       summary: 'Creates a redeemable code for a promotion',
+      description:
+        'Creates a code customers type at checkout for a promotion, with an optional usage limit and first-time-customers-only rule.',
       tags,
       body: createPromotionCodeSchema,
+      example: {
+        promotionId: 'promo_3EdC6rFv9TgB2yHn5UjM',
+        code: 'WELCOME10',
+        usageLimit: 500,
+        firstTimeCustomersOnly: true,
+      },
       response: promotionCodeSchema,
       errors: [409],
     },
@@ -44,8 +52,10 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/promotion-codes/list',
       summary: 'Lists promotion codes',
+      description: "The account's promotion codes with offset pagination and filters.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(promotionCodeSchema, 'PromotionCodeList'),
     },
     async ({ body, req }) => {
@@ -62,8 +72,10 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/promotion-codes/update',
       summary: 'Updates a promotion code: code, usageLimit, active, firstTimeCustomersOnly',
+      description: "Changes a code's text, usage limit, active flag or first-time-customers-only rule.",
       tags,
       body: updatePromotionCodeSchema,
+      example: { id: 'pc_1EdC4rFv7TgB2yHn5UjM', data: { usageLimit: 1000 } },
       response: promotionCodeSchema,
       errors: [409],
     },
@@ -77,6 +89,7 @@ export function registerPromotionCodeRoutes({ publicRouter }: Routers, { db }: A
       method: 'get',
       path: '/promotion-codes/:promotionCodeId',
       summary: 'Retrieves a promotion code',
+      description: 'One promotion code with its promotion, usage limit and rules.',
       tags,
       params: promotionCodeParams,
       response: promotionCodeSchema,

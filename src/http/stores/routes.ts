@@ -2,7 +2,7 @@ import { createStore, findStore, listStores, storeList, updateStore } from '../.
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { buildListQuery, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
+import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
 import { createStoreSchema, storeParams, storeSchema, toPublicStore, updateStoreSchema } from './validators';
 
@@ -17,8 +17,16 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores',
       summary: 'Creates a store (defaultPaymentFlowId must be a flow of the account and mode)',
+      description:
+        'Creates a store: its base and presentment currencies and, optionally, the payment flow its payments use when they name none. Most other resources belong to a store.',
       tags,
       body: createStoreSchema,
+      example: {
+        name: 'Demo Coffee Roasters',
+        baseCurrency: 'EUR',
+        presentmentCurrencies: ['EUR', 'USD'],
+        defaultPaymentFlowId: 'flow_9QwE4rTy7UiO2pAs5DfG',
+      },
       response: storeSchema,
       errors: [404],
     },
@@ -32,8 +40,10 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores/list',
       summary: 'Lists stores (offset pagination, filters)',
+      description: "The account's stores in the key's mode, with offset pagination, filters and sorting.",
       tags,
       body: listRequestSchema,
+      example: listRequestExample,
       response: listResponseSchema(storeSchema, 'StoreList'),
     },
     async ({ body, req }) => {
@@ -50,8 +60,11 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/stores/update',
       summary: 'Updates a store',
+      description:
+        "Changes a store's name, currencies or default payment flow (`{id, data}`). The new default flow applies to payments made from then on.",
       tags,
       body: updateStoreSchema,
+      example: { id: 'store_8fK2mQ9xLr4TnB7vW1cZ', data: { defaultPaymentFlowId: 'flow_9QwE4rTy7UiO2pAs5DfG' } },
       response: storeSchema,
     },
     async ({ body, req }) => toPublicStore(await updateStore(db, scopeOf(req), body.id, body.data)),
@@ -64,6 +77,7 @@ export function registerStoreRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'get',
       path: '/stores/:storeId',
       summary: 'Retrieves a store',
+      description: 'One store of the account, with its currencies and default payment flow.',
       tags,
       params: storeParams,
       response: storeSchema,

@@ -20,6 +20,7 @@ export function registerTestUtilityRoutes({ publicRouter }: Routers, deps: AppDe
       summary: "Test mode only: records a sample event of a type and sends it to the store's subscribed endpoints",
       tags: ['test'],
       body: triggerWebhookSchema,
+      example: { storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ', eventType: 'payment/succeeded' },
       response: triggerWebhookResponseSchema,
       description:
         'The test group is sandbox-only: a live key is authenticated but not allowed, so it gets 403 TEST_MODE_ONLY ' +

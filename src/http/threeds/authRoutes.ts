@@ -32,9 +32,19 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       path: '/threeds/authenticate',
       summary:
         'Authenticates a card with the 3DS server (durable workflow): the frictionless result, or a challenge to send the cardholder to',
+      description:
+        'Runs 3-D Secure for a card before paying: answers a frictionless result, or a challenge URL to send the cardholder to. Pass the session id (threedsSessionId) to the payment.',
       tags,
       adminOnly: true,
       body: authenticateSchema,
+      example: {
+        paymentInstrumentId: 'pi_7GtN4cXz1RqW8eLp5VyB',
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+        purchaseInfo: { amount: 2500, currency: 'EUR' },
+        cardholderInfo: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        challengePreference: 'no-preference',
+        returnUrl: 'https://shop.example.com/3ds-done',
+      },
       response: threeDsSessionSchema,
       errors: [404, 409],
     },
@@ -68,9 +78,16 @@ export function registerThreeDsAuthenticationRoutes({ publicRouter }: Routers, d
       path: '/threeds/create-merchant-session',
       summary:
         'Creates a merchant-initiated (3RI) session for a stored card: no browser, no challenge; pair it with initiatedBy merchant',
+      description:
+        'Creates a 3DS session for a merchant-initiated payment of a stored card (3RI: no browser, no challenge). Use it with initiatedBy merchant.',
       tags,
       adminOnly: true,
       body: createMerchantSessionSchema,
+      example: {
+        tokenId: 'tok_3ri_5f2c9a',
+        paymentInstrumentId: 'pi_7GtN4cXz1RqW8eLp5VyB',
+        storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
+      },
       response: threeDsSessionSchema,
       errors: [404, 409],
     },

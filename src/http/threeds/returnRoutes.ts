@@ -76,6 +76,8 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
         path: '/threeds/:id/return',
         summary:
           'Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome',
+        description:
+          "Where the cardholder's browser comes back after a challenge (a GET redirect, or a POST from the issuer's page): finishes the authentication and the payment waiting on it, and reports the outcome. Not called by merchant servers.",
         tags,
         security: 'none',
         params: sessionParams,

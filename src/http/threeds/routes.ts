@@ -27,9 +27,19 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       method: 'post',
       path: '/threeds/create-from-values',
       summary: 'Registers externally produced 3DS values as a session (Y/A: authenticated; N/U/R/I: stored as failed)',
+      description:
+        'Registers 3-D Secure values from your own 3DS server as a session, so a payment can carry them (threedsSessionId).',
       tags,
       adminOnly: true,
       body: createFromValuesSchema,
+      example: {
+        eci: '05',
+        authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
+        transStatus: 'Y',
+        dsTransID: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+        messageVersion: '2.2.0',
+        type: 'customer',
+      },
       response: threeDsSessionSchema,
     },
     async ({ body, req }) => {
@@ -64,6 +74,7 @@ export function registerThreeDsRoutes(routers: Routers, deps: AppDeps): void {
       method: 'get',
       path: '/threeds/:id',
       summary: 'Retrieves a 3DS session',
+      description: 'One 3DS session with its status and authentication result.',
       tags,
       params: sessionParams,
       response: threeDsSessionSchema,

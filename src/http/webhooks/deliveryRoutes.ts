@@ -19,6 +19,8 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       method: 'get',
       path: '/webhooks/:webhookId/attempts',
       summary: 'Delivery attempts to one endpoint, newest first',
+      description:
+        'Delivery attempts to this endpoint, newest first, with status code and error. Use it to see why deliveries fail.',
       tags,
       params: webhookParams,
       query: attemptsQuery,
@@ -36,9 +38,12 @@ export function registerWebhookDeliveryRoutes({ publicRouter }: Routers, deps: A
       adminOnly: true,
       path: '/webhooks/:webhookId/redeliver',
       summary: 'Delivers an event to this endpoint again, as a new delivery workflow with its own retries',
+      description:
+        'Sends one event to this endpoint again as a new delivery with its own retries, e.g. after the receiver was fixed.',
       tags,
       params: webhookParams,
       body: redeliverSchema,
+      example: { eventId: 'evt_6TgB1yHn4UjM7iKo2LpQ' },
       response: z.object({ eventId: z.string(), endpointId: z.string(), workflowId: z.string() }),
       status: 202,
       errors: [409],

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports whether Postgres and Temporal (with a polling worker) are reachable */
+        /**
+         * Reports whether Postgres and Temporal (with a polling worker) are reachable
+         * @description Answers 200 when Postgres, Temporal and a polling worker are reachable, 503 naming the failing part otherwise. No API key; for load balancers and uptime checks.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -112,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms */
+        /**
+         * Receives a processor's signed webhook (Stripe, Adyen) and settles what it confirms
+         * @description Where Stripe and Adyen send their asynchronous outcomes (refunds and captures confirmed later, disputes). No API key: the vendor's signature over the raw body, checked with the processor's signing secret, authenticates the call. Configure this URL in the vendor's dashboard; it is not for merchant clients.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -124,6 +130,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_1QdE3fGh5JkL7mNp",
+                     *       "object": "event",
+                     *       "type": "charge.refund.updated",
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "re_1QdE3fGh5JkL7mNp",
+                     *           "object": "refund",
+                     *           "status": "succeeded"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
@@ -310,7 +330,7 @@ export interface paths {
         put?: never;
         /**
          * The account's most recent events, newest first (limit 1–100, default 10)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. The newest events of the account (payments, orders, subscriptions…), as webhooks deliver them. Use it to see what a webhook endpoint should have received, or to poll without one.
          */
         post: {
             parameters: {
@@ -324,6 +344,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "limit": 20
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecentEventsRequest"];
                 };
             };
@@ -504,7 +529,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every webhook delivery attempt of one event, newest first */
+        /**
+         * Every webhook delivery attempt of one event, newest first
+         * @description Every delivery attempt of one event to the account's endpoints, with status code and timing. Use it to debug why an endpoint did not get an event.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -675,7 +703,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a store's webhook endpoints (never their secrets) */
+        /**
+         * Lists a store's webhook endpoints (never their secrets)
+         * @description The store's webhook endpoints with their event types, state and failure record; secrets are never shown again.
+         */
         get: {
             parameters: {
                 query: {
@@ -834,7 +865,7 @@ export interface paths {
         put?: never;
         /**
          * Registers a store's webhook endpoint; the answer shows its signing secret once
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Registers an endpoint URL of a store for the event types it names. The signing secret is in this answer only: keep it to verify each delivery's signature (docs/webhooks.md).
          */
         post: {
             parameters: {
@@ -848,6 +879,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "eventTypes": [
+                     *         "payment/succeeded",
+                     *         "payment/refunded"
+                     *       ],
+                     *       "description": "Order fulfilment"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateWebhookEndpoint"];
                 };
             };
@@ -1047,7 +1089,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Shows a webhook endpoint */
+        /**
+         * Shows a webhook endpoint
+         * @description One webhook endpoint with its event types, state and failure record (never its secret).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1207,7 +1252,7 @@ export interface paths {
         post?: never;
         /**
          * Deletes a webhook endpoint (running deliveries to it stop)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Removes an endpoint: no new deliveries start and running ones stop. Use it when the receiver is retired; to pause, disable it instead (PATCH).
          */
         delete: {
             parameters: {
@@ -1372,7 +1417,7 @@ export interface paths {
         head?: never;
         /**
          * Updates url, eventTypes, enabled or description; enabling again clears the failure record
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes an endpoint's url, event types, enabled flag or description. Enable an endpoint again here after it was disabled for failing.
          */
         patch: {
             parameters: {
@@ -1385,6 +1430,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "eventTypes": [
+                     *         "payment/succeeded",
+                     *         "payment/failed",
+                     *         "payment/refunded"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpdateWebhookEndpoint"];
                 };
             };
@@ -1565,7 +1620,7 @@ export interface paths {
         put?: never;
         /**
          * Issues a new signing secret; the old one keeps signing (a second v1=) for overlapSeconds
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Issues a new signing secret, shown in this answer only. The old secret keeps signing too for overlapSeconds, so the receiver can switch without dropping events.
          */
         post: {
             parameters: {
@@ -1581,6 +1636,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "overlapSeconds": 3600
+                     *     }
+                     */
                     "application/json": components["schemas"]["RotateWebhookSecret"];
                 };
             };
@@ -1780,7 +1840,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery attempts to one endpoint, newest first */
+        /**
+         * Delivery attempts to one endpoint, newest first
+         * @description Delivery attempts to this endpoint, newest first, with status code and error. Use it to see why deliveries fail.
+         */
         get: {
             parameters: {
                 query?: {
@@ -1957,7 +2020,7 @@ export interface paths {
         put?: never;
         /**
          * Delivers an event to this endpoint again, as a new delivery workflow with its own retries
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Sends one event to this endpoint again as a new delivery with its own retries, e.g. after the receiver was fixed.
          */
         post: {
             parameters: {
@@ -1973,6 +2036,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "evt_6TgB1yHn4UjM7iKo2LpQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RedeliverWebhook"];
                 };
             };
@@ -2194,6 +2262,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "eventType": "payment/succeeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TriggerTestWebhook"];
                 };
             };
@@ -2395,7 +2469,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a store (defaultPaymentFlowId must be a flow of the account and mode) */
+        /**
+         * Creates a store (defaultPaymentFlowId must be a flow of the account and mode)
+         * @description Creates a store: its base and presentment currencies and, optionally, the payment flow its payments use when they name none. Most other resources belong to a store.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2408,6 +2485,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Demo Coffee Roasters",
+                     *       "baseCurrency": "EUR",
+                     *       "presentmentCurrencies": [
+                     *         "EUR",
+                     *         "USD"
+                     *       ],
+                     *       "defaultPaymentFlowId": "flow_9QwE4rTy7UiO2pAs5DfG"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -2618,7 +2706,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists stores (offset pagination, filters) */
+        /**
+         * Lists stores (offset pagination, filters)
+         * @description The account's stores in the key's mode, with offset pagination, filters and sorting.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2631,6 +2722,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -2813,7 +2922,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a store */
+        /**
+         * Updates a store
+         * @description Changes a store's name, currencies or default payment flow (`{id, data}`). The new default flow applies to payments made from then on.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2826,6 +2938,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "data": {
+                     *         "defaultPaymentFlowId": "flow_9QwE4rTy7UiO2pAs5DfG"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -3037,7 +3157,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a store */
+        /**
+         * Retrieves a store
+         * @description One store of the account, with its currencies and default payment flow.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3210,7 +3333,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a product with its variants and prices */
+        /**
+         * Creates a product with its variants and prices
+         * @description Creates a product in a store with its variants and their prices (integer minor units). Prices are what checkout sessions, subscriptions and offers refer to.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3223,6 +3349,35 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Espresso beans, 1 kg",
+                     *       "description": "Single-origin, roasted weekly",
+                     *       "isShippable": true,
+                     *       "weightGrams": 1000,
+                     *       "variants": [
+                     *         {
+                     *           "name": "Whole bean",
+                     *           "sku": "ESP-1KG-WB",
+                     *           "prices": [
+                     *             {
+                     *               "unitAmount": 2490,
+                     *               "currency": "EUR",
+                     *               "type": "one_time"
+                     *             },
+                     *             {
+                     *               "unitAmount": 2190,
+                     *               "currency": "EUR",
+                     *               "type": "recurring",
+                     *               "interval": "month",
+                     *               "intervalCount": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -3457,7 +3612,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists products with variants and prices */
+        /**
+         * Lists products with variants and prices
+         * @description The account's products with their variants and prices, with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3470,6 +3628,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -3650,7 +3826,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a product */
+        /**
+         * Retrieves a product
+         * @description One product with its variants and prices.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -3806,7 +3985,10 @@ export interface paths {
                 };
             };
         };
-        /** Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams) */
+        /**
+         * Updates a product: name, description, active, tax (isTaxable, taxCode) and shipping (isShippable, weightGrams)
+         * @description Changes a product's own fields (name, description, active, tax and shipping details); prices are added and deactivated through /prices.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -3818,6 +4000,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "updatedData": {
+                     *         "name": "Espresso beans, 1 kg (new roast)",
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         updatedData: {
                             name?: string;
@@ -4013,7 +4203,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Adds a price to a variant */
+        /**
+         * Adds a price to a variant
+         * @description Adds a one-time or recurring price to a product variant, in integer minor units of one currency. A price's amount never changes: add a new price and deactivate the old one.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4026,6 +4219,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "variantId": "var_2MzQ8rTx5LwN1cVb7KpH",
+                     *       "unitAmount": 2690,
+                     *       "currency": "EUR",
+                     *       "type": "one_time"
+                     *     }
+                     */
                     "application/json": {
                         variantId: string;
                         /** @description Integer minor units (cents; yen for JPY) */
@@ -4244,7 +4445,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists prices (filters productId, variantId, currency, type, interval, active, unitAmount, createdAt) */
+        /**
+         * Lists prices (filters productId, variantId, currency, type, interval, active, unitAmount, createdAt)
+         * @description The account's prices, with offset pagination and filters; find the recurring prices a subscription can use here.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4257,6 +4461,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -4439,7 +4661,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activates or deactivates a price */
+        /**
+         * Activates or deactivates a price
+         * @description Activates or deactivates a price. An inactive price can no longer be sold; what was already sold keeps it.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4452,6 +4677,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -4656,7 +4889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a price */
+        /**
+         * Retrieves a price
+         * @description One price: amount, currency, type, recurring interval and whether it is active.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4829,7 +5065,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail) */
+        /**
+         * Creates a customer (409 CUSTOMER_EMAIL_EXISTS when its store has the e-mail)
+         * @description Creates a customer of the account, optionally tied to a store (e-mail unique per store). Payments, cards and subscriptions name a customer.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -4842,6 +5081,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "email": "ada@example.com",
+                     *       "firstName": "Ada",
+                     *       "lastName": "Lovelace",
+                     *       "phone": "+44 20 7946 0000",
+                     *       "externalRef": "crm-10042"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         firstName?: string;
@@ -5050,7 +5299,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt) */
+        /**
+         * Lists customers (offset pagination; filters email, firstName, lastName, phone, externalRef, storeId, createdAt)
+         * @description The account's customers with offset pagination and filters; find a customer by e-mail or external reference here.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5063,6 +5315,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -5245,7 +5515,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a customer */
+        /**
+         * Updates a customer
+         * @description Changes a customer's details (`{id, data}`): name, e-mail, phone, external reference.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5258,6 +5531,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "data": {
+                     *         "phone": "+44 20 7946 0001"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -5466,7 +5747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a customer */
+        /**
+         * Retrieves a customer
+         * @description One customer of the account.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -5639,7 +5923,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tokenizes a card for a customer: the PAN is encrypted at rest, the CVC is never stored */
+        /**
+         * Tokenizes a card for a customer: the PAN is encrypted at rest, the CVC is never stored
+         * @description Stores a card for a customer and answers a payment instrument (pi_…) to pay with; the number is encrypted at rest and only brand, BIN, last 4 and expiry are shown. The sandbox's test card numbers decide test payments' outcomes.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5652,6 +5939,18 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "card": {
+                     *         "number": "4242 4242 4242 4242",
+                     *         "expMonth": 12,
+                     *         "expYear": 2030,
+                     *         "cvc": "123",
+                     *         "cardholderName": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         customerId: string;
                         card: {
@@ -5869,7 +6168,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists payment instruments (filters customerId, brand, last4, createdAt) */
+        /**
+         * Lists payment instruments (filters customerId, brand, last4, createdAt)
+         * @description The account's stored cards with offset pagination and filters (customer, brand, last 4).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5882,6 +6184,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -6064,7 +6384,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a card instrument (expiry after reissue, cardholder name) */
+        /**
+         * Updates a card instrument (expiry after reissue, cardholder name)
+         * @description Changes a stored card's expiry (after the issuer reissued it) or cardholder name; the number cannot change: store the new card instead.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6077,6 +6400,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "data": {
+                     *         "expMonth": 3,
+                     *         "expYear": 2031
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -6283,7 +6615,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment instrument */
+        /**
+         * Retrieves a payment instrument
+         * @description One stored card: brand, BIN, last 4, expiry, issuing country, fingerprint (never the number).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6454,7 +6789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a customer's payment instruments, newest first */
+        /**
+         * Lists a customer's payment instruments, newest first
+         * @description The customer's stored cards, newest first; use it to offer a returning customer their saved cards.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6629,7 +6967,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed */
+        /**
+         * Creates a checkout session; totals are computed server-side in minor units and promotion codes are redeemed
+         * @description Creates a checkout session from line items (price ids and quantities) for a customer; totals and discounts are computed by the engine in minor units. Pay it with pay-v2, or send the customer to its hosted page (`url`).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6642,6 +6983,23 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "lineItems": [
+                     *         {
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "quantity": 2
+                     *         }
+                     *       ],
+                     *       "promotionCodes": [
+                     *         "WELCOME10"
+                     *       ],
+                     *       "successUrl": "https://shop.example.com/thanks",
+                     *       "cancelUrl": "https://shop.example.com/cart"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         customerId?: string;
@@ -6880,7 +7238,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt) */
+        /**
+         * Lists checkout sessions (filters status, currency, storeId, customerId, total, createdAt)
+         * @description The account's checkout sessions with offset pagination and filters (status, store, customer, total, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6893,6 +7254,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -7075,7 +7454,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Expires an open checkout session and releases its promotion-code redemptions */
+        /**
+         * Expires an open checkout session and releases its promotion-code redemptions
+         * @description Closes an open session so it can no longer be paid and gives its promotion-code uses back, e.g. when the cart is abandoned or changed.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7088,6 +7470,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_3WsX6eDc9RfV2tGb5YhN"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                     };
@@ -7289,7 +7676,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a checkout session with its totals */
+        /**
+         * Retrieves a checkout session with its totals
+         * @description One checkout session with its lines, discounts, totals and status (open, paid, expired).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7462,7 +7852,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt) */
+        /**
+         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)
+         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7475,6 +7868,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -7655,7 +8066,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an order with its line items, customer and payments */
+        /**
+         * Retrieves an order with its line items, customer and payments
+         * @description One order with its line items, customer and payments; use it for fulfilment after s_order_paid.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -7828,7 +8242,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a promotion (percentage in basis points, or a fixed amount in one currency) */
+        /**
+         * Creates a promotion (percentage in basis points, or a fixed amount in one currency)
+         * @description Creates a discount rule: a percentage (basis points) or a fixed amount in one currency. Customers redeem it through promotion codes.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -7841,6 +8258,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Welcome 10 %",
+                     *       "discountType": "percentage",
+                     *       "percentBasisPoints": 1000
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -8055,7 +8480,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists promotions */
+        /**
+         * Lists promotions
+         * @description The account's promotions with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8068,6 +8496,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -8250,7 +8696,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renames or (de)activates a promotion */
+        /**
+         * Renames or (de)activates a promotion
+         * @description Renames a promotion or turns it on or off; its discount does not change (create another promotion for that).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8263,6 +8712,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "promo_3EdC6rFv9TgB2yHn5UjM",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -8468,7 +8925,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a promotion */
+        /**
+         * Retrieves a promotion
+         * @description One promotion and its discount.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -8641,7 +9101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a redeemable code for a promotion */
+        /**
+         * Creates a redeemable code for a promotion
+         * @description Creates a code customers type at checkout for a promotion, with an optional usage limit and first-time-customers-only rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8654,6 +9117,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "promotionId": "promo_3EdC6rFv9TgB2yHn5UjM",
+                     *       "code": "WELCOME10",
+                     *       "usageLimit": 500,
+                     *       "firstTimeCustomersOnly": true
+                     *     }
+                     */
                     "application/json": {
                         promotionId: string;
                         code: string;
@@ -8862,7 +9333,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists promotion codes */
+        /**
+         * Lists promotion codes
+         * @description The account's promotion codes with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -8875,6 +9349,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -9057,7 +9549,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a promotion code: code, usageLimit, active, firstTimeCustomersOnly */
+        /**
+         * Updates a promotion code: code, usageLimit, active, firstTimeCustomersOnly
+         * @description Changes a code's text, usage limit, active flag or first-time-customers-only rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9070,6 +9565,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pc_1EdC4rFv7TgB2yHn5UjM",
+                     *       "data": {
+                     *         "usageLimit": 1000
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -9278,7 +9781,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a promotion code */
+        /**
+         * Retrieves a promotion code
+         * @description One promotion code with its promotion, usage limit and rules.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -9451,7 +9957,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a checkout offer with line items and promotions */
+        /**
+         * Creates a checkout offer with line items and promotions
+         * @description Creates a checkout offer (upsell, downsell, cross-sell or order bump) with its line items and promotions, to present around a checkout.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9464,6 +9973,25 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "type": "order_bump",
+                     *       "titleTrans": {
+                     *         "en": "Add a mug",
+                     *         "de": "Dazu ein Becher"
+                     *       },
+                     *       "lineItems": [
+                     *         {
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "quantity": 1
+                     *         }
+                     *       ],
+                     *       "promotionIds": [
+                     *         "promo_3EdC6rFv9TgB2yHn5UjM"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /** @enum {string} */
@@ -9685,7 +10213,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists checkout offers */
+        /**
+         * Lists checkout offers
+         * @description The account's checkout offers with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9698,6 +10229,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -9880,7 +10429,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a checkout offer */
+        /**
+         * Updates a checkout offer
+         * @description Changes a checkout offer's fields, line items or promotions (`{id, data}`).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -9893,6 +10445,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "co_7UjM2iKo5LpQ8aZw3SxE",
+                     *       "data": {
+                     *         "active": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -10116,7 +10676,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retrieves a checkout offer with its line items and promotions (no body) */
+        /**
+         * Retrieves a checkout offer with its line items and promotions (no body)
+         * @description One checkout offer with its line items and promotions (a POST without a body, as the spec names it).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10325,6 +10888,19 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "type": "bump",
+                     *       "title": "Add a second bag at 20 % off",
+                     *       "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "quantity": 1,
+                     *       "priceOverride": {
+                     *         "unitAmount": 1990,
+                     *         "currency": "EUR"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /**
@@ -10549,7 +11125,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists offers (filters: storeId, type, priceId, active, createdAt) */
+        /**
+         * Lists offers (filters: storeId, type, priceId, active, createdAt)
+         * @description The account's offers (upsells, downsells, order bumps) with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -10562,6 +11141,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -10742,7 +11339,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an offer */
+        /**
+         * Retrieves an offer
+         * @description One offer: its type, price, quantity and price override.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -10933,6 +11533,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "checkoutSessionId": "ch_3WsX6eDc9RfV2tGb5YhN"
+                     *     }
+                     */
                     "application/json": {
                         checkoutSessionId: string;
                     };
@@ -11152,6 +11757,26 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "manifest": {
+                     *         "name": "loyalty-widget",
+                     *         "version": "1.2.0",
+                     *         "requirements": {
+                     *           "sdkVersion": "v2"
+                     *         },
+                     *         "mode": "direct-mode",
+                     *         "routes": [
+                     *           {
+                     *             "method": "GET",
+                     *             "path": "/points/:customerId",
+                     *             "handler": "getPoints"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         manifest: components["schemas"]["PluginManifest"];
@@ -11356,7 +11981,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists plugins (filters: storeId, name, sdkVersion, runMode, createdAt) */
+        /**
+         * Lists plugins (filters: storeId, name, sdkVersion, runMode, createdAt)
+         * @description The account's plugins with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11369,6 +11997,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -11549,7 +12195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a plugin */
+        /**
+         * Retrieves a plugin
+         * @description One plugin of the account.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -11738,6 +12387,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "pluginId": "plg_9OlP2mKi5NjU8hBy3GvT",
+                     *       "instances": [
+                     *         {
+                     *           "name": "checkout-page",
+                     *           "config": {
+                     *             "theme": "dark"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         pluginId: string;
@@ -11949,7 +12612,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists deployments (filters: storeId, pluginId, createdAt) */
+        /**
+         * Lists deployments (filters: storeId, pluginId, createdAt)
+         * @description The account's plugin deployments with offset pagination and filters (store, plugin, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -11962,6 +12628,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -12160,6 +12844,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentId": "dep_4RfV7tGb2YhN5uJm8IkO",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         deploymentId: string;
                         storeId: string;
@@ -12380,6 +13070,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentInstanceId": "dpi_1QaZ4wSx7EdC2rFv5TgB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         deploymentInstanceId: string;
                         storeId: string;
@@ -12600,6 +13296,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "hostname": "shop.example.com"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         /** @description Stored lower-case without a trailing dot; internationalised names in punycode */
@@ -12805,7 +13507,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists custom domains (filters: storeId, hostname, status, createdAt) */
+        /**
+         * Lists custom domains (filters: storeId, hostname, status, createdAt)
+         * @description The account's custom domains with offset pagination and filters (store, hostname, status, date).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -12818,6 +13523,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -12998,7 +13721,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a custom domain */
+        /**
+         * Retrieves a custom domain
+         * @description One custom domain with its verification status.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -13156,7 +13882,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a custom domain registration, releasing the hostname */
+        /**
+         * Deletes a custom domain registration, releasing the hostname
+         * @description Removes a custom domain so the hostname can be registered again.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -13557,6 +14286,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "deploymentId": "dep_4RfV7tGb2YhN5uJm8IkO",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "permissions": [
+                     *         "read:source",
+                     *         "write:deploy"
+                     *       ],
+                     *       "expiresInSeconds": 3600
+                     *     }
+                     */
                     "application/json": {
                         deploymentId: string;
                         storeId: string;
@@ -13762,7 +14502,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reads the deployment’s code (read:source) */
+        /**
+         * Reads the deployment’s code (read:source)
+         * @description The code of the deployment this builder session is for. Takes a builder session token (bst_…) with read:source, not an API key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -13895,7 +14638,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replaces the deployment’s code and bumps its revision (write:deploy) */
+        /**
+         * Replaces the deployment’s code and bumps its revision (write:deploy)
+         * @description Replaces the deployment's code and bumps its revision. Takes a builder session token (bst_…) with write:deploy, not an API key.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -13905,6 +14651,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "path": "src/index.js",
+                     *           "content": "export default function handler() { return { ok: true }; }\n"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         files: {
                             path: string;
@@ -14052,7 +14808,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reads the plugin’s manifest (read:manifest) */
+        /**
+         * Reads the plugin’s manifest (read:manifest)
+         * @description The manifest of the deployment's plugin. Takes a builder session token (bst_…) with read:manifest, not an API key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -14181,6 +14940,25 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "manifest": {
+                     *         "name": "loyalty-widget",
+                     *         "version": "1.2.0",
+                     *         "requirements": {
+                     *           "sdkVersion": "v2"
+                     *         },
+                     *         "mode": "direct-mode",
+                     *         "routes": [
+                     *           {
+                     *             "method": "GET",
+                     *             "path": "/points/:customerId",
+                     *             "handler": "getPoints"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         manifest: components["schemas"]["PluginManifest"];
                     };
@@ -14344,6 +15122,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "templateId": "et_7YhN2uJm5IkO8lPq3AzW",
+                     *       "language": "de"
+                     *     }
+                     */
                     "application/json": components["schemas"]["EmailTemplatePreviewRequest"];
                 };
             };
@@ -14545,7 +15329,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates an email template for a store */
+        /**
+         * Creates an email template for a store
+         * @description Creates a store's e-mail template for one event type (e.g. order/paid): subject and HTML and text bodies. Check how it renders with /email-templates/preview.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14558,6 +15345,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Order confirmation",
+                     *       "eventType": "order/paid",
+                     *       "subject": "Thanks for your order {{order.id}}",
+                     *       "bodyHtml": "<p>Hello {{customer.firstName}}, your order is paid.</p>",
+                     *       "bodyText": "Hello {{customer.firstName}}, your order is paid."
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -14768,7 +15565,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Returns all email templates of a store (oldest first) */
+        /**
+         * Returns all email templates of a store (oldest first)
+         * @description All e-mail templates of a store, oldest first.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14781,6 +15581,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                     };
@@ -14984,7 +15789,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates an email template */
+        /**
+         * Updates an email template
+         * @description Changes an e-mail template's name, subject, bodies or active flag; messages sent from then on use it.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -14997,6 +15805,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "et_7YhN2uJm5IkO8lPq3AzW",
+                     *       "data": {
+                     *         "subject": "Your order {{order.id}} is on its way",
+                     *         "active": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -15207,7 +16024,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves an email template */
+        /**
+         * Retrieves an email template
+         * @description One e-mail template.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -15380,7 +16200,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a subscription from a recurring price, a customer and a stored card, with an optional trial */
+        /**
+         * Creates a subscription from a recurring price, a customer and a stored card, with an optional trial
+         * @description Starts billing a customer's stored card on a recurring price, optionally after a trial. Renewals run as durable workflows and emit events.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15393,6 +16216,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "quantity": 1,
+                     *       "trialDays": 14
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateSubscriptionRequest"];
                 };
             };
@@ -15594,7 +16427,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists subscriptions (simple pagination: page, per_page, sort, sort_order) */
+        /**
+         * Lists subscriptions (simple pagination: page, per_page, sort, sort_order)
+         * @description The account's subscriptions, paged by page and per_page, with sorting.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15607,6 +16443,21 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "sort": "nextBillingAt",
+                     *       "sort_order": "asc",
+                     *       "filters": {
+                     *         "status": [
+                     *           "active",
+                     *           "past_due"
+                     *         ],
+                     *         "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListSubscriptionsRequest"];
                 };
             };
@@ -15806,7 +16657,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns a subscription */
+        /**
+         * Returns a subscription
+         * @description One subscription with its status, price and current period.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -15979,7 +16833,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels now, or at the end of the paid period */
+        /**
+         * Cancels now, or at the end of the paid period
+         * @description Ends a subscription now, or at the end of the period already paid so the customer keeps access until then.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -15994,6 +16851,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "atPeriodEnd": true
+                     *     }
+                     */
                     "application/json": {
                         /** @default false */
                         atPeriodEnd?: boolean;
@@ -16199,7 +17061,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pauses billing until a date (resumes by itself then) */
+        /**
+         * Pauses billing until a date (resumes by itself then)
+         * @description Stops billing until a date, when billing resumes by itself; use resume to restart earlier.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16214,6 +17079,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "until": "2027-01-15T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         until: string;
@@ -16418,7 +17288,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resumes a paused subscription on its billing schedule */
+        /**
+         * Resumes a paused subscription on its billing schedule
+         * @description Restarts billing of a paused subscription on its schedule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16433,6 +17306,7 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /** @example {} */
                     "application/json": Record<string, never>;
                 };
             };
@@ -16634,7 +17508,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Skips the next billing date (named by `date`: skipped once however often it is sent) */
+        /**
+         * Skips the next billing date (named by `date`: skipped once however often it is sent)
+         * @description Skips one billing date without pausing; sending it again for the same date changes nothing.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16649,6 +17526,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "date": "2026-12-28T00:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         date?: string;
@@ -16853,7 +17735,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a membership program: its recurring price and the credits each renewal adds */
+        /**
+         * Creates a membership program: its recurring price and the credits each renewal adds
+         * @description Creates a membership program: its recurring price and the credits each renewal adds, which members spend in the portal.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -16866,6 +17751,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Coffee club",
+                     *       "optionId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *       "creditsPerRenewal": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateMembershipProgramRequest"];
                 };
             };
@@ -17067,7 +17960,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enrols a customer in a membership program (billed by a subscription) */
+        /**
+         * Enrols a customer in a membership program (billed by a subscription)
+         * @description Enrols a customer in a membership program, billed by a subscription on the customer's stored card.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -17080,6 +17976,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "programId": "mprog_2XsW5eDc8RfV1tGb4YhN",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "trialDays": 7
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateMembershipRequest"];
                 };
             };
@@ -17279,7 +18183,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns a membership */
+        /**
+         * Returns a membership
+         * @description One membership with its program, status and credit balance.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18067,7 +18974,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs an offer link that opens a limited anonymous portal session */
+        /**
+         * Signs an offer link that opens a limited anonymous portal session
+         * @description Signs a link a customer opens without signing in, to a limited portal session for one offer (e.g. in an e-mail).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -18080,6 +18990,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "actions": [
+                     *         "switch"
+                     *       ],
+                     *       "targetId": "sub_8UjM3kIo6LpQ1wAz5SxE",
+                     *       "expiresInMinutes": 1440
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatePortalOfferLinkRequest"];
                 };
             };
@@ -18279,7 +19200,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in customer */
+        /**
+         * The signed-in customer
+         * @description The customer the portal session (x-cms-token) belongs to, with their default card. The portal's other calls act for this customer only.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -18429,7 +19353,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's orders in this store, newest first, with their lines */
+        /**
+         * The customer's orders in this store, newest first, with their lines
+         * @description The signed-in customer's orders in this store, newest first, paged; for an order history page.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18563,7 +19490,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's subscriptions in this store, newest first: status, option, price, current period */
+        /**
+         * The customer's subscriptions in this store, newest first: status, option, price, current period
+         * @description The signed-in customer's subscriptions in this store, newest first, paged; for a manage-subscriptions page.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18697,7 +19627,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's memberships in this store, newest first: program, status, credit balance, savings */
+        /**
+         * The customer's memberships in this store, newest first: program, status, credit balance, savings
+         * @description The signed-in customer's memberships in this store, newest first, paged, with credit balance and savings.
+         */
         get: {
             parameters: {
                 query?: {
@@ -18831,7 +19764,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's cards, newest first: brand, last 4, expiry, default (never the number) */
+        /**
+         * The customer's cards, newest first: brand, last 4, expiry, default (never the number)
+         * @description The signed-in customer's stored cards, newest first, paged, marking the default (never the number).
+         */
         get: {
             parameters: {
                 query?: {
@@ -18967,7 +19903,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels a subscription at the end of its current period (default) or now */
+        /**
+         * Cancels a subscription at the end of its current period (default) or now
+         * @description The customer cancels their own subscription, at the end of the paid period unless they ask for now.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -18977,6 +19916,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE",
+                     *       "atPeriodEnd": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalCancelSubscriptionRequest"];
                 };
             };
@@ -19159,7 +20104,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraws a cancel at period end: the subscription renews at its next billing date */
+        /**
+         * Withdraws a cancel at period end: the subscription renews at its next billing date
+         * @description The customer withdraws a cancel at period end: the subscription renews at its next billing date again.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19169,6 +20117,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalResumeSubscriptionRequest"];
                 };
             };
@@ -19351,7 +20304,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action) */
+        /**
+         * Pays a past-due subscription's failed renewal now, on-session, with its card (customer-initiated; may answer requires_action)
+         * @description The customer pays a past-due renewal now with its card, in session; may answer requires_action with a 3-D Secure challenge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19361,6 +20317,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalPayDueRequest"];
                 };
             };
@@ -19543,7 +20504,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Moves a subscription or the membership to another option now and charges the new price */
+        /**
+         * Moves a subscription or the membership to another option now and charges the new price
+         * @description The customer moves a subscription or membership to another option now, and is charged the new price.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19553,6 +20517,15 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "target": {
+                     *         "type": "subscription",
+                     *         "subscriptionId": "sub_8UjM3kIo6LpQ1wAz5SxE"
+                     *       },
+                     *       "optionId": "price_5JwK9pLm2XcV7bNq4RtY"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalSwitchRequest"];
                 };
             };
@@ -19735,7 +20708,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Spends membership credits on a product and creates an order */
+        /**
+         * Spends membership credits on a product and creates an order
+         * @description The customer spends membership credits on a product; answers the order it creates.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19745,6 +20721,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "productId": "prod_6YhG3nBv8MqW2eRt5LcX",
+                     *       "variantId": "var_2MzQ8rTx5LwN1cVb7KpH",
+                     *       "quantity": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalRedeemCreditsRequest"];
                 };
             };
@@ -19927,7 +20910,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Makes a card the default and the card of every live subscription */
+        /**
+         * Makes a card the default and the card of every live subscription
+         * @description The customer makes one of their cards the default, and the card every live subscription of theirs is billed on.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -19937,6 +20923,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentMethodId": "pi_7GtN4cXz1RqW8eLp5VyB"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PortalDefaultPaymentMethodRequest"];
                 };
             };
@@ -20120,7 +21111,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the partner's merchant accounts, newest first */
+        /**
+         * Lists the partner's merchant accounts, newest first
+         * @description The partner's merchant accounts, newest first, with page and pageSize.
+         */
         get: {
             parameters: {
                 query?: {
@@ -20259,7 +21253,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Creates a merchant account (201), or returns the one with the same externalRef (200, created: false) */
+        /**
+         * Creates a merchant account (201), or returns the one with the same externalRef (200, created: false)
+         * @description Creates a merchant account under the partner. Give an externalRef to make it safe to retry: the same externalRef answers the existing account (200, created: false).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -20269,6 +21266,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Demo Coffee Roasters",
+                     *       "externalRef": "merchant-4711",
+                     *       "plan": "premium"
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         externalRef?: string;
@@ -20447,7 +21451,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists a merchant account's CRM keys (prefix only) */
+        /**
+         * Lists a merchant account's CRM keys (prefix only)
+         * @description A merchant's CRM keys with prefix, last 4, role, mode and status (never the token).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -20604,7 +21611,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Mints a CRM key for a merchant account; the token is returned only here */
+        /**
+         * Mints a CRM key for a merchant account; the token is returned only here
+         * @description Mints a CRM key (sk_crm_…) for one of the partner's merchants, in a mode and role. The token is in this answer only: hand it to the merchant's integration.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -20616,6 +21626,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "production server",
+                     *       "role": "org:admin",
+                     *       "mode": "test"
+                     *     }
+                     */
                     "application/json": {
                         /** @default CRM key */
                         name?: string;
@@ -20808,7 +21825,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revokes a CRM key, immediately and for good (idempotent) */
+        /**
+         * Revokes a CRM key, immediately and for good (idempotent)
+         * @description Revokes a CRM key: the next call with it answers 401. Rotate by minting the new key first, then revoking the old one.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -22015,7 +23035,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verifies a CRM key: its account, key type and mode */
+        /**
+         * Verifies a CRM key: its account, key type and mode
+         * @description Answers which account, key type, mode and role the key in Authorization belongs to. Use it to check a new or rotated CRM key before making real calls.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -22315,7 +23338,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the processors of the account */
+        /**
+         * Lists the processors of the account
+         * @description The account's processors in the key's mode (never their credentials).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -22453,7 +23479,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a processor (credentials are checked against the type's schema, sealed, never returned)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Connects a processor of a registered type (the sandbox, Stripe, Adyen…) with its credentials, which are checked, encrypted and never shown again. Payment flows route payments to processors.
          */
         post: {
             parameters: {
@@ -22467,6 +23493,21 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Sandbox acquirer",
+                     *       "type": "sandbox",
+                     *       "credentials": {
+                     *         "merchantId": "demo-merchant"
+                     *       },
+                     *       "supportedCurrencies": [
+                     *         "EUR",
+                     *         "USD"
+                     *       ],
+                     *       "baseCurrency": "EUR",
+                     *       "enable3DS": true
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -22691,7 +23732,7 @@ export interface paths {
         put?: never;
         /**
          * Updates a processor; credentials, when given, replace the stored ones
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes a processor's name, currencies, enabled flag, enable3DS or credentials (given credentials replace the stored ones). Turn on enable3DS here for the engine's 3-D Secure.
          */
         post: {
             parameters: {
@@ -22705,6 +23746,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "processorId": "proc_1ZxC6vBn3MqW8eRt4YuI",
+                     *       "updatedData": {
+                     *         "enable3DS": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         processorId: string;
                         updatedData: {
@@ -22947,7 +23996,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a processor */
+        /**
+         * Retrieves a processor
+         * @description One processor of the account (never its credentials).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23118,7 +24170,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Lists the payment flows of the account */
+        /**
+         * Lists the payment flows of the account
+         * @description The account's payment flows in the key's mode, with their processors and fallback order.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23256,7 +24311,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a payment flow
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Creates a payment flow: which processors a payment may use (weights or order), whether it cascades to fallbacks on a soft decline, and whether the engine runs 3-D Secure (threeDsEnabled). Name it in payments or make it a store's default.
          */
         post: {
             parameters: {
@@ -23270,6 +24325,28 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "EU cards",
+                     *       "strategy": "cascade",
+                     *       "threeDsEnabled": true,
+                     *       "pickProcessorStrategy": "ordered",
+                     *       "fallbackMode": true,
+                     *       "maxFallbackRetries": 1,
+                     *       "processorConfigs": [
+                     *         {
+                     *           "processorId": "proc_1ZxC6vBn3MqW8eRt4YuI",
+                     *           "weight": 100
+                     *         }
+                     *       ],
+                     *       "fallbackProcessorConfigs": [
+                     *         {
+                     *           "processorId": "proc_4HjK7lMn2BvC9xZq5WeR",
+                     *           "orderIndex": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /**
@@ -23500,7 +24577,7 @@ export interface paths {
         put?: never;
         /**
          * Updates a payment flow (fallbackProcessorConfigs required)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Changes a payment flow (`{flowId, data}`); fallbackProcessorConfigs must always be sent. Turn on threeDsEnabled here for the engine's 3-D Secure.
          */
         post: {
             parameters: {
@@ -23514,6 +24591,20 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "flowId": "flow_9QwE4rTy7UiO2pAs5DfG",
+                     *       "data": {
+                     *         "threeDsEnabled": true,
+                     *         "fallbackProcessorConfigs": [
+                     *           {
+                     *             "processorId": "proc_4HjK7lMn2BvC9xZq5WeR",
+                     *             "orderIndex": 0
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         flowId: string;
                         data: {
@@ -23743,7 +24834,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment flow */
+        /**
+         * Retrieves a payment flow
+         * @description One payment flow with its processors, fallback order and 3-D Secure setting.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -23916,7 +25010,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a block rule */
+        /**
+         * Creates a block rule
+         * @description Creates a rule that blocks payments before any processor is called, on card BIN, card country, customer IP or e-mail. A blocked payment fails with blocked_by_rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -23929,6 +25026,18 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "Blocked BINs",
+                     *       "type": "card_bin",
+                     *       "value": [
+                     *         "40000000",
+                     *         "41111111"
+                     *       ],
+                     *       "operator": "OR",
+                     *       "ttlHours": 72
+                     *     }
+                     */
                     "application/json": {
                         name: string;
                         /** @description ip | email | card_bin | country (also accepted: IP, BIN, bin) */
@@ -24125,7 +25234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists block rules (offset pagination, filters) */
+        /**
+         * Lists block rules (offset pagination, filters)
+         * @description The account's block rules with offset pagination and filters.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24138,6 +25250,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -24320,7 +25450,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a block rule */
+        /**
+         * Updates a block rule
+         * @description Changes a block rule's conditions or enables or disables it; payments from then on use the new rule.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24333,6 +25466,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "br_6IkO9lPq4AzW7sXe2DcR",
+                     *       "data": {
+                     *         "enabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -24549,7 +25690,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a block rule */
+        /**
+         * Retrieves a block rule
+         * @description One block rule and its conditions.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -24707,7 +25851,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a block rule */
+        /**
+         * Deletes a block rule
+         * @description Removes a block rule; to stop it for a while, disable it instead.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -24881,7 +26028,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment) */
+        /**
+         * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
+         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -24894,6 +26044,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "amount": 2500,
+                     *       "currency": "EUR",
+                     *       "mode": "purchase",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProcessPaymentRequest"];
                 };
             };
@@ -25123,7 +26284,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment) */
+        /**
+         * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
+         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25136,6 +26300,17 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "amount": 2500,
+                     *       "currency": "EUR",
+                     *       "mode": "purchase",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProcessPaymentRequest"];
                 };
             };
@@ -25365,7 +26540,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lists payments (offset pagination, filters) */
+        /**
+         * Lists payments (offset pagination, filters)
+         * @description The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25378,6 +26556,24 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "pageSize": 20
+                     *       },
+                     *       "sortBy": {
+                     *         "field": "createdAt",
+                     *         "direction": "desc"
+                     *       },
+                     *       "filters": {
+                     *         "createdAt": {
+                     *           "condition": "is-after-date",
+                     *           "value": "2026-01-01"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ListRequest"];
                 };
             };
@@ -25558,7 +26754,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment with its attempts, refunds and disputes */
+        /**
+         * Retrieves a payment with its attempts, refunds and disputes
+         * @description One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -25729,7 +26928,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a payment with its attempts, refunds and disputes */
+        /**
+         * Retrieves a payment with its attempts, refunds and disputes
+         * @description One payment with every processor attempt, its refunds and disputes. Poll it after a 202 until the status is final.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -25902,7 +27104,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Captures an authorized payment (all or part of it) */
+        /**
+         * Captures an authorized payment (all or part of it)
+         * @description Captures all or part of an authorized payment (made with mode auth), e.g. once the goods ship. Without amount the whole authorization is captured.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -25915,6 +27120,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 2000
+                     *     }
+                     */
                     "application/json": components["schemas"]["CapturePaymentRequest"];
                 };
             };
@@ -26144,7 +27355,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Voids an uncaptured authorization */
+        /**
+         * Voids an uncaptured authorization
+         * @description Cancels an authorization that was not captured, releasing the hold on the customer's card; a captured payment is refunded instead.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26157,6 +27371,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VoidPaymentRequest"];
                 };
             };
@@ -26402,6 +27621,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 1000,
+                     *       "reason": "requested_by_customer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RefundPaymentRequest"];
                 };
             };
@@ -26631,7 +27857,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records a dispute (chargeback) against a captured payment */
+        /**
+         * Records a dispute (chargeback) against a captured payment
+         * @description Records a chargeback the merchant learnt of outside the engine against a captured payment; disputes from Stripe and Adyen arrive by their webhooks. An open dispute blocks refunds.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26644,6 +27873,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN",
+                     *       "amount": 2500,
+                     *       "reason": "fraudulent"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateDisputeRequest"];
                 };
             };
@@ -26845,7 +28081,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Updates a dispute's status (needs_response, under_review, won, lost) */
+        /**
+         * Updates a dispute's status (needs_response, under_review, won, lost)
+         * @description Moves a dispute along needs_response, under_review, won or lost; a won dispute allows refunds again.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -26858,6 +28097,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "disputeId": "dp_4RfV1tGb6YhN9uJm2IkO",
+                     *       "status": "under_review"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UpdateDisputeRequest"];
                 };
             };
@@ -27050,6 +28295,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieves a refund
+         * @description A refund of one of your payments (same account and mode) with its status and the payment as it stands now. Use it to follow a refund answered 202 pending until its processor confirms it. Another account's refund, or one of the other mode, answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    refundId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Refund"];
+                    };
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Too Many Requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/checkout/pay-v2": {
         parameters: {
             query?: never;
@@ -27059,7 +28478,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202) */
+        /**
+         * Pays a checkout session (declined: 402 {code, message, data.paymentId}; still running at the deadline: 202)
+         * @description Pays a checkout session with a stored card through paymentFlowId or the store's default flow, and answers the order and payment. Send an Idempotency-Key: a retry then gets the first answer instead of a second charge.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -27072,6 +28494,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "checkoutSessionId": "ch_3WsX6eDc9RfV2tGb5YhN",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "customerIp": "203.0.113.7"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PayV2Request"];
                 };
             };
@@ -27303,7 +28732,7 @@ export interface paths {
         put?: never;
         /**
          * Authenticates a card with the 3DS server (durable workflow): the frictionless result, or a challenge to send the cardholder to
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Runs 3-D Secure for a card before paying: answers a frictionless result, or a challenge URL to send the cardholder to. Pass the session id (threedsSessionId) to the payment.
          */
         post: {
             parameters: {
@@ -27317,6 +28746,22 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "purchaseInfo": {
+                     *         "amount": 2500,
+                     *         "currency": "EUR"
+                     *       },
+                     *       "cardholderInfo": {
+                     *         "name": "Ada Lovelace",
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "challengePreference": "no-preference",
+                     *       "returnUrl": "https://shop.example.com/3ds-done"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsAuthenticate"];
                 };
             };
@@ -27520,7 +28965,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a merchant-initiated (3RI) session for a stored card: no browser, no challenge; pair it with initiatedBy merchant
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Creates a 3DS session for a merchant-initiated payment of a stored card (3RI: no browser, no challenge). Use it with initiatedBy merchant.
          */
         post: {
             parameters: {
@@ -27534,6 +28979,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "tokenId": "tok_3ri_5f2c9a",
+                     *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsCreateMerchantSession"];
                 };
             };
@@ -27733,7 +29185,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome */
+        /**
+         * Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome
+         * @description Where the cardholder's browser comes back after a challenge (a GET redirect, or a POST from the issuer's page): finishes the authentication and the payment waiting on it, and reports the outcome. Not called by merchant servers.
+         */
         get: {
             parameters: {
                 query: {
@@ -27865,7 +29320,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome */
+        /**
+         * Challenge return (browser redirect from the ACS, authenticated by the signed token in the link): reports the final 3DS and payment outcome
+         * @description Where the cardholder's browser comes back after a challenge (a GET redirect, or a POST from the issuer's page): finishes the authentication and the payment waiting on it, and reports the outcome. Not called by merchant servers.
+         */
         post: {
             parameters: {
                 query: {
@@ -28013,7 +29471,7 @@ export interface paths {
         put?: never;
         /**
          * Registers externally produced 3DS values as a session (Y/A: authenticated; N/U/R/I: stored as failed)
-         * @description Requires the org:admin role.
+         * @description Requires the org:admin role. Registers 3-D Secure values from your own 3DS server as a session, so a payment can carry them (threedsSessionId).
          */
         post: {
             parameters: {
@@ -28027,6 +29485,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eci": "05",
+                     *       "authenticationValue": "AAABBEg0VhI0VniQEjRWAAAAAAA=",
+                     *       "transStatus": "Y",
+                     *       "dsTransID": "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
+                     *       "messageVersion": "2.2.0",
+                     *       "type": "customer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ThreeDsCreateFromValues"];
                 };
             };
@@ -28207,7 +29675,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a 3DS session */
+        /**
+         * Retrieves a 3DS session
+         * @description One 3DS session with its status and authentication result.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -30909,7 +32380,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a funnel: its steps and their accept/decline edges (one entry, every step reachable, no cycle) */
+        /**
+         * Creates a funnel: its steps and their accept/decline edges (one entry, every step reachable, no cycle)
+         * @description Creates a funnel of post-purchase offer steps, each leading to another on accept or decline. Start customers in it with funnel-sessions.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -30922,6 +32396,42 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "name": "Coffee launch",
+                     *       "steps": [
+                     *         {
+                     *           "key": "landing",
+                     *           "type": "landing",
+                     *           "next": "checkout"
+                     *         },
+                     *         {
+                     *           "key": "checkout",
+                     *           "type": "checkout",
+                     *           "next": "upsell"
+                     *         },
+                     *         {
+                     *           "key": "upsell",
+                     *           "type": "upsell",
+                     *           "priceId": "price_5JwK9pLm2XcV7bNq4RtY",
+                     *           "onAccept": "thanks",
+                     *           "onDecline": "downsell"
+                     *         },
+                     *         {
+                     *           "key": "downsell",
+                     *           "type": "downsell",
+                     *           "priceId": "price_8KpH2MzQ5rTx1LwN7cVb",
+                     *           "onAccept": "thanks",
+                     *           "onDecline": "thanks"
+                     *         },
+                     *         {
+                     *           "key": "thanks",
+                     *           "type": "thankyou"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                         name: string;
@@ -31127,7 +32637,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Returns all funnels of a store (oldest first) */
+        /**
+         * Returns all funnels of a store (oldest first)
+         * @description All funnels of a store, oldest first.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31140,6 +32653,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ"
+                     *     }
+                     */
                     "application/json": {
                         storeId: string;
                     };
@@ -31343,7 +32861,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renames a funnel or replaces its steps (a step keeping its key keeps its id) */
+        /**
+         * Renames a funnel or replaces its steps (a step keeping its key keeps its id)
+         * @description Renames a funnel or replaces its steps; sessions already running keep the steps they started with.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31356,6 +32877,14 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "funnelv2_4IkO7lPq2AzW5sXe8DcR",
+                     *       "data": {
+                     *         "name": "Coffee launch (winter)"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         data: {
@@ -31561,7 +33090,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a funnel */
+        /**
+         * Retrieves a funnel
+         * @description One funnel with its steps and edges.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31719,7 +33251,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Deletes a funnel (sessions already running keep their steps) */
+        /**
+         * Deletes a funnel (sessions already running keep their steps)
+         * @description Deletes a funnel; sessions already running finish with their steps.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -31893,7 +33428,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts a customer's session in a funnel (its workflow fs_…), at the funnel's entry step */
+        /**
+         * Starts a customer's session in a funnel (its workflow fs_…), at the funnel's entry step
+         * @description Starts a customer in a funnel at its entry step, as a durable workflow (fs_…). Then report the paid checkout and the customer's answers to the session.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -31906,6 +33444,13 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "funnelId": "funnelv2_4IkO7lPq2AzW5sXe8DcR",
+                     *       "customerId": "cus_3HdP0sVb6YkR2wQe9LmT",
+                     *       "idleTimeoutSeconds": 1800
+                     *     }
+                     */
                     "application/json": components["schemas"]["StartFunnelSessionRequest"];
                 };
             };
@@ -32124,7 +33669,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a funnel session: status, current step, paid checkout, offer answers */
+        /**
+         * Retrieves a funnel session: status, current step, paid checkout, offer answers
+         * @description One funnel session: status, current step, paid checkout and the offers answered.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -32297,7 +33845,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tells the session its checkout was paid by this payment (the offers charge its card on its processor) */
+        /**
+         * Tells the session its checkout was paid by this payment (the offers charge its card on its processor)
+         * @description Tells the session which payment paid its checkout; accepted offers are then charged to that card on the same processor.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32312,6 +33863,11 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_2WsX7eDc4RfV9tGb1YhN"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelCheckoutRequest"];
                 };
             };
@@ -32513,7 +34069,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202) */
+        /**
+         * Answers the current upsell/downsell offer; an accept charges the checkout's card once (merchant-initiated, same processor; still charging at the deadline: 202)
+         * @description Accepts or declines the current offer; the session moves to the next step. An accept charges the checkout's card once.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32528,6 +34087,12 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "stepId": "step_8DcR3fVt6GbY1hNu4JmK",
+                     *       "accept": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelOfferAnswerRequest"];
                 };
             };
@@ -32738,7 +34303,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session */
+        /**
+         * Records a step event (view, enter, convert, custom); with sessionId, view/enter move that session
+         * @description Records a view, enter, convert or custom event of a funnel step, for the funnel's report; with a sessionId, view and enter also move that session.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -32751,6 +34319,16 @@ export interface paths {
             };
             requestBody?: {
                 content: {
+                    /**
+                     * @example {
+                     *       "eventType": "view",
+                     *       "storeId": "store_8fK2mQ9xLr4TnB7vW1cZ",
+                     *       "stepId": "step_8DcR3fVt6GbY1hNu4JmK",
+                     *       "deviceType": "mobile",
+                     *       "environment": "production",
+                     *       "sessionId": "fs_5TgB8yHn1UjM4iKo7LpQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FunnelTrackingStepRequest"];
                 };
             };
@@ -32950,7 +34528,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Views, enters, conversions, custom events and sessions per step of a funnel */
+        /**
+         * Views, enters, conversions, custom events and sessions per step of a funnel
+         * @description Counts per step of a funnel (views, enters, conversions, custom events, sessions); use it to compare steps.
+         */
         get: {
             parameters: {
                 query?: {
@@ -34418,6 +35999,29 @@ export interface components {
             disputeId: string;
             /** @enum {string} */
             status: "needs_response" | "under_review" | "won" | "lost";
+        };
+        Refund: {
+            id: string;
+            paymentId: string;
+            /** @description Minor units of currency */
+            amount: number;
+            currency: string;
+            /**
+             * @description pending: the processor confirms later (a webhook settles it); failed: refused, nothing refunded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            reason: string | null;
+            failureCode: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The refunded payment as it stands now */
+            payment: {
+                id: string;
+                status: string;
+                amount: number;
+                currency: string;
+            };
         };
         PayV2Request: {
             checkoutSessionId: string;

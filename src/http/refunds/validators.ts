@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { idParam, iso } from '../../commerce/schemas';
+import '../core/openapi';
+
+export const refundParams = idParam('refundId', 're');
+
+export const refundSchema = z
+  .object({
+    id: z.string(),
+    paymentId: z.string(),
+    amount: z.number().int().openapi({ description: 'Minor units of currency' }),
+    currency: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']).openapi({
+      description: 'pending: the processor confirms later (a webhook settles it); failed: refused, nothing refunded',
+    }),
+    reason: z.string().nullable(),
+    failureCode: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    payment: z
+      .object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string() })
+      .openapi({ description: 'The refunded payment as it stands now' }),
+  })
+  .openapi('Refund');
+
+export function toPublicRefund(row: {
+  id: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  failureCode: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  payment: { id: string; status: string; amount: number; currency: string };
+}): z.input<typeof refundSchema> {
+  return {
+    id: row.id,
+    paymentId: row.paymentId,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status as z.infer<typeof refundSchema>['status'],
+    reason: row.reason,
+    failureCode: row.failureCode,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    payment: row.payment,
+  };
+}
