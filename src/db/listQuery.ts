@@ -27,7 +27,7 @@ export type FilterValue =
   | FilterScalar[]
   | { condition: FilterCondition; value: FilterScalar | FilterScalar[] | { from: string; to: string } };
 
-/** A `POST /<resource>/list` body as its validator parsed it (spec part 4, offset pagination). */
+/** A `POST /<resource>/list` body as its validator parsed it (offset pagination, docs/commerce.md). */
 export interface ListRequest {
   pagination?: { page: number; pageSize: number };
   sortBy?: { field: string; direction: 'asc' | 'desc' };

@@ -57,7 +57,7 @@ export function maskedToken(prefix: string, last4: string | null): string {
 
 /**
  * Whether a partner key of `partnerMode` may mint or create things in `requested` mode: a test
- * key stays in test, a live key may also make test keys (spec part 5.8).
+ * key stays in test, a live key may also make test keys (docs/api-keys.md).
  */
 export function canActInMode(partnerMode: Mode, requested: Mode): boolean {
   return requested === 'test' || partnerMode === 'live';
@@ -68,7 +68,7 @@ export function visibleModes(partnerMode: Mode): Mode[] {
   return partnerMode === 'live' ? ['test', 'live'] : ['test'];
 }
 
-/** Processing key labels: partner name plus the external reference, else the account id (part 5.6). */
+/** Processing key labels: partner name plus the external reference, else the account id. */
 export function processingKeyLabel(
   partnerName: string,
   externalRef: string | null | undefined,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Type prefixes of every identifier the API exposes (spec part 2). */
+/** Type prefixes of every identifier the API exposes. */
 export const idPrefixes = {
   partner: 'par',
   account: 'acc',

@@ -1,7 +1,7 @@
 import type { Db } from '../db/prisma';
 import type { Event } from '../generated/prisma/client';
 
-/** An event as the API and webhook payloads show it (spec part 2). */
+/** An event as the API and webhook payloads show it. */
 export interface EventView {
   id: string;
   accountId: string;

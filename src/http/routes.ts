@@ -48,7 +48,7 @@ export const processingBasePath = '/api/processing/v1';
 export const portalBasePath = '/api/v1/portal';
 
 /**
- * The routers every resource group registers on. Keys decide the domain (spec part 5):
+ * The routers every resource group registers on. Keys decide the domain (docs/api-keys.md):
  * - `publicRouter`: /api/public/v1, CRM keys only (runtime);
  * - `partnerPublicRouter`: /api/public/v1/partner, partner keys only (CRM-side provisioning);
  * - `processingRouter`: /api/processing/v1, processing keys only (runtime);
@@ -65,7 +65,7 @@ export interface Routers {
   portalRouter: express.Router;
   /** /api/v1 outside the portal (customer session login lives at /api/v1/cms/session). */
   cmsRouter: express.Router;
-  /** /api/v1/iam: identity-provider user sessions only, never API keys (spec part 5.11). */
+  /** /api/v1/iam: identity-provider user sessions only, never API keys (docs/iam.md). */
   iamRouter: express.Router;
   /** /.well-known: the embedded identity provider's JWKS. */
   wellKnownRouter: express.Router;
@@ -138,7 +138,7 @@ export function mountRoutes(app: Express, deps: AppDeps, lastUsed: LastUsedRecor
   const noPartnerRoute = (req: express.Request) => {
     throw new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`);
   };
-  // Identity management accepts only identity-provider sessions, never API keys (spec part 5.11).
+  // Identity management accepts only identity-provider sessions, never API keys (docs/iam.md).
   app.use('/api/v1/iam', routers.iamRouter);
   app.use('/.well-known', routers.wellKnownRouter);
   app.use('/api/v1', routers.cmsRouter);

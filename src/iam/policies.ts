@@ -1,5 +1,5 @@
 /**
- * Who may do what in identity management, as pure functions of the caller's grants (spec part 5.11).
+ * Who may do what in identity management, as pure functions of the caller's grants (docs/iam.md).
  * Each answers a Decision; `enforce` turns a refusal into the DomainError the API answers with.
  * Order inside each: an account or partner the caller has no relation to does not exist for it
  * (404, nothing leaks), then self-assignment (always denied), then the role the action needs.

@@ -14,7 +14,7 @@ export interface CreatedPartner {
   partnerKey: string;
 }
 
-/** Bootstrap: a partner and its first partner key, in one transaction (spec part 5.4). */
+/** Bootstrap: a partner and its first partner key, in one transaction. */
 export async function createPartnerWithKey(
   db: Db,
   input: { name: string; mode: Mode; kind: PartnerKind },

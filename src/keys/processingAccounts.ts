@@ -86,7 +86,7 @@ export async function findProcessingAccount(db: Db, caller: PartnerCaller, tpaId
   return findOwnTpa(db, caller, tpaId);
 }
 
-/** Mints a processing key in the account's own mode, labelled by partner name and external reference (part 5.6). */
+/** Mints a processing key in the account's own mode, labelled by partner name and external reference. */
 export async function mintProcessingKey(
   db: Db,
   caller: PartnerCaller,

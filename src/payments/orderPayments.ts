@@ -1,6 +1,6 @@
 import type { Db } from '../db/prisma';
 
-/** A payment as an order shows it (spec part 2: id, status, amount, currency). */
+/** A payment as an order shows it (id, status, amount, currency). */
 export interface OrderPayment {
   id: string;
   status: string;

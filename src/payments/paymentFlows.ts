@@ -96,7 +96,7 @@ export async function createPaymentFlow(db: Db, scope: Scope, input: PaymentFlow
   });
 }
 
-/** Changes a flow; the fallback list is always given whole (spec part 4). */
+/** Changes a flow; the fallback list is always given whole. */
 export async function updatePaymentFlow(
   db: Db,
   scope: Scope,

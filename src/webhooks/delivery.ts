@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import type { EventView } from '../events/serialize';
 import type { UrlPolicy } from './urlGuard';
 
-/** The JSON body a receiver gets: the event (spec part 2 shape) plus its webhook type. */
+/** The JSON body a receiver gets: the event (the Event schema of /openapi.json) plus its webhook type. */
 export function deliveryPayload(event: EventView, webhookType: string, mode: 'test' | 'live') {
   return { id: event.id, type: webhookType, mode, createdAt: event.createdAt, data: event };
 }

@@ -92,7 +92,7 @@ export async function createPartner(
   return { partnerId: created.partner.id, token: created.partnerKey, keyId: created.keyId, mode };
 }
 
-/** An older-format CRM key: a bare UUID token (still accepted, spec part 9). */
+/** An older-format CRM key: a bare UUID token (still accepted). */
 export async function addLegacyCrmKey(db: Db, merchant: Merchant, options: { mode?: Mode } = {}): Promise<string> {
   const token = randomUUID();
   await db.apiKey.create({

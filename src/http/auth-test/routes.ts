@@ -11,7 +11,7 @@ const publicBasePath = '/api/public/v1';
 const processingBasePath = '/api/processing/v1';
 const tags = ['auth'];
 
-/** `GET /auth/test`: which account, key type and mode a key stands for (spec part 4, auth check). */
+/** `GET /auth/test`: which account, key type and mode a key stands for. */
 export function registerAuthTestRoutes({ publicRouter, processingRouter }: Routers, { db }: AppDeps): void {
   const describeKey = async (req: Request) => {
     const auth = authOf(req);

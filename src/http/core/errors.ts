@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { DomainError, type DomainErrorKind } from '../../errors';
 
-/** The spec's error body (part 7): `{message, code, issues?}`; a declined payment (402) adds `data`. */
+/** The error body (ErrorBody in /openapi.json): `{message, code, issues?}`; a declined payment (402) adds `data`. */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
@@ -94,7 +94,7 @@ export const statusOfDomainKind: Record<DomainErrorKind, number> = {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) {
-    // A rate-limit refusal tells the caller when to come back (spec part 7: 429 includes Retry-After).
+    // A rate-limit refusal tells the caller when to come back (429 carries Retry-After).
     const retryAfter = error.kind === 'rate_limited' ? error.details?.retryAfterSeconds : undefined;
     return new ApiError(
       statusOfDomainKind[error.kind],

@@ -24,7 +24,7 @@ function cookie(header: string | undefined, name: string): string | undefined {
   return undefined;
 }
 
-/** The session JWT: `Authorization: Bearer …`, else the `__session` cookie; API keys never pass (spec part 5.11). */
+/** The session JWT: `Authorization: Bearer …`, else the `__session` cookie; API keys never pass (docs/iam.md). */
 function sessionToken(req: Request): { token: string; fromCookie: boolean } {
   const header = req.headers.authorization;
   if (header !== undefined && header.trim() !== '') {

@@ -60,7 +60,7 @@ const filtersSchema = z.preprocess(
   z.record(z.string(), filterValueSchema),
 );
 
-/** Body of every `POST /<resource>/list` (spec part 4, offset pagination). */
+/** Body of every `POST /<resource>/list` (offset pagination, docs/commerce.md). */
 export const listRequestSchema = z
   .object({
     pagination: paginationSchema.optional(),

@@ -81,7 +81,7 @@ const processorFields = {
 export const createProcessorSchema = z.object(processorFields).partial({ enabled: true, enable3DS: true }).strict();
 export type CreateProcessorInput = z.infer<typeof createProcessorSchema>;
 
-/** `POST /processors/update` (spec part 4): `{processorId, updatedData}`. */
+/** `POST /processors/update`: `{processorId, updatedData}`. */
 export const updateProcessorSchema = z
   .object({ processorId: idOf('proc'), updatedData: z.object(processorFields).partial().strict() })
   .strict();

@@ -104,7 +104,7 @@ export const createProductSchema = z
   .strict();
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 
-/** `PUT /products/{productId}` body (spec part 4). */
+/** `PUT /products/{productId}` body. */
 export const updateProductSchema = z.object({ updatedData: z.object(productFields).partial().strict() }).strict();
 
 // One strict object: an intersection (`.and`) would let each side ignore the other's keys and accept unknown ones.

@@ -41,7 +41,7 @@ export const createPromotionCodeSchema = z
   .partial({ usageLimit: true, active: true, firstTimeCustomersOnly: true })
   .strict();
 
-/** `POST /promotion-codes/update` body (spec part 4). */
+/** `POST /promotion-codes/update` body. */
 export const updatePromotionCodeSchema = z
   .object({ id: idOf('pc'), data: z.object(codeFields).partial().strict() })
   .strict();

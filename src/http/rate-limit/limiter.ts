@@ -31,7 +31,7 @@ export interface AccountRateLimitOptions {
 const infoProperty: Record<WindowName, string> = { burst: 'rateLimitBurst', sustained: 'rateLimitSustained' };
 
 /**
- * Per-account rate limiting for authenticated requests (spec part 8), as middleware to mount
+ * Per-account rate limiting for authenticated requests (docs/api-keys.md, rate limits), as middleware to mount
  * right after authentication. Keys on the merchant account (CRM and processing keys share their
  * account's quota); partner keys have no account and are limited per partner on the Standard
  * quota. A request that falls through from one mount to the next is counted once.

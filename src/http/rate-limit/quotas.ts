@@ -1,5 +1,5 @@
 /**
- * Per-account quotas of spec part 8, and the pure arithmetic of the two windows that enforce them.
+ * Per-account quotas (docs/api-keys.md, rate limits), and the pure arithmetic of the two windows that enforce them.
  *
  * "100 per minute, burst 150" is enforced with two fixed windows per account:
  * - the burst window (1 minute) admits at most `burst` requests, so a client may spend up to

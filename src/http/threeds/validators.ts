@@ -97,7 +97,7 @@ export const processorConfigSchema = z
   .strict();
 
 /**
- * POST /threeds/authenticate (part 4's body). Which session: `sessionId` (an existing pending
+ * POST /threeds/authenticate. Which session: `sessionId` (an existing pending
  * session, e.g. from create-merchant-session) or `paymentInstrumentId` (a new customer session
  * for that card). `returnUrl` is where the browser goes after a challenge.
  */

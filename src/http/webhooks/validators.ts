@@ -63,7 +63,7 @@ export const listWebhooksQuery = z.object({ storeId: idOf('store') });
 export const webhookParams = idParam('webhookId', 'wh');
 export const attemptsQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
-/** The public endpoint: spec part 2's fields plus store, description and why it is disabled. Never the secret. */
+/** The public endpoint: the webhook fields of /openapi.json plus store, description and why it is disabled. Never the secret. */
 export const webhookEndpointSchema = z
   .object({
     id: z.string(),

@@ -73,7 +73,7 @@ describe('event log: POST /events/recent', () => {
   const recent = (body: unknown, token = merchant.token) =>
     call(harness, 'POST', '/api/public/v1/events/recent', { token, body });
 
-  it('returns 10 by default, newest first, in the spec part 2 shape', async () => {
+  it('returns 10 by default, newest first, in the Event shape of /openapi.json', async () => {
     const answer = await recent({});
     expect(answer.status).toBe(200);
     expect(answer.body).toHaveLength(10);

@@ -18,7 +18,7 @@ async function burst(count: number, send: (i: number) => Promise<ApiAnswer>): Pr
 
 const authTest = (server: { url: string }, token: string) => call(server, 'GET', '/api/public/v1/auth/test', { token });
 
-describe('per-account rate limits (spec part 8)', () => {
+describe('per-account rate limits (docs/api-keys.md, rate limits)', () => {
   let harness: Harness;
   beforeAll(async () => {
     harness = await startHarness();

@@ -1,7 +1,7 @@
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 
-/** The resource groups (tags) of spec part 1, in its order. */
+/** The resource groups (tags) of the published API, in its order. */
 const specTags = [
   'auth',
   'stores',

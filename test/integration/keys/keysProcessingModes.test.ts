@@ -4,7 +4,7 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 const crmSide = '/api/public/v1/partner';
 const processingSide = '/api/processing/v1/partner';
 
-/** Spec part 5.8 for processing keys: a key has its processing account's mode, and a test partner key never reaches live. */
+/** For processing keys: a key has its processing account's mode, and a test partner key never reaches live. */
 describe('processing key modes', () => {
   let harness: Harness;
   let partner: PartnerFixture;

@@ -17,7 +17,7 @@ const outcome = (answer: ApiAnswer) =>
     : { status: answer.status, code: answer.body?.code };
 
 /**
- * Spec part 5, item 7, cell by cell: which key works where, and the status and code everywhere
+ * The key-scope table of docs/api-keys.md, cell by cell: which key works where, and the status and code everywhere
  * else. (processing key → payments.process on another account's store is tested with payments.)
  */
 describe('key domains and scope', () => {
