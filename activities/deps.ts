@@ -3,6 +3,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/prisma';
 import type { TxtResolver } from '../src/domains/domains';
 import type { Logger } from '../src/logging/logger';
+import type { Mailer } from '../src/portal/mailer';
 
 /** What activities may touch. Tests pass a plain object of this type. */
 export interface ActivityDeps {
@@ -15,4 +16,6 @@ export interface ActivityDeps {
   temporal?: Client;
   /** DNS TXT lookups of the domain rechecker: node's resolver unless a test gives a stub. */
   dnsTxt?: TxtResolver;
+  /** Customer e-mail (receipts): the worker's own, closed when it stops; made on first use when absent. */
+  mailer?: Mailer;
 }

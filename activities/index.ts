@@ -1,4 +1,5 @@
 import type { ActivityDeps } from './deps';
+import { createEmailActivities } from './events/email';
 import { createEventActivities } from './events/outbox';
 import { createMaintenanceActivities } from './maintenance/sweeps';
 import { createPaymentActivities } from './payments/prepare';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createMaintenanceActivities(deps),
     ...createEventActivities(deps),
+    ...createEmailActivities(deps),
     ...createWebhookActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createSubscriptionChargeActivities(deps),

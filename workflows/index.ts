@@ -2,6 +2,7 @@
 export { maintenanceWorkflow } from './maintenance/idempotencySweep';
 export { webhookDeliveryWorkflow } from './webhooks/delivery';
 export { eventOutboxWorkflow } from './events/outbox';
+export { eventEmailWorkflow } from './events/email';
 export { checkoutExpiryWorkflow } from './commerce/checkoutExpiry';
 export { subscriptionWorkflow } from './subscriptions/workflow';
 export { paymentWorkflow } from './payments/workflow';

@@ -54,6 +54,7 @@ export const idPrefixes = {
   funnelSession: 'fs',
   funnelOfferAnswer: 'fsoa',
   funnelStepEvent: 'fse',
+  sentEmail: 'eml',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -30,10 +30,12 @@ export const emailKinds = {
     subject: 'Your {{ store.name }} payment did not go through',
     bodyHtml:
       '<p>We could not renew your subscription {{ subscription.id }} ({{ subscription.amount }}).</p>' +
-      '{% if portalUrl %}<p><a href="{{ portalUrl }}">Update your card</a></p>{% endif %}<p>{{ store.name }}</p>',
+      '{% if payOnSessionLink %}<p>To pay it now, open your account with this link: {{ payOnSessionLink }}</p>{% endif %}' +
+      '<p>{{ store.name }}</p>',
     bodyText:
       'We could not renew your subscription {{ subscription.id }} ({{ subscription.amount }}).\n' +
-      '{% if portalUrl %}Update your card: {{ portalUrl }}\n{% endif %}\n{{ store.name }}',
+      '{% if payOnSessionLink %}To pay it now, open your account with this link: {{ payOnSessionLink }}\n{% endif %}' +
+      '\n{{ store.name }}',
   },
   'portal/login_code': {
     description: 'customer portal sign-in code',
@@ -73,8 +75,8 @@ export function sampleData(kind: EmailKind, store: { name: string }, language: s
     case 'subscription/payment_failed':
       return {
         ...common,
-        subscription: { id: 'sub_sample', amount: '€9.99', nextBillingDate: '2027-01-01' },
-        portalUrl: 'https://portal.example/billing',
+        subscription: { id: 'sub_sample', amount: '€9.99', nextBillingDate: '2027-01-01', nextRetryDate: '2026-12-04' },
+        payOnSessionLink: kind === 'subscription/payment_failed' ? 'eyJzYW1wbGUiOnRydWV9.c2lnbmF0dXJl' : null,
       };
     case 'portal/login_code':
       return { ...common, code: '123456', expiresInMinutes: 15 };

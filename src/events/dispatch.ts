@@ -3,6 +3,7 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Db, Prisma } from '../db/prisma';
 import { searchAttributesFor } from '../../temporal/searchAttributes';
 import { webhookTypeOf } from '../webhooks/catalogue';
+import { emailKindOfEvent, eventEmailWorkflowId, type EventEmailKind } from '../email/eventEmails';
 
 export interface DispatchDeps {
   db: Db;
@@ -46,11 +47,36 @@ export async function startDeliveryWorkflow(
   }
 }
 
+/** Starts the e-mail workflow of an event; false when it already ran or runs. */
+export async function startEventEmailWorkflow(
+  deps: DispatchDeps,
+  target: { eventId: string; kind: EventEmailKind; accountId: string; storeId: string | null },
+): Promise<boolean> {
+  try {
+    await deps.temporal.workflow.start('eventEmailWorkflow', {
+      workflowId: eventEmailWorkflowId(target.eventId, target.kind),
+      taskQueue: deps.taskQueue,
+      args: [{ eventId: target.eventId, kind: target.kind }],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: searchAttributesFor({
+        accountId: target.accountId,
+        storeId: target.storeId,
+        eventId: target.eventId,
+      }),
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
 /**
  * Fans committed events out to every enabled endpoint subscribed to their webhook type (the
  * event's store's endpoints; an event without a store goes to every endpoint of its account and
- * mode), then marks them processed. Safe to repeat: workflow ids are deterministic. Reads the
- * events and the candidate endpoints in one query each, whatever the batch size.
+ * mode) and to the customer e-mail they send (receipts, src/email/eventEmails.ts), then marks them
+ * processed. Safe to repeat: workflow ids are deterministic. Reads the events and the candidate
+ * endpoints in one query each, whatever the batch size.
  */
 export async function dispatchEventsNow(
   deps: DispatchDeps,
@@ -63,6 +89,11 @@ export async function dispatchEventsNow(
       const target = { eventId: event.id, endpointId, accountId: event.accountId, storeId: event.storeId };
       if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpointId));
     }
+    const kind = event.draft ? null : emailKindOfEvent(event);
+    if (kind) {
+      const target = { eventId: event.id, kind, accountId: event.accountId, storeId: event.storeId };
+      if (await startEventEmailWorkflow(deps, target)) workflowIds.push(eventEmailWorkflowId(event.id, kind));
+    }
   }
   await markProcessed(
     deps.db,
@@ -72,13 +103,15 @@ export async function dispatchEventsNow(
 }
 
 /**
- * In the transaction that recorded `eventIds`: marks those no endpoint subscribes to as processed
- * (they have nothing to deliver) and returns the others, which still need `dispatchEventsNow`
- * after commit. Saves a workflow step per payment for merchants without webhooks.
+ * In the transaction that recorded `eventIds`: marks those no endpoint subscribes to and that send
+ * no e-mail as processed (they have nothing to deliver) and returns the others, which still need
+ * `dispatchEventsNow` after commit. Saves a workflow step per payment for merchants without webhooks.
  */
 export async function keepEventsWithSubscribers(tx: Prisma.TransactionClient, eventIds: string[]): Promise<string[]> {
   const { events, subscribers } = await subscribersOf(tx, eventIds);
-  const silent = events.filter((event) => (subscribers.get(event.id) ?? []).length === 0).map((event) => event.id);
+  const silent = events
+    .filter((event) => (subscribers.get(event.id) ?? []).length === 0 && !sendsEmail(event))
+    .map((event) => event.id);
   await markProcessed(tx, silent);
   const kept = new Set(eventIds);
   for (const id of silent) kept.delete(id);
@@ -102,14 +135,17 @@ async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string
 }
 
 /**
- * For events about to be recorded in the caller's transaction: whether any enabled endpoint
- * subscribes to each (one query, none when no event has a webhook type). The recorder writes the
- * others already processed, so they need neither a re-read nor an update.
+ * For events about to be recorded in the caller's transaction: whether each has something to
+ * dispatch, an enabled endpoint subscribed to it or a customer e-mail to send (one query, none
+ * when no event has a webhook type). The recorder writes the others already processed, so they
+ * need neither a re-read nor an update.
  */
 export async function subscribedAmong(tx: Prisma.TransactionClient, events: EventScope[]): Promise<boolean[]> {
   const endpoints = await candidateEndpoints(tx, events);
   return events.map(
-    (event) => webhookTypeOf(event.eventType) !== undefined && subscribedEndpointIds(event, endpoints).length > 0,
+    (event) =>
+      sendsEmail(event) ||
+      (webhookTypeOf(event.eventType) !== undefined && subscribedEndpointIds(event, endpoints).length > 0),
   );
 }
 
@@ -118,6 +154,11 @@ interface EventScope {
   mode: 'test' | 'live';
   storeId: string | null;
   eventType: string;
+  properties?: unknown;
+}
+
+function sendsEmail(event: EventScope & { draft?: boolean }): boolean {
+  return !event.draft && emailKindOfEvent(event) !== null;
 }
 
 async function candidateEndpoints(db: Db | Prisma.TransactionClient, events: EventScope[]) {

@@ -1,6 +1,7 @@
 import { maxAmount } from '../domain/checkoutTotals';
 import { newId, randomBase62 } from '../domain/ids';
 import { Prisma, type Db } from '../db/prisma';
+import { emailKindOfEvent } from '../email/eventEmails';
 import { noteEventShape } from '../events/recordEvent';
 import { webhookTypeOf } from '../webhooks/catalogue';
 import type { FinalizeInput, OrderSummary } from './workflowTypes';
@@ -23,8 +24,8 @@ export function fitsPaidCheckoutStatement(input: FinalizeInput): boolean {
 /**
  * The end of an approved checkout payment in ONE statement (atomic without BEGIN/COMMIT): the
  * payment row locked while open, the session flipped to paid, its order and items, the payment
- * row, and the three events (processed at once when no enabled endpoint subscribes), as the
- * transaction in activities/payments/finalize.ts writes them.
+ * row, and the three events (processed at once when no enabled endpoint subscribes and they send
+ * no e-mail), as the transaction in activities/payments/finalize.ts writes them.
  *
  * It writes nothing, and answers null, unless all of it can be written as that transaction would:
  * the payment is open and belongs to a checkout session; the session is open, unchanged since the
@@ -45,6 +46,10 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
     (eventType) => webhookTypeOf(eventType) ?? null,
   );
   const captured = input.captured;
+  // Which of the three send a customer e-mail (the order receipt): they wait for dispatch like subscribed ones.
+  const [sessionPaidEmails, orderPaidEmails, paymentSucceededEmails] = paidEventTypes.map(
+    (eventType) => emailKindOfEvent({ eventType, properties: { paymentId: input.paymentId } }) !== null,
+  );
   const [row] = await db.$queryRaw<
     {
       orderId: string | null;
@@ -102,20 +107,20 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
       RETURNING p.id
     ), new_events AS (
       SELECT e.* FROM pay, ord, LATERAL (VALUES
-        (${sessionPaidId}, ${paidEventTypes[0]}, ${sessionPaidHook}::text, 0,
+        (${sessionPaidId}, ${paidEventTypes[0]}, ${sessionPaidHook}::text, ${sessionPaidEmails}::boolean, 0,
          jsonb_build_object('checkoutSessionId', pay.checkout_session_id, 'orderId', ord.id, 'paymentId', pay.id)),
-        (${orderPaidId}, ${paidEventTypes[1]}, ${orderPaidHook}::text, 1,
+        (${orderPaidId}, ${paidEventTypes[1]}, ${orderPaidHook}::text, ${orderPaidEmails}::boolean, 1,
          jsonb_build_object('orderId', ord.id, 'amount', ord.total_amount, 'currency', ord.currency,
                             'paymentId', pay.id)),
-        (${paymentSucceededId}, ${paidEventTypes[2]}, ${paymentSucceededHook}::text, 2,
+        (${paymentSucceededId}, ${paidEventTypes[2]}, ${paymentSucceededHook}::text, ${paymentSucceededEmails}::boolean, 2,
          jsonb_build_object('paymentId', pay.id, 'orderId', ord.id, 'amount', pay.amount, 'currency', pay.currency,
                             'status', ${input.status}::text, 'processorId', ${input.processorId}::text,
                             'captured', ${captured}::boolean))
-      ) AS e(id, event_type, webhook_type, place, properties)
+      ) AS e(id, event_type, webhook_type, emails, place, properties)
     ), recorded AS (
       INSERT INTO events (id, account_id, mode, store_id, customer_id, event_type, properties, processed_at, created_at)
       SELECT e.id, pay.account_id, pay.mode, pay.store_id, pay.customer_id, e.event_type, e.properties,
-             CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
+             CASE WHEN e.emails OR EXISTS (SELECT 1 FROM webhook_endpoints w
                                 WHERE w.enabled AND w.account_id = pay.account_id AND w.mode = pay.mode
                                   AND w.store_id = pay.store_id AND e.webhook_type = ANY (w.event_types))
                   THEN NULL ELSE ${now} END,

@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { memoryLimitDefaults } from '../config';
 import { recordedEventShapeViolations } from '../events/recordEvent';
+import { createMailer } from '../portal/mailer';
 import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
 import { searchAttributes } from '../../temporal/searchAttributes';
@@ -28,11 +29,12 @@ export async function startWorker(
     deps.config.RECORDED_VIOLATIONS_MAX ?? memoryLimitDefaults.RECORDED_VIOLATIONS_MAX,
   );
   const connection = await createWorkerConnection(settings);
+  const mailer = deps.mailer ?? createMailer(deps);
   const worker = await createWorker({
     connection,
     namespace: settings.namespace,
     taskQueue,
-    activities: createActivities(deps),
+    activities: createActivities({ ...deps, mailer }),
     maxCachedWorkflows: deps.config.TEMPORAL_MAX_CACHED_WORKFLOWS ?? memoryLimitDefaults.TEMPORAL_MAX_CACHED_WORKFLOWS,
     workflowCodePath: options.workflowCodePath,
   });
@@ -42,6 +44,7 @@ export async function startWorker(
     stop: async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      if (!deps.mailer) mailer.close();
       await connection.close();
     },
   };

@@ -1,0 +1,121 @@
+import { formatAmount, lineTitle, shopperLanguage } from '../checkout/hostedPage/pageData';
+
+/** The e-mails an event sends to the customer, by the store template's event type. */
+export type EventEmailKind = 'order/paid' | 'subscription/renewed' | 'subscription/payment_failed';
+
+/** Input of `eventEmailWorkflow` and of its `sendEventEmail` activity. */
+export interface EventEmailInput {
+  eventId: string;
+  kind: EventEmailKind;
+}
+
+export type EventEmailOutcome =
+  | { outcome: 'sent'; sentEmailId: string; templateId: string | null }
+  | { outcome: 'already_sent'; sentEmailId: string }
+  | { outcome: 'skipped'; reason: string };
+
+/**
+ * Which e-mail an event sends, if any. `order/paid` is a receipt only for an order paid by a card
+ * payment: a subscription charge records it too, and its customer gets the renewal receipt
+ * instead; an order paid with credits moved no money. Samples of the test trigger never mail a
+ * customer.
+ */
+export function emailKindOfEvent(event: { eventType: string; properties?: unknown }): EventEmailKind | null {
+  const properties = (event.properties ?? {}) as Record<string, unknown>;
+  if (properties.sample === true) return null;
+  switch (event.eventType) {
+    case 's_order_paid':
+      return typeof properties.paymentId === 'string' ? 'order/paid' : null;
+    case 's_subscription_renewed':
+      return 'subscription/renewed';
+    case 's_subscription_payment_failed':
+      return 'subscription/payment_failed';
+    default:
+      return null;
+  }
+}
+
+/** One workflow per (event, e-mail): a repeated start is rejected, so a repeated dispatch is a no-op. */
+export function eventEmailWorkflowId(eventId: string, kind: EventEmailKind): string {
+  return `eml_${eventId}_${kind.replace('/', '_')}`;
+}
+
+/** The customer's name as templates get it: null when the customer gave none. */
+export function customerName(customer: { firstName: string | null; lastName: string | null }): string | null {
+  return [customer.firstName, customer.lastName].filter(Boolean).join(' ') || null;
+}
+
+interface ReceiptLine {
+  productName: string;
+  titleTrans?: unknown;
+  quantity: number;
+  amount: number;
+}
+
+/**
+ * What an order receipt's template gets: amounts formatted for the shopper's language (the
+ * checkout session's `locale`, else English), line titles in that language where the session's
+ * lines have them.
+ */
+export function orderReceiptData(input: {
+  store: { name: string };
+  customer: { email: string; firstName: string | null; lastName: string | null };
+  order: { id: string; totalAmount: number; subtotal: number; discountTotal: number; currency: string };
+  locale: string | null;
+  lines: ReceiptLine[];
+}) {
+  const language = shopperLanguage(input.locale, undefined);
+  const money = (amount: number) => formatAmount(amount, input.order.currency, language);
+  return {
+    store: { name: input.store.name },
+    customer: { email: input.customer.email, name: customerName(input.customer) },
+    language,
+    order: {
+      id: input.order.id,
+      total: money(input.order.totalAmount),
+      subtotal: money(input.order.subtotal),
+      discount: input.order.discountTotal > 0 ? money(input.order.discountTotal) : null,
+      currency: input.order.currency,
+      lines: input.lines.map((line) => ({
+        title: lineTitle({ productName: line.productName, titleTrans: line.titleTrans ?? null }, language),
+        quantity: line.quantity,
+        amount: money(line.amount),
+      })),
+    },
+  };
+}
+
+/**
+ * What a renewal receipt's or failed-renewal notice's template gets. `payOnSessionLink` is the
+ * failed renewal's signed portal offer link (its session may pay that renewal); the engine knows
+ * no address of the store's portal page, so templates put it into theirs.
+ */
+export function subscriptionEmailData(input: {
+  store: { name: string };
+  customer: { email: string; firstName: string | null; lastName: string | null };
+  subscription: { id: string; amount: number; currency: string; nextBillingAt: string | Date | null };
+  locale: string | null;
+  payOnSessionLink?: string | null;
+  nextRetryAt?: string | null;
+}) {
+  const language = shopperLanguage(input.locale, undefined);
+  const { subscription } = input;
+  return {
+    store: { name: input.store.name },
+    customer: { email: input.customer.email, name: customerName(input.customer) },
+    language,
+    subscription: {
+      id: subscription.id,
+      amount: formatAmount(subscription.amount, subscription.currency, language),
+      nextBillingDate: isoDay(subscription.nextBillingAt),
+      nextRetryDate: isoDay(input.nextRetryAt ?? null),
+    },
+    payOnSessionLink: input.payOnSessionLink ?? null,
+  };
+}
+
+function isoDay(value: string | Date | null): string | null {
+  if (value === null) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10);
+}

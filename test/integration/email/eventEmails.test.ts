@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { formatAmount } from '../../../src/checkout/hostedPage/pageData';
+import { billingDateAt } from '../../../src/domain/billing';
+import { sendEventEmail } from '../../../src/email/sendEventEmail';
+import { dispatchEventsNow } from '../../../src/events/dispatch';
+import { recordEvent } from '../../../src/events/recordEvent';
+import { createMailer } from '../../../src/portal/mailer';
+import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
+import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
+import { createMerchant, type Merchant } from '../../helpers/fixtures';
+import { startHarness, type Harness } from '../../helpers/harness';
+import { until } from '../../helpers/until';
+import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { ok } from '../commerce/commerceHelpers';
+import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  decliningCard,
+  eventually,
+  goodCard,
+  testVaultEnv,
+} from '../subscriptions/subscriptionsFixtures';
+
+const day = 24 * 3600 * 1000;
+
+describe('e-mails after money moves: receipts and the failed-renewal notice (real Postgres, Temporal, outbox)', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  const mailbox = async (to: string): Promise<any[]> =>
+    ((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(to)}`)).json()) as any).data;
+  const mailOf = (to: string, eventId: string) =>
+    until(async () => (await mailbox(to)).find((mail) => mail.meta.eventId === eventId));
+  const orderPaidEvent = (orderId: string) =>
+    until(
+      async () =>
+        (await harness.db.event.findFirst({
+          where: { eventType: 's_order_paid', properties: { path: ['orderId'], equals: orderId } },
+        })) ?? undefined,
+    );
+
+  /** A customer named `firstName` pays a German checkout of the tenant's product; answers the order and its event. */
+  async function paidCheckout(t: PaymentTenant, firstName: string) {
+    const email = `receipt-${randomUUID()}@example.com`;
+    const customer = await ok(harness, 'POST', '/customers', t.token, { email, firstName, lastName: 'Lovelace' });
+    const session = await ok(harness, 'POST', '/checkout-sessions', t.token, {
+      storeId: t.storeId,
+      customerId: customer.id,
+      locale: 'de',
+      lineItems: [{ priceId: t.priceId, quantity: 2, titleTrans: { de: 'Hemd' } }],
+    });
+    const instrument = await t.instrument(cards.approve, customer.id);
+    const paid = await payV2(harness, t.token, { checkoutSessionId: session.id, paymentInstrumentId: instrument });
+    expect(paid.status).toBe(200);
+    expect(paid.body.payment.status).toBe('succeeded');
+    const orderId: string = paid.body.order.id;
+    return { email, orderId, event: await orderPaidEvent(orderId) };
+  }
+
+  it('a paid checkout mails one receipt from the store’s template, the customer’s name escaped, in the session’s language', async () => {
+    const t = await createPaymentTenant(harness);
+    const template = await ok(harness, 'POST', '/email-templates/create', t.token, {
+      storeId: t.storeId,
+      name: 'Receipt',
+      eventType: 'order/paid',
+      subject: '{% if language == "de" %}Beleg{% else %}Receipt{% endif %} {{ order.id }} for {{ customer.name }}',
+      bodyHtml: '<p>Hi {{ customer.name }}</p>{% for line in order.lines %}<li>{{ line.title }}</li>{% endfor %}',
+    });
+    const name = '<script>alert(1)</script>';
+    const { email, orderId, event } = await paidCheckout(t, name);
+    const mail = await mailOf(email, event.id);
+    expect(mail.subject).toBe(`Beleg ${orderId} for ${name} Lovelace`);
+    expect(mail.html).toBe('<p>Hi &lt;script&gt;alert(1)&lt;/script&gt; Lovelace</p><li>Hemd</li>');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.meta).toMatchObject({ kind: 'order/paid', storeId: t.storeId, templateId: template.id });
+    const rows = await harness.db.sentEmail.findMany({ where: { eventId: event.id } });
+    expect(rows).toEqual([
+      expect.objectContaining({
+        kind: 'order/paid',
+        recipient: email,
+        subject: mail.subject,
+        sentAt: expect.any(Date),
+      }),
+    ]);
+    expect(await mailbox(email)).toHaveLength(1);
+  });
+
+  it('without a template of that kind the engine’s default receipt is sent, amounts in the shopper’s language', async () => {
+    const t = await createPaymentTenant(harness);
+    const { email, orderId, event } = await paidCheckout(t, 'Ada');
+    const mail = await mailOf(email, event.id);
+    expect(mail.subject).toBe(`Your Shop receipt for order ${orderId}`);
+    const total = formatAmount(3998, 'EUR', 'de');
+    expect(total).toMatch(/^39,98\s€$/);
+    expect(mail.text).toContain(`Order ${orderId}: ${total} paid.`);
+    expect(mail.text).toContain(`2 x Hemd: ${total}`);
+    expect(mail.meta.templateId).toBeUndefined();
+  });
+
+  it('ten concurrent dispatches of one event, and ten concurrent sends, make one e-mail and one sent_emails row', async () => {
+    const t = await createPaymentTenant(harness);
+    const { email, event: paidEvent } = await paidCheckout(t, 'Grace');
+    await mailOf(email, paidEvent.id);
+    // The same receipt once more, as an event nobody has dispatched yet.
+    const { id: eventId } = await recordEvent(harness.db, {
+      accountId: paidEvent.accountId,
+      mode: paidEvent.mode,
+      storeId: paidEvent.storeId,
+      customerId: paidEvent.customerId,
+      eventType: 's_order_paid',
+      properties: paidEvent.properties as Record<string, unknown>,
+    });
+    const deps = { db: harness.db, temporal: harness.temporal, taskQueue: harness.taskQueue };
+    const mailer = createMailer(harness);
+    const sends = await Promise.allSettled([
+      ...Array.from({ length: 10 }, () => dispatchEventsNow(deps, [eventId])),
+      ...Array.from({ length: 10 }, () =>
+        sendEventEmail({ db: harness.db, logger: harness.logger, mailer }, { eventId, kind: 'order/paid' }),
+      ),
+    ]);
+    const dispatches = sends.slice(0, 10);
+    expect(dispatches.every((result) => result.status === 'fulfilled')).toBe(true);
+    await mailOf(email, eventId);
+    const row = await eventually(
+      () => harness.db.sentEmail.findMany({ where: { eventId } }),
+      (rows) => rows.length === 1 && rows[0]!.sentAt !== null,
+    );
+    // Let the workflow finish too: it must find the e-mail sent, not send it again.
+    const handle = harness.temporal.workflow.getHandle(`eml_${eventId}_order_paid`);
+    expect((await handle.result()).outcome).toMatch(/^(sent|already_sent)$/);
+    expect((await mailbox(email)).filter((mail) => mail.meta.eventId === eventId)).toHaveLength(1);
+    expect(await harness.db.sentEmail.count({ where: { eventId } })).toBe(1);
+    expect(row[0]!.recipient).toBe(email);
+  });
+
+  describe('subscriptions', () => {
+    let merchant: Merchant;
+    beforeAll(async () => {
+      merchant = await createMerchant(harness.db);
+    });
+
+    /** A subscription one paid period in whose renewal on `pan` is due now. */
+    async function renewingSubscription(pan: string) {
+      const store = await createStore(harness.db, merchant, 'Beans');
+      const plan = await createRecurringPrice(harness.db, merchant, store.id, 'Monthly', 2500);
+      const email = `renewal-${randomUUID()}@example.com`;
+      const customer = await createCustomer(harness.db, merchant, email);
+      const card = await createCard(harness.db, harness.config, merchant, customer.id, pan);
+      const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
+      const state = subscriptionState({
+        accountId: merchant.accountId,
+        storeId: store.id,
+        customerId: customer.id,
+        productId: plan.product.id,
+        variantId: plan.variant.id,
+        optionId: plan.price.id,
+        price: 2500,
+        paymentMethodId: card.id,
+        startedAtMs: anchor,
+        anchorAtMs: anchor,
+        cycle: 1,
+        paidOrdersCount: 1,
+      });
+      await harness.db.subscription.create({
+        data: {
+          id: state.subscriptionId,
+          accountId: merchant.accountId,
+          mode: 'test',
+          storeId: store.id,
+          customerId: customer.id,
+          startedAt: new Date(anchor),
+          ...subscriptionRowFromState(state),
+        },
+      });
+      await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
+      const eventOf = (eventType: string) =>
+        until(
+          async () =>
+            (await harness.db.event.findFirst({ where: { eventType, customerId: customer.id } })) ?? undefined,
+        );
+      return { email, subscriptionId: state.subscriptionId, eventOf };
+    }
+
+    it('a failed renewal mails the notice with the pay-on-session link', async () => {
+      const { email, subscriptionId, eventOf } = await renewingSubscription(decliningCard);
+      const failed = await eventOf('s_subscription_payment_failed');
+      const link = (failed.properties as Record<string, string>).payOnSessionLink!;
+      expect(link).toEqual(expect.any(String));
+      const mail = await mailOf(email, failed.id);
+      expect(mail.subject).toBe('Your Beans payment did not go through');
+      expect(mail.text).toContain(`We could not renew your subscription ${subscriptionId} ($25.00).`);
+      expect(mail.text).toContain(link);
+      expect(mail.html).toContain(`open your account with this link: ${link}</p>`);
+    });
+
+    it('a successful renewal mails the renewal receipt and no order receipt', async () => {
+      const { email, subscriptionId, eventOf } = await renewingSubscription(goodCard);
+      const renewed = await eventOf('s_subscription_renewed');
+      const mail = await mailOf(email, renewed.id);
+      expect(mail.subject).toBe('Your Beans subscription was renewed');
+      expect(mail.text).toContain(`Your subscription ${subscriptionId} was renewed: $25.00 paid.`);
+      // The charge's order/paid is dispatched (webhooks) but mails nothing: the renewal receipt covers it.
+      const orderPaid = await eventOf('s_order_paid');
+      await eventually(
+        () => harness.db.event.findUniqueOrThrow({ where: { id: orderPaid.id } }),
+        (event) => event.processedAt !== null,
+      );
+      expect(await harness.db.sentEmail.count({ where: { eventId: orderPaid.id } })).toBe(0);
+      expect((await mailbox(email)).map((m) => m.meta.kind)).toEqual(['subscription/renewed']);
+    });
+  });
+});
