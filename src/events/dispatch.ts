@@ -47,7 +47,11 @@ export async function startDeliveryWorkflow(
   }
 }
 
-/** Starts the e-mail workflow of an event; false when it already ran or runs. */
+/**
+ * Starts the e-mail workflow of an event; false when it runs or completed. A failed one (live mode
+ * without SMTP, a mail server down for a day) may be started again by a later dispatch: the
+ * sent_emails claim still keeps the e-mail to one.
+ */
 export async function startEventEmailWorkflow(
   deps: DispatchDeps,
   target: { eventId: string; kind: EventEmailKind; accountId: string; storeId: string | null },
@@ -57,7 +61,7 @@ export async function startEventEmailWorkflow(
       workflowId: eventEmailWorkflowId(target.eventId, target.kind),
       taskQueue: deps.taskQueue,
       args: [{ eventId: target.eventId, kind: target.kind }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       typedSearchAttributes: searchAttributesFor({
         accountId: target.accountId,
         storeId: target.storeId,

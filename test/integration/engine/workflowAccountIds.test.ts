@@ -102,7 +102,7 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
   });
 
   it('every workflow a run of each kind starts carries AccountId (and StoreId where there is one)', async () => {
-    // Webhook delivery (order/paid), checkout payment.
+    // Webhook delivery (order/paid), the receipt, checkout payment.
     expect(
       (await post('/webhooks', { storeId: t.storeId, url: receiver.url, eventTypes: ['order/paid'] })).status,
     ).toBe(201);
@@ -148,6 +148,7 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
       'threeDsAuthenticationWorkflow',
       'subscriptionWorkflow',
       'webhookDeliveryWorkflow',
+      'eventEmailWorkflow',
       'maintenanceWorkflow',
       'eventOutboxWorkflow',
       'checkoutExpiryWorkflow',

@@ -1,0 +1,130 @@
+import { emailKinds } from '../../src/email/defaults';
+import {
+  customerName,
+  emailKindOfEvent,
+  eventEmailWorkflowId,
+  orderReceiptData,
+  subscriptionEmailData,
+} from '../../src/email/eventEmails';
+import { renderTemplate } from '../../src/email/templates';
+
+const customer = { email: 'ada@example.com', firstName: '<script>alert(1)</script>', lastName: null };
+const store = { name: 'Tea & <Cakes>' };
+
+describe('which events send which e-mail', () => {
+  it('an order paid by a card payment sends the receipt; one paid by a subscription charge or credits does not', () => {
+    const paid = { orderId: 'ord_1', amount: 1999, currency: 'EUR' };
+    expect(emailKindOfEvent({ eventType: 's_order_paid', properties: { ...paid, paymentId: 'pay_1' } })).toBe(
+      'order/paid',
+    );
+    expect(emailKindOfEvent({ eventType: 's_order_paid', properties: { ...paid, subscriptionId: 'sub_1' } })).toBe(
+      null,
+    );
+    expect(
+      emailKindOfEvent({ eventType: 's_order_paid', properties: { ...paid, paidWithCredits: 2, membershipId: 'm' } }),
+    ).toBe(null);
+  });
+
+  it('renewals send the renewal receipt, failed renewals the notice; other events and test-trigger samples nothing', () => {
+    expect(emailKindOfEvent({ eventType: 's_subscription_renewed', properties: {} })).toBe('subscription/renewed');
+    expect(emailKindOfEvent({ eventType: 's_subscription_payment_failed', properties: {} })).toBe(
+      'subscription/payment_failed',
+    );
+    for (const eventType of ['s_payment_succeeded', 's_checkout_session_paid', 's_subscription_created'])
+      expect(emailKindOfEvent({ eventType, properties: { paymentId: 'pay_1' } })).toBe(null);
+    expect(emailKindOfEvent({ eventType: 's_subscription_renewed', properties: { sample: true } })).toBe(null);
+    expect(emailKindOfEvent({ eventType: 's_order_paid', properties: { paymentId: 'pay_1', sample: true } })).toBe(
+      null,
+    );
+  });
+
+  it('names one workflow per (event, e-mail)', () => {
+    expect(eventEmailWorkflowId('evt_1', 'order/paid')).toBe('eml_evt_1_order_paid');
+    expect(eventEmailWorkflowId('evt_1', 'subscription/payment_failed')).toBe('eml_evt_1_subscription_payment_failed');
+  });
+});
+
+describe('what the templates get', () => {
+  it('the customer’s name, or null without one', () => {
+    expect(customerName({ firstName: 'Ada', lastName: 'Lovelace' })).toBe('Ada Lovelace');
+    expect(customerName({ firstName: null, lastName: null })).toBe(null);
+  });
+
+  it('a receipt in the session’s language: amounts formatted for it, line titles translated where given', () => {
+    const data = orderReceiptData({
+      store,
+      customer,
+      order: { id: 'ord_1', totalAmount: 3498, subtotal: 3998, discountTotal: 500, currency: 'EUR' },
+      locale: 'de-AT',
+      lines: [
+        { productName: 'Shirt', titleTrans: { de: 'Hemd' }, quantity: 2, amount: 3998 },
+        { productName: 'Mug', titleTrans: null, quantity: 1, amount: 0 },
+      ],
+    });
+    expect(data.language).toBe('de-AT');
+    expect(data.order.total).toMatch(/^€\s34,98$/);
+    expect(data.order.discount).toMatch(/5,00/);
+    expect(data.order.lines.map((line) => line.title)).toEqual(['Hemd', 'Mug']);
+  });
+
+  it('a receipt without a session language is in English; no discount is null', () => {
+    const data = orderReceiptData({
+      store,
+      customer,
+      order: { id: 'ord_1', totalAmount: 300, subtotal: 300, discountTotal: 0, currency: 'JPY' },
+      locale: null,
+      lines: [],
+    });
+    expect(data).toMatchObject({ language: 'en', order: { total: '¥300', discount: null } });
+  });
+
+  it('the failed-renewal notice carries the pay-on-session link and the next retry day', () => {
+    const data = subscriptionEmailData({
+      store,
+      customer,
+      locale: null,
+      subscription: { id: 'sub_1', amount: 2500, currency: 'USD', nextBillingAt: null },
+      payOnSessionLink: 'abc.def',
+      nextRetryAt: '2026-12-02T10:00:00.000Z',
+    });
+    expect(data.subscription).toEqual({
+      id: 'sub_1',
+      amount: '$25.00',
+      nextBillingDate: null,
+      nextRetryDate: '2026-12-02',
+    });
+    expect(data.payOnSessionLink).toBe('abc.def');
+  });
+});
+
+describe('the engine’s defaults render the data escaped in HTML, as is in subject and text', () => {
+  it('order receipt', async () => {
+    const data = orderReceiptData({
+      store,
+      customer,
+      order: { id: 'ord_1', totalAmount: 100, subtotal: 100, discountTotal: 0, currency: 'EUR' },
+      locale: null,
+      lines: [{ productName: '<b>Mug</b>', quantity: 1, amount: 100 }],
+    });
+    const mail = await renderTemplate(emailKinds['order/paid'], data);
+    expect(mail.subject).toBe('Your Tea & <Cakes> receipt for order ord_1');
+    expect(mail.html).toContain('1 × &lt;b&gt;Mug&lt;/b&gt;: €1.00');
+    expect(mail.html).toContain('<p>Tea &amp; &lt;Cakes&gt;</p>');
+    expect(mail.text).toContain('- 1 x <b>Mug</b>: €1.00');
+  });
+
+  it('failed-renewal notice: the link in both parts when there is one, no sentence without it', async () => {
+    const base = {
+      store,
+      customer,
+      locale: null,
+      subscription: { id: 'sub_1', amount: 2500, currency: 'EUR', nextBillingAt: null },
+    };
+    const template = emailKinds['subscription/payment_failed'];
+    const withLink = await renderTemplate(template, subscriptionEmailData({ ...base, payOnSessionLink: 'a"b.c' }));
+    expect(withLink.html).toContain('open your account with this link: a&#34;b.c</p>');
+    expect(withLink.text).toContain('open your account with this link: a"b.c');
+    const without = await renderTemplate(template, subscriptionEmailData(base));
+    expect(without.text).not.toContain('link');
+  });
+});
