@@ -12,6 +12,7 @@ import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { ok } from '../commerce/commerceHelpers';
+import { recordPaidOrder } from './receiptFixtures';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 import {
   createCard,
@@ -139,6 +140,19 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
     expect((await mailbox(email)).filter((mail) => mail.meta.eventId === eventId)).toHaveLength(1);
     expect(await harness.db.sentEmail.count({ where: { eventId } })).toBe(1);
     expect(row[0]!.recipient).toBe(email);
+  });
+
+  it('live mode without SMTP: the send fails at once (no retry), nothing lands in the outbox, no claim is left', async () => {
+    const { email, eventId } = await recordPaidOrder(harness, 'live');
+    await dispatchEventsNow({ db: harness.db, temporal: harness.temporal, taskQueue: harness.taskQueue }, [eventId]);
+    const handle = harness.temporal.workflow.getHandle(`eml_${eventId}_order_paid`);
+    const failure = await handle.result().then(
+      () => null,
+      (error: Error & { cause?: { cause?: { nonRetryable?: boolean; message?: string } } }) => error.cause?.cause,
+    );
+    expect(failure).toMatchObject({ nonRetryable: true, message: expect.stringMatching(/needs SMTP_URL/) });
+    expect(await mailbox(email)).toEqual([]);
+    expect(await harness.db.sentEmail.count({ where: { eventId } })).toBe(0);
   });
 
   describe('subscriptions', () => {

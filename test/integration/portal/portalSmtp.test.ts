@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
+import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { createCustomer, createStore, testVaultEnv } from '../subscriptions/subscriptionsFixtures';
 import { until } from '../../helpers/until';
+import { recordPaidOrder } from '../email/receiptFixtures';
 
 interface Received {
   commands: string[];
@@ -165,6 +167,23 @@ describe('portal login codes over SMTP', () => {
     });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.emailVerified).toBe(true);
+  });
+
+  it('a live-mode receipt goes over the same SMTP, never to the outbox, and is recorded sent', async () => {
+    const { email, orderId, eventId } = await recordPaidOrder(harness, 'live', 'Live Shop');
+    const before = smtp.received.length;
+    await dispatchEventsNow({ db: harness.db, temporal: harness.temporal, taskQueue: harness.taskQueue }, [eventId]);
+    const message = await until(() =>
+      smtp.received.slice(before).find((mail) => mail.commands.includes(`RCPT TO:<${email}>`)),
+    );
+    expect(message.data).toContain(`Subject: Your Live Shop receipt for order ${orderId}`);
+    expect(
+      ((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${email}`)).json()) as any).data,
+    ).toHaveLength(0);
+    const row = await until(
+      async () => (await harness.db.sentEmail.findFirst({ where: { eventId, sentAt: { not: null } } })) ?? undefined,
+    );
+    expect(row).toMatchObject({ mode: 'live', kind: 'order/paid', recipient: email });
   });
 });
 
