@@ -17,12 +17,14 @@ export const emailKinds = {
   },
   'subscription/renewed': {
     description: 'subscription renewal receipt',
-    subject: 'Your {{ store.name }} subscription was renewed',
+    // The first charge of a subscription sends this receipt too (its event is `subscription/renewed`).
+    subject:
+      'Your {{ store.name }} subscription {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}',
     bodyHtml:
-      '<p>Your subscription {{ subscription.id }} was renewed: {{ subscription.amount }} paid.</p>' +
+      '<p>Your subscription {{ subscription.id }} {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}: {{ subscription.amount }} paid.</p>' +
       '<p>Next renewal: {{ subscription.nextBillingDate }}.</p><p>{{ store.name }}</p>',
     bodyText:
-      'Your subscription {{ subscription.id }} was renewed: {{ subscription.amount }} paid.\n' +
+      'Your subscription {{ subscription.id }} {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}: {{ subscription.amount }} paid.\n' +
       'Next renewal: {{ subscription.nextBillingDate }}.\n\n{{ store.name }}',
   },
   'subscription/payment_failed': {
@@ -75,7 +77,13 @@ export function sampleData(kind: EmailKind, store: { name: string }, language: s
     case 'subscription/payment_failed':
       return {
         ...common,
-        subscription: { id: 'sub_sample', amount: '€9.99', nextBillingDate: '2027-01-01', nextRetryDate: '2026-12-04' },
+        subscription: {
+          id: 'sub_sample',
+          amount: '€9.99',
+          nextBillingDate: '2027-01-01',
+          nextRetryDate: '2026-12-04',
+          reason: 'renewal',
+        },
         payOnSessionLink: kind === 'subscription/payment_failed' ? 'eyJzYW1wbGUiOnRydWV9.c2lnbmF0dXJl' : null,
       };
     case 'portal/login_code':

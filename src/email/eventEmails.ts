@@ -97,6 +97,8 @@ export function subscriptionEmailData(input: {
   locale: string | null;
   payOnSessionLink?: string | null;
   nextRetryAt?: string | null;
+  /** What the charge was (`first_charge`, `renewal`, `trial_conversion`, `dunning_retry`, `on_session_recovery`). */
+  reason?: string | null;
 }) {
   const language = shopperLanguage(input.locale, undefined);
   const { subscription } = input;
@@ -109,6 +111,7 @@ export function subscriptionEmailData(input: {
       amount: formatAmount(subscription.amount, subscription.currency, language),
       nextBillingDate: isoDay(subscription.nextBillingAt),
       nextRetryDate: isoDay(input.nextRetryAt ?? null),
+      reason: input.reason ?? null,
     },
     payOnSessionLink: input.payOnSessionLink ?? null,
   };

@@ -145,6 +145,7 @@ async function emailOfEvent(
     },
     payOnSessionLink: typeof properties.payOnSessionLink === 'string' ? properties.payOnSessionLink : null,
     nextRetryAt: typeof properties.nextRetryAt === 'string' ? properties.nextRetryAt : null,
+    reason: typeof properties.reason === 'string' ? properties.reason : null,
   });
   return { storeId: store.id, recipient: customer.email, data };
 }

@@ -88,6 +88,7 @@ describe('what the templates get', () => {
       nextRetryAt: '2026-12-02T10:00:00.000Z',
     });
     expect(data.subscription).toEqual({
+      reason: null,
       id: 'sub_1',
       amount: '$25.00',
       nextBillingDate: null,
@@ -98,6 +99,21 @@ describe('what the templates get', () => {
 });
 
 describe('the engine’s defaults render the data escaped in HTML, as is in subject and text', () => {
+  it('renewal receipt: a first charge says the subscription started', async () => {
+    const base = {
+      store,
+      customer,
+      locale: null,
+      subscription: { id: 'sub_1', amount: 2500, currency: 'EUR', nextBillingAt: '2027-01-01T00:00:00.000Z' },
+    };
+    const template = emailKinds['subscription/renewed'];
+    const first = await renderTemplate(template, subscriptionEmailData({ ...base, reason: 'first_charge' }));
+    expect(first.subject).toBe('Your Tea & <Cakes> subscription has started');
+    expect(first.text).toContain('Your subscription sub_1 has started: €25.00 paid.\nNext renewal: 2027-01-01.');
+    const renewal = await renderTemplate(template, subscriptionEmailData({ ...base, reason: 'renewal' }));
+    expect(renewal.subject).toBe('Your Tea & <Cakes> subscription was renewed');
+  });
+
   it('order receipt', async () => {
     const data = orderReceiptData({
       store,
