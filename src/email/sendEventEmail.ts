@@ -93,15 +93,15 @@ async function claimSend(
   },
 ): Promise<{ state: 'claimed' | 'sent' | 'busy'; id: string }> {
   const id = newId('sentEmail');
-  const now = new Date();
-  const lapsed = new Date(now.getTime() - claimLeaseMs);
+  // The database's clock, in UTC as the engine stores timestamps: claims of several workers compare on one clock.
   const taken = await db.$queryRaw<{ id: string }[]>`
     INSERT INTO sent_emails (id, account_id, mode, store_id, event_id, kind, recipient, subject, claimed_at)
     VALUES (${id}, ${row.accountId}, ${row.mode}::"Mode", ${row.storeId}, ${row.eventId}, ${row.kind},
-            ${row.recipient}, ${row.subject}, ${now})
+            ${row.recipient}, ${row.subject}, (now() AT TIME ZONE 'UTC'))
     ON CONFLICT (event_id, kind) DO UPDATE
        SET claimed_at = EXCLUDED.claimed_at, recipient = EXCLUDED.recipient, subject = EXCLUDED.subject
-     WHERE sent_emails.sent_at IS NULL AND sent_emails.claimed_at < ${lapsed}
+     WHERE sent_emails.sent_at IS NULL
+       AND sent_emails.claimed_at < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${claimLeaseMs / 1000})
     RETURNING id`;
   if (taken[0]) return { state: 'claimed', id: taken[0].id };
   const existing = await db.sentEmail.findUniqueOrThrow({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatAmount } from '../../../src/checkout/hostedPage/pageData';
 import { billingDateAt } from '../../../src/domain/billing';
-import { sendEventEmail } from '../../../src/email/sendEventEmail';
+import { claimLeaseMs, EmailClaimBusyError, sendEventEmail } from '../../../src/email/sendEventEmail';
 import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
 import { createMailer } from '../../../src/portal/mailer';
@@ -140,6 +140,26 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
     expect((await mailbox(email)).filter((mail) => mail.meta.eventId === eventId)).toHaveLength(1);
     expect(await harness.db.sentEmail.count({ where: { eventId } })).toBe(1);
     expect(row[0]!.recipient).toBe(email);
+  });
+
+  it('a fresh claim without sentAt holds the send back; one older than the lease is taken over and sent', async () => {
+    const { email, eventId, storeId } = await recordPaidOrder(harness, 'test');
+    const event = await harness.db.event.findUniqueOrThrow({ where: { id: eventId } });
+    const claim = { accountId: event.accountId, mode: event.mode, storeId, eventId, kind: 'order/paid' };
+    await harness.db.sentEmail.create({ data: { id: 'eml_claimed', ...claim, recipient: email, subject: 'x' } });
+    const send = () =>
+      sendEventEmail(
+        { db: harness.db, logger: harness.logger, mailer: createMailer(harness) },
+        { eventId, kind: 'order/paid' },
+      );
+    await expect(send()).rejects.toBeInstanceOf(EmailClaimBusyError);
+    await harness.db.sentEmail.update({
+      where: { id: 'eml_claimed' },
+      data: { claimedAt: new Date(Date.now() - claimLeaseMs - 60_000) },
+    });
+    expect(await send()).toMatchObject({ outcome: 'sent', sentEmailId: 'eml_claimed' });
+    expect(await send()).toEqual({ outcome: 'already_sent', sentEmailId: 'eml_claimed' });
+    expect((await mailbox(email)).map((mail) => mail.meta.eventId)).toEqual([eventId]);
   });
 
   it('live mode without SMTP: the send fails at once (no retry), nothing lands in the outbox, no claim is left', async () => {
