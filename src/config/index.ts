@@ -114,7 +114,7 @@ export const configSchema = z
     PORTAL_CONFIRM_MAX_PER_EMAIL: positiveInt(1, 1000, 15),
     PORTAL_CONFIRM_MAX_PER_IP: positiveInt(1, 100_000, 60),
     PORTAL_LOGIN_MAX_FAILED_CONFIRMS_PER_DAY: positiveInt(1, 10_000, 20),
-    /** smtp(s)://user:pass@host:port; unset: login codes go to the sandbox outbox. */
+    /** smtp(s)://user:pass@host:port; unset: customer e-mail of test mode goes to the sandbox outbox. */
     SMTP_URL: z.string().url().optional(),
     SMTP_FROM: z.string().default('no-reply@payment-engine.local'),
     /** Identity management sessions: unset JWKS URL = the engine is its own identity provider (key in DATA_DIR). */

@@ -1,3 +1,6 @@
+// The first charge of a subscription sends the renewal receipt too (its event is `subscription/renewed`).
+const startedOrRenewed = '{% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}';
+
 /**
  * The e-mails the engine sends, by the event type a store's template is registered for
  * (`eventType` of `/email-templates`), with the engine's own wording when the store has no active
@@ -17,14 +20,12 @@ export const emailKinds = {
   },
   'subscription/renewed': {
     description: 'subscription renewal receipt',
-    // The first charge of a subscription sends this receipt too (its event is `subscription/renewed`).
-    subject:
-      'Your {{ store.name }} subscription {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}',
+    subject: `Your {{ store.name }} subscription ${startedOrRenewed}`,
     bodyHtml:
-      '<p>Your subscription {{ subscription.id }} {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}: {{ subscription.amount }} paid.</p>' +
+      `<p>Your subscription {{ subscription.id }} ${startedOrRenewed}: {{ subscription.amount }} paid.</p>` +
       '<p>Next renewal: {{ subscription.nextBillingDate }}.</p><p>{{ store.name }}</p>',
     bodyText:
-      'Your subscription {{ subscription.id }} {% if subscription.reason == "first_charge" %}has started{% else %}was renewed{% endif %}: {{ subscription.amount }} paid.\n' +
+      `Your subscription {{ subscription.id }} ${startedOrRenewed}: {{ subscription.amount }} paid.\n` +
       'Next renewal: {{ subscription.nextBillingDate }}.\n\n{{ store.name }}',
   },
   'subscription/payment_failed': {
