@@ -4,6 +4,7 @@ import { createEventActivities } from './events/outbox';
 import { createMaintenanceActivities } from './maintenance/sweeps';
 import { createPaymentActivities } from './payments/prepare';
 import { createPaymentAuthorizeActivities } from './payments/authorize';
+import { createPaymentStepUpActivities } from './payments/stepUp';
 import { createPaymentFinalizeActivities } from './payments/finalize';
 import { createPaymentSettlementActivities } from './payments/settlement';
 import { createPaymentRefundActivities } from './payments/refund';
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionChargeActivities(deps),
     ...createPaymentActivities(deps),
     ...createPaymentAuthorizeActivities(deps),
+    ...createPaymentStepUpActivities(deps),
     ...createPaymentFinalizeActivities(deps),
     ...createPaymentSettlementActivities(deps),
     ...createPaymentRefundActivities(deps),

@@ -1,5 +1,4 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { newId } from '../../src/domain/ids';
 import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import { ProcessorTechnicalError, type AuthorizeResult, type LookupStatus } from '../../src/processors/types';
 import { paymentAttempts, paymentCascades } from '../../src/metrics/metrics';
@@ -19,7 +18,9 @@ import type {
 } from '../../src/payments/workflowTypes';
 import { decryptPan } from '../../src/vault/cardVault';
 import { adviseAuthentication } from '../../src/payments/authenticationAdvice';
+import { stepUpReturnUrl, stepUpStartUrl } from '../../src/payments/stepUpLinks';
 import type { ActivityDeps } from '../deps';
+import { upsertAttempt as upsertAttemptRow } from './attemptRows';
 
 /** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
 export function attemptIdempotencyKey(paymentId: string, attemptNumber: number): string {
@@ -34,22 +35,7 @@ export function reversalIdempotencyKey(paymentId: string, attemptNumber: number)
 export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
   const { db } = deps;
 
-  /** One PaymentAttempt row per (payment, attempt number): a retried activity updates, never adds. */
-  async function upsertAttempt(paymentId: string, attempt: AttemptRecord): Promise<void> {
-    const data = {
-      processorId: attempt.processorId,
-      outcome: attempt.outcome,
-      errorCode: attempt.errorCode,
-      category: attempt.category,
-      message: attempt.message,
-      processorReference: attempt.processorReference,
-    };
-    await db.paymentAttempt.upsert({
-      where: { paymentId_attemptNumber: { paymentId, attemptNumber: attempt.attemptNumber } },
-      create: { id: newId('paymentAttempt'), paymentId, attemptNumber: attempt.attemptNumber, ...data },
-      update: data,
-    });
-  }
+  const upsertAttempt = (paymentId: string, attempt: AttemptRecord) => upsertAttemptRow(db, paymentId, attempt);
 
   /** The card and the processor of an attempt, both scoped to the account and mode, in one statement. */
   async function cardAndProcessor(input: AuthorizeAttemptInput) {
@@ -112,6 +98,18 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
           ...(input.threeDs && access.enable3DS && access.adapter.capabilities.externalThreeDs
             ? { threeDs: input.threeDs }
             : {}),
+          // The processor may answer an issuer's demand for authentication with its own page (step-up)
+          // only when the payment can wait for the shopper and the processor can tell the result later.
+          ...(input.stepUp && access.adapter.capabilities.stepUp && access.adapter.authenticationResult
+            ? {
+                returnUrl: stepUpReturnUrl(
+                  deps.config,
+                  input.paymentId,
+                  input.attemptNumber,
+                  input.stepUp.returnBaseUrl,
+                ),
+              }
+            : {}),
           credentials: access.credentials,
         });
         if (result.outcome === 'declined' && !isKnownDeclineCode(result.code)) {
@@ -121,6 +119,13 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
           );
         }
         const answer = toAttemptResult(input, result);
+        if (result.outcome === 'requires_action') {
+          const seenByApi = input.stepUp?.returnBaseUrl ?? null;
+          answer.stepUp = {
+            redirectUrl: stepUpStartUrl(deps.config, input.paymentId, input.attemptNumber, seenByApi),
+            action: result.action,
+          };
+        }
         // What to turn on, named on the payment's own flow and this processor.
         if (result.outcome === 'requires_3ds')
           answer.message = await adviseAuthentication(db, input, access.enable3DS, result.message);
@@ -272,6 +277,17 @@ function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult):
         category: declineCategoryOf(result.code),
         message: result.message,
         processorReference: result.processorReference ?? null,
+        captured: false,
+        dispute: null,
+      };
+    case 'requires_action':
+      return {
+        ...base,
+        outcome: 'requires_action',
+        errorCode: null,
+        category: null,
+        message: "Waiting for the shopper at the processor's authentication page",
+        processorReference: result.processorReference,
         captured: false,
         dispute: null,
       };

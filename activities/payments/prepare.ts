@@ -157,6 +157,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         id: flow.id,
         strategy: flow.strategy,
         threeDsEnabled: flow.threeDsEnabled,
+        authenticationTimeoutMinutes: flow.authenticationTimeoutMinutes,
         stickyProcessorEnabled: flow.stickyProcessorEnabled || !!input.pinnedProcessorId,
         pickProcessorStrategy: flow.pickProcessorStrategy,
         fallbackMode: flow.fallbackMode,

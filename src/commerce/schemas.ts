@@ -36,3 +36,10 @@ export function updateBody<D extends z.ZodType>(prefix: IdPrefix, data: D) {
 }
 
 export const iso = (date: Date) => date.toISOString();
+
+/** A page the shopper's browser is sent to (successUrl, returnUrl …): http or https, at most 2048 characters. */
+export const shopperUrlSchema = (name: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${name} must be an http or https URL` })
+    .max(2048)
+    .optional();

@@ -25,6 +25,7 @@ import { registerPortalSessionRoutes } from './portal-sessions/routes';
 import { registerSubscriptionRoutes } from './subscriptions/routes';
 import { registerIdempotency } from './idempotency/register';
 import { registerPaymentRoutes } from './payments/routes';
+import { registerPaymentAuthenticationRoutes } from './payment-authentication/routes';
 import { registerRefundRoutes } from './refunds/routes';
 import { registerCheckoutPayRoutes } from './checkout-pay/routes';
 import { registerPartnerMerchantRoutes } from './partner-merchants/routes';
@@ -105,6 +106,7 @@ const resourceGroups: ((routers: Routers, deps: AppDeps) => void)[] = [
   registerPaymentFlowRoutes,
   registerBlockRuleRoutes,
   registerPaymentRoutes,
+  registerPaymentAuthenticationRoutes,
   registerRefundRoutes,
   registerCheckoutPayRoutes,
   registerThreeDsRoutes,

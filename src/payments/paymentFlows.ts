@@ -15,6 +15,7 @@ export interface PaymentFlowFields {
   strategy?: 'cascade' | 'single';
   threeDsEnabled?: boolean;
   threeDsProviderProcessorId?: string | null;
+  authenticationTimeoutMinutes?: number;
   stickyProcessorEnabled?: boolean;
   pickProcessorStrategy?: 'weighted' | 'ordered';
   fallbackMode?: boolean;
@@ -86,6 +87,7 @@ export async function createPaymentFlow(db: Db, scope: Scope, input: PaymentFlow
       strategy: input.strategy,
       threeDsEnabled: input.threeDsEnabled,
       threeDsProviderProcessorId: input.threeDsProviderProcessorId ?? null,
+      authenticationTimeoutMinutes: input.authenticationTimeoutMinutes,
       stickyProcessorEnabled: input.stickyProcessorEnabled,
       pickProcessorStrategy: input.pickProcessorStrategy,
       fallbackMode: input.fallbackMode,
@@ -113,6 +115,7 @@ export async function updatePaymentFlow(
       strategy: data.strategy,
       threeDsEnabled: data.threeDsEnabled,
       threeDsProviderProcessorId: data.threeDsProviderProcessorId,
+      authenticationTimeoutMinutes: data.authenticationTimeoutMinutes,
       stickyProcessorEnabled: data.stickyProcessorEnabled,
       pickProcessorStrategy: data.pickProcessorStrategy,
       fallbackMode: data.fallbackMode,

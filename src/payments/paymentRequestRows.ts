@@ -28,6 +28,7 @@ export interface PaymentRequestRows {
     strategy: string;
     threeDsEnabled: boolean;
     threeDsProviderProcessorId: string | null;
+    authenticationTimeoutMinutes: number;
     stickyProcessorEnabled: boolean;
     pickProcessorStrategy: string;
     fallbackMode: boolean;
@@ -73,6 +74,7 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
          FROM payment_instruments WHERE id = ${input.paymentInstrumentId ?? null} AND ${scope}) AS instrument,
       (SELECT jsonb_build_object('id', id, 'strategy', strategy, 'threeDsEnabled', three_ds_enabled,
               'threeDsProviderProcessorId', three_ds_provider_processor_id,
+              'authenticationTimeoutMinutes', authentication_timeout_minutes,
               'stickyProcessorEnabled', sticky_processor_enabled, 'pickProcessorStrategy', pick_processor_strategy,
               'fallbackMode', fallback_mode, 'maxFallbackRetries', max_fallback_retries,
               'processorConfigs', processor_configs, 'fallbackProcessorConfigs', fallback_processor_configs)

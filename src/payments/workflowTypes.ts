@@ -1,6 +1,6 @@
 import type { RoutingFlow, RoutingProcessor } from '../domain/routing';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
-import type { DeclineCategory, ThreeDsValues } from '../processors/types';
+import type { AuthenticationAction, DeclineCategory, ThreeDsValues } from '../processors/types';
 
 /**
  * The data the payment workflow and its activities exchange. Pure types and functions only:
@@ -57,6 +57,11 @@ export interface PaymentWorkflowInput {
    * took its checkout); the flow's cascade still follows a soft decline.
    */
   pinnedProcessorId?: string | null;
+  /**
+   * Where the shopper's browser goes once a processor-hosted authentication is over, with
+   * `paymentId` and `status` added to its query; without it the engine shows the result itself.
+   */
+  returnUrl?: string | null;
 }
 
 /** A payment that charges a card: validation made sure it names a card and a flow. */
@@ -81,7 +86,8 @@ export const rejection = (kind: DomainErrorKind, code: string, message: string):
 
 /** What preparePayment loaded and checked before anything was written. */
 export interface PaymentContext {
-  flow: RoutingFlow & { id: string; threeDsEnabled: boolean };
+  /** authenticationTimeoutMinutes: absent in histories recorded before flows had it (15 then). */
+  flow: RoutingFlow & { id: string; threeDsEnabled: boolean; authenticationTimeoutMinutes?: number };
   processors: (RoutingProcessor & { type: string; enable3DS: boolean })[];
   /** The customer's last succeeded payment's processor in this flow (sticky routing). */
   stickyProcessorId: string | null;
@@ -102,7 +108,8 @@ export type PrepareResult =
 export interface AttemptRecord {
   attemptNumber: number;
   processorId: string;
-  outcome: 'approved' | 'declined' | 'error' | 'requires_3ds';
+  /** requires_action: the processor's authentication page was handed out (step-up); the attempt's row until it settles. */
+  outcome: 'approved' | 'declined' | 'error' | 'requires_3ds' | 'requires_action';
   errorCode: string | null;
   category: DeclineCategory | null;
   message: string | null;
@@ -121,6 +128,17 @@ export interface AuthorizeAttemptInput {
   capture: boolean;
   initiatedBy: InitiatedBy;
   threeDs?: ThreeDsValues;
+  /**
+   * The payment can wait for the shopper (customer-initiated): a processor with the `stepUp`
+   * capability gets a return link built on this base URL, and may answer `requires_action`.
+   */
+  stepUp?: { returnBaseUrl: string | null };
+}
+
+/** A processor's authentication page handed out for one attempt: the start link (the payment's redirectUrl) and where it leads. */
+export interface StepUpStart {
+  redirectUrl: string;
+  action: AuthenticationAction;
 }
 
 /** Details of an authorizeAttempt failure: its code and whether any try may have charged. */
@@ -139,6 +157,16 @@ export interface ReverseAttemptInput {
   currency: string;
 }
 
+/** An attempt waiting on the shopper at the processor's authentication page (step-up). */
+export interface StepUpCheckInput extends ReverseAttemptInput {
+  processorReference: string;
+  /** What the browser brought back from the processor's page (Adyen's redirectResult), when anything. */
+  returnData?: Record<string, string>;
+}
+
+/** The attempt as it now stands: settled (approved or declined, its row written) or still waiting. */
+export type StepUpCheck = { settled: true; attempt: AuthorizeAttemptResult } | { settled: false };
+
 export type ReverseAttemptResult =
   | { outcome: 'reversed'; processorReference: string; amount: number }
   | { outcome: 'nothing_to_reverse' }
@@ -148,6 +176,8 @@ export type AuthorizeAttemptResult = AttemptRecord & {
   captured: boolean;
   /** The acquirer opened a dispute on this approval (sandbox dispute card). */
   dispute: { amount: number; reason: string | null } | null;
+  /** Set with outcome `requires_action`. */
+  stepUp?: StepUpStart;
 };
 
 export type FinalStatus = 'succeeded' | 'authorized' | 'failed';
@@ -202,13 +232,18 @@ export type PaymentOutcome =
       order: OrderSummary | null;
     };
 
-export type PaymentStep = 'validating' | 'block_rules' | 'three_ds' | 'routing' | 'authorizing' | 'recording' | 'done';
+export type PaymentStep =
+  'validating' | 'block_rules' | 'three_ds' | 'routing' | 'authorizing' | 'authenticating' | 'recording' | 'done';
 
 export interface PaymentStateView {
   step: PaymentStep;
   status: PaymentSearchStatus;
   attempts: AttemptRecord[];
   routeOrder: string[];
+  /** While the shopper is at a processor's authentication page: which attempt, and the page. */
+  stepUp?: { attemptNumber: number; action: AuthenticationAction } | null;
+  /** The caller's returnUrl, for the browser links of a step-up. */
+  returnUrl?: string | null;
 }
 
 export const blockedByRuleCode = 'blocked_by_rule';

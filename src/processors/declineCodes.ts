@@ -66,6 +66,8 @@ export const declineCodes = {
   reenter_transaction: soft,
   generic_soft_decline: soft,
   threeds_challenge_timeout: soft,
+  /** The shopper did not finish the processor's authentication page in time (step-up); canceled at the processor. */
+  authentication_timeout: soft,
 
   // Technical, answered: the processor said it failed, or refused the call before processing it.
   processing_error: refusedTechnically,

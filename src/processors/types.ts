@@ -24,6 +24,11 @@ export interface ProcessorCapabilities {
   hostedThreeDs: boolean;
   /** Can be the 3-D Secure server of engine-run authentication (an authentication-only flow). */
   threeDsProvider: boolean;
+  /**
+   * When the issuer asks for authentication, answers `requires_action` with the page to send the
+   * shopper to (given a return URL), and tells the result afterwards (`authenticationResult`).
+   */
+  stepUp: boolean;
   networkTokens: boolean;
   /** Capture, void and refund are answered "received" and confirmed later by webhook. */
   asyncModifications: boolean;
@@ -63,7 +68,20 @@ export interface AuthorizeRequest {
   capture: boolean;
   initiatedBy: 'customer' | 'merchant';
   threeDs?: ThreeDsValues;
+  /**
+   * Where the processor sends the shopper's browser back after its own authentication page. Given
+   * only to a processor with the `stepUp` capability, for a customer-initiated payment; without it
+   * an issuer's demand for authentication is answered `requires_3ds` (a decline).
+   */
+  returnUrl?: string;
   credentials: Record<string, string>;
+}
+
+/** Where the shopper's browser goes to authenticate: a GET redirect, or a form posted with `data`. */
+export interface AuthenticationAction {
+  url: string;
+  method: 'GET' | 'POST';
+  data?: Record<string, string>;
 }
 
 /** The processor reports a chargeback opened against a captured charge (sandbox card 4000000000000259). */
@@ -75,7 +93,22 @@ export interface DisputeOpened {
 export type AuthorizeResult =
   | { outcome: 'approved'; processorReference: string; captured: boolean; raw?: unknown; disputeOpened?: DisputeOpened }
   | { outcome: 'declined'; code: string; category: DeclineCategory; message: string; processorReference?: string }
-  | { outcome: 'requires_3ds'; code: string; message: string };
+  | { outcome: 'requires_3ds'; code: string; message: string }
+  /** Step-up: nothing is final until the shopper has been to `action` and `authenticationResult` says so. */
+  | { outcome: 'requires_action'; processorReference: string; action: AuthenticationAction };
+
+export interface AuthenticationResultRequest {
+  /** The reference the `requires_action` answer carried. */
+  processorReference: string;
+  /** The attempt's authorization key. */
+  idempotencyKey: string;
+  /** What the shopper's browser brought back from the processor's page (Adyen's redirectResult), when anything. */
+  returnData?: Record<string, string>;
+  credentials: Record<string, string>;
+}
+
+/** `pending`: the shopper has not finished (or the processor has not decided) yet. */
+export type AuthenticationResult = Exclude<AuthorizeResult, { outcome: 'requires_action' }> | { outcome: 'pending' };
 
 export interface FollowUpRequest {
   idempotencyKey: string;
@@ -135,6 +168,8 @@ export interface ProcessorAdapter {
   reverseByIdempotencyKey(request: ReversalRequest): Promise<ReversalResult>;
   /** What stands at the processor under an authorization's key (or reference): resolves an unknown outcome. */
   lookup(request: LookupRequest): Promise<LookupResult>;
+  /** A processor with the `stepUp` capability: the outcome of an authorization that answered `requires_action`. */
+  authenticationResult?(request: AuthenticationResultRequest): Promise<AuthenticationResult>;
 }
 
 /** One per processor type, in src/processors/<type>/index.ts; the registry has one line per definition. */

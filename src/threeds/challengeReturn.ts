@@ -2,58 +2,16 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { notFound } from '../errors';
-import type { PaymentOutcome } from '../payments/workflowTypes';
-import { awaitOutcomeUpdate } from '../../workflows/payments/messages';
+import { paymentResult, type ReturnedPayment } from '../payments/paymentResult';
 import { threeDsChallengeReturnedUpdate } from '../../workflows/threeds/authentication';
 import type { ThreeDsSessionRow } from './sessions';
+
+export type { ReturnedPayment } from '../payments/paymentResult';
 
 export interface ChallengeReturnDeps {
   db: Db;
   temporal: Client;
   config: Pick<Config, 'PAYMENT_RESPONSE_TIMEOUT_MS'>;
-}
-
-/** The payment behind a session as the cardholder's browser is told it. */
-export interface ReturnedPayment {
-  id: string;
-  status: string;
-  amount: number;
-  currency: string;
-  declineCode: string | null;
-  declineMessage: string | null;
-}
-
-/** The payment's outcome, waited for up to the payment deadline; a finished workflow's row has it. */
-async function paymentResult(deps: ChallengeReturnDeps, paymentId: string): Promise<ReturnedPayment | null> {
-  let outcome: PaymentOutcome | null = null;
-  try {
-    outcome = await deps.temporal.workflow
-      .getHandle(paymentId)
-      .executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS }] });
-  } catch {
-    // The workflow has finished (or is unreachable): the row has the final state.
-  }
-  if (outcome?.kind === 'payment') {
-    return {
-      id: outcome.paymentId,
-      status: outcome.status,
-      amount: outcome.amount,
-      currency: outcome.currency,
-      declineCode: outcome.declineCode,
-      declineMessage: outcome.declineMessage,
-    };
-  }
-  const row = await deps.db.payment.findUnique({ where: { id: paymentId } });
-  return row
-    ? {
-        id: row.id,
-        status: row.status,
-        amount: row.amount,
-        currency: row.currency,
-        declineCode: row.declineCode,
-        declineMessage: row.declineMessage,
-      }
-    : null;
 }
 
 /**

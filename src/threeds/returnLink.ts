@@ -10,22 +10,33 @@ import type { KeySource } from '../vault/keyring';
  * key: unguessable, bound to one session, and checkable by any API process with the same key.
  * Links handed out before a key rotation stay valid while the old key is in ENCRYPTION_KEYS_PREVIOUS.
  */
-function tokenUnder(masterKey: Buffer, sessionId: string): string {
-  const returnKey = createHmac('sha256', masterKey).update('threeds-return-link-v1').digest();
-  return createHmac('sha256', returnKey).update(sessionId).digest('base64url');
+function tokenUnder(masterKey: Buffer, purpose: string, subject: string): string {
+  const linkKey = createHmac('sha256', masterKey).update(purpose).digest();
+  return createHmac('sha256', linkKey).update(subject).digest('base64url');
 }
 
-export function returnToken(config: KeySource, sessionId: string): string {
-  return tokenUnder(vaultKey(config), sessionId);
+/** A browser link's token: an HMAC of `subject` under a key derived for `purpose` from the engine's encryption key. */
+export function linkToken(config: KeySource, purpose: string, subject: string): string {
+  return tokenUnder(vaultKey(config), purpose, subject);
 }
 
-export function isValidReturnToken(config: KeySource, sessionId: string, token: unknown): boolean {
+export function isValidLinkToken(config: KeySource, purpose: string, subject: string, token: unknown): boolean {
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) return false;
   const given = Buffer.from(token);
   return vaultKeys(config).some((key) => {
-    const expected = Buffer.from(tokenUnder(key, sessionId));
+    const expected = Buffer.from(tokenUnder(key, purpose, subject));
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
+}
+
+const challengeReturnPurpose = 'threeds-return-link-v1';
+
+export function returnToken(config: KeySource, sessionId: string): string {
+  return linkToken(config, challengeReturnPurpose, sessionId);
+}
+
+export function isValidReturnToken(config: KeySource, sessionId: string, token: unknown): boolean {
+  return isValidLinkToken(config, challengeReturnPurpose, sessionId, token);
 }
 
 /**

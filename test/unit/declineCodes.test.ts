@@ -91,6 +91,7 @@ describe('error code table', () => {
     ['threeds_authentication_failed', 'hard_decline', false],
     ['threeds_session_not_found', 'hard_decline', false],
     ['threeds_challenge_timeout', 'soft_decline', false],
+    ['authentication_timeout', 'soft_decline', false],
     ['threeds_server_error', 'technical', false],
   ] as const)('%s is %s (outcome unknown: %s)', (code, category, outcomeUnknown) => {
     expect(isKnownDeclineCode(code)).toBe(true);

@@ -15,7 +15,9 @@ import type {
   AuthorizeFailureDetails,
   ChargeInput,
   ReverseAttemptResult,
+  StepUpStart,
 } from '../../src/payments/workflowTypes';
+import { awaitStepUp } from './stepUp';
 
 // A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
 // times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
@@ -54,9 +56,23 @@ export interface AttemptsResult {
 }
 
 /**
+ * A payment that can wait for the shopper (customer-initiated) lets a processor answer with its own
+ * authentication page: `awaitingShopper` answers the API `requires_action`, `resumed` takes it back
+ * once the step-up has settled.
+ */
+export interface StepUpHooks {
+  timeoutMinutes: number;
+  awaitingShopper(start: StepUpStart, attemptNumber: number): Promise<void>;
+  resumed(): void;
+}
+
+/**
  * One attempt per processor in route order until one approves, a decline that must not cascade
  * (hard decline, 3DS required) stops, or the order ends (planRoute already capped it at
  * 1 + maxFallbackRetries). Each attempt is its own PaymentAttempt row.
+ *
+ * A step-up (the processor's own authentication page) ends the attempts whatever its result: a
+ * cardholder who failed or abandoned authentication is not sent to the next processor.
  *
  * An attempt whose answer never came may have charged. Saga-style, it is reversed by its
  * idempotency key before anything else happens; if the reversal is not confirmed the payment
@@ -68,11 +84,19 @@ export async function runAttempts(
   order: string[],
   threeDs: ThreeDsValues | undefined,
   onAttempt: (attempt: AttemptRecord) => void,
+  stepUp?: StepUpHooks,
 ): Promise<AttemptsResult> {
   let lastFailure: AttemptRecord | null = null;
   for (const [index, processorId] of order.entries()) {
     const attemptNumber = index + 1;
-    const attempt = await attemptOnce(input, processorId, attemptNumber, threeDs);
+    const attempt = await attemptOnce(input, processorId, attemptNumber, threeDs, stepUp !== undefined);
+    if (attempt.outcome === 'requires_action' && attempt.stepUp && stepUp && attempt.processorReference)
+      return stepUpAttempt(
+        input,
+        { ...attempt, stepUp: attempt.stepUp, processorReference: attempt.processorReference },
+        stepUp,
+        onAttempt,
+      );
     if (attempt.outcome === 'approved') {
       onAttempt(attempt);
       return { approved: attempt, lastFailure: null, unresolved: null };
@@ -92,6 +116,37 @@ export async function runAttempts(
   return { approved: null, lastFailure, unresolved: null };
 }
 
+/** Waits for the shopper at the processor's page; the settled attempt ends the payment's attempts. */
+async function stepUpAttempt(
+  input: ChargeInput,
+  attempt: AuthorizeAttemptResult & { stepUp: StepUpStart; processorReference: string },
+  hooks: StepUpHooks,
+  onAttempt: (attempt: AttemptRecord) => void,
+): Promise<AttemptsResult> {
+  await hooks.awaitingShopper(attempt.stepUp, attempt.attemptNumber);
+  const ended = await awaitStepUp(input, attempt, hooks.timeoutMinutes, hooks.resumed);
+  if (ended.kind === 'unresolved') {
+    const record: AttemptRecord = {
+      ...recordOf(attempt),
+      outcome: 'error',
+      errorCode: 'processor_outcome_unknown',
+      category: 'technical',
+      message: 'The authentication was abandoned and the processor did not confirm the cancel; needs review',
+    };
+    await recordAttempt({ paymentId: input.paymentId, attempt: record });
+    onAttempt(record);
+    return { approved: null, lastFailure: record, unresolved: record };
+  }
+  onAttempt(recordOf(ended.attempt));
+  if (ended.attempt.outcome === 'approved') return { approved: ended.attempt, lastFailure: null, unresolved: null };
+  return { approved: null, lastFailure: recordOf(ended.attempt), unresolved: null };
+}
+
+function recordOf(attempt: AttemptRecord): AttemptRecord {
+  const { attemptNumber, processorId, outcome, errorCode, category, message, processorReference } = attempt;
+  return { attemptNumber, processorId, outcome, errorCode, category, message, processorReference };
+}
+
 type Attempt = AuthorizeAttemptResult & { failure?: FailedAttempt };
 
 interface FailedAttempt {
@@ -104,6 +159,7 @@ async function attemptOnce(
   processorId: string,
   attemptNumber: number,
   threeDs: ThreeDsValues | undefined,
+  canStepUp: boolean,
 ): Promise<Attempt> {
   try {
     return await authorizeAttempt({
@@ -118,6 +174,7 @@ async function attemptOnce(
       capture: input.intent === 'purchase',
       initiatedBy: input.initiatedBy,
       ...(threeDs ? { threeDs } : {}),
+      ...(canStepUp ? { stepUp: { returnBaseUrl: input.returnBaseUrl ?? null } } : {}),
     });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;

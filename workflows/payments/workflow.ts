@@ -25,7 +25,8 @@ import {
   type PaymentWorkflowInput,
 } from '../../src/payments/workflowTypes';
 import { searchAttributes } from '../../temporal/searchAttributes';
-import { runAttempts } from './attempts';
+import { runAttempts, type StepUpHooks } from './attempts';
+import { defaultAuthenticationTimeoutMinutes } from './stepUp';
 import { awaitOutcomeUpdate, paymentStateQuery } from './messages';
 import { runThreeDsStep } from './threeDs';
 import { deterministicFraction } from '../shared/random';
@@ -51,7 +52,13 @@ const { dispatchEvents } = proxyActivities<Activities>({
  * The API waits on `awaitOutcome` (update-with-start) for the answer.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
-  const state: PaymentStateView = { step: 'validating', status: 'processing', attempts: [], routeOrder: [] };
+  const state: PaymentStateView = {
+    step: 'validating',
+    status: 'processing',
+    attempts: [],
+    routeOrder: [],
+    ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
+  };
   let outcome: PaymentOutcome | undefined;
 
   setHandler(paymentStateQuery, () => state);
@@ -147,6 +154,18 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       'InvalidPaymentInput',
     );
 
+  // The API is answered `requires_action` while the shopper authenticates (engine-run 3DS challenge
+  // or the processor's own page); later polls wait for the real result again.
+  const awaitingShopper = (redirectUrl: string) => {
+    outcome = { ...paymentOutcome(input, 'requires_action'), redirectUrl };
+    setStatus('requires_action');
+    return markRequiresAction({ paymentId: input.paymentId, redirectUrl });
+  };
+  const resumed = () => {
+    outcome = undefined;
+    setStatus('processing');
+  };
+
   state.step = 'three_ds';
   const pendingWrites: Promise<void>[] = [];
   const threeDs = await runThreeDsStep(
@@ -167,19 +186,13 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
     {
       requiresAction(redirectUrl) {
-        outcome = { ...paymentOutcome(input, 'requires_action'), redirectUrl };
-        setStatus('requires_action');
-        pendingWrites.push(markRequiresAction({ paymentId: input.paymentId, redirectUrl }));
+        pendingWrites.push(awaitingShopper(redirectUrl));
       },
     },
   );
   await Promise.all(pendingWrites);
   if (threeDs.kind === 'declined') return failed(threeDs.code, threeDs.message);
-  if (state.status === 'requires_action') {
-    // Later polls wait for the real result again rather than the challenge answer.
-    outcome = undefined;
-    setStatus('processing');
-  }
+  if (state.status === 'requires_action') resumed();
 
   state.step = 'routing';
   const plan = planRoute({
@@ -198,9 +211,27 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     );
 
   state.step = 'authorizing';
-  const attempts = await runAttempts(charge, context.flow, plan.order, threeDs.values, (attempt: AttemptRecord) => {
+  const onAttempt = (attempt: AttemptRecord) => {
     state.attempts.push(attempt);
-  });
+  };
+  // Only a payment with a shopper present can send them to the processor's authentication page.
+  const stepUp: StepUpHooks | undefined =
+    input.initiatedBy === 'customer'
+      ? {
+          timeoutMinutes: context.flow.authenticationTimeoutMinutes ?? defaultAuthenticationTimeoutMinutes,
+          awaitingShopper: (start, attemptNumber) => {
+            state.step = 'authenticating';
+            state.stepUp = { attemptNumber, action: start.action };
+            return awaitingShopper(start.redirectUrl);
+          },
+          resumed: () => {
+            state.step = 'authorizing';
+            state.stepUp = null;
+            resumed();
+          },
+        }
+      : undefined;
+  const attempts = await runAttempts(charge, context.flow, plan.order, threeDs.values, onAttempt, stepUp);
   if (attempts.approved) {
     const approved = attempts.approved;
     return finish({

@@ -17,6 +17,7 @@ const byCode: Record<string, string> = {
   authentication_failed: 'Your bank could not confirm it was you. Try again or use another card.',
   threeds_authentication_failed: 'Your bank could not confirm it was you. Try again or use another card.',
   threeds_challenge_timeout: 'The confirmation with your bank took too long. Try again.',
+  authentication_timeout: 'The confirmation with your bank took too long. Try again.',
   authentication_required: 'Your bank needs to confirm this payment and could not. Try another card.',
   try_again_later: 'Your bank could not take the payment right now. Try again in a few minutes.',
   issuer_unavailable: 'Your bank could not be reached. Try again in a few minutes.',

@@ -30,15 +30,6 @@ export interface HostedPayRequest {
 }
 
 /**
- * THE one place the hosted page's return URL is handed to the payment. pay-v2 has no `returnUrl`
- * field on this branch yet (processor-hosted step-up adds one, sending the browser back with
- * `paymentId` and `status`); once PaymentWorkflowInput has it, answer `{ returnUrl }` here.
- */
-function processorReturnUrlField(_returnUrl: string): Record<string, never> {
-  return {};
-}
-
-/**
  * Vaults the card and runs the session's payment as pay-v2 does (same workflow, same checkout
  * claim), under a payment id derived from the session and the form's attempt id: every post of one
  * form (a double click, a reload, ten at once) starts or joins ONE payment workflow, and another
@@ -81,7 +72,8 @@ export async function payHostedSession(deps: HostedPayDeps, request: HostedPayRe
       checkoutSessionId: session.id,
       clientIp: request.clientIp,
       blikCode: null,
-      ...processorReturnUrlField(request.returnUrl),
+      // A processor's step-up sends the browser back here, with paymentId and status.
+      returnUrl: request.returnUrl,
     },
   );
 }

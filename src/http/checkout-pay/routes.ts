@@ -87,6 +87,7 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
           // The cardholder's address, sent by the merchant's server; never the caller's own socket.
           clientIp: body.customerIp ?? null,
           blikCode: body.blikCode ?? null,
+          returnUrl: body.returnUrl ?? null,
         },
       );
       return answerPayment(res, outcome);

@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
-import { customerIpSchema, initiatedBySchema, processPaymentResponseSchema } from '../payments/validators';
+import {
+  customerIpSchema,
+  initiatedBySchema,
+  processPaymentResponseSchema,
+  returnUrlSchema,
+} from '../payments/validators';
 import '../core/openapi';
 
 /**
- * `POST /checkout/pay-v2` (spec part 4). `blikCode` is the spec's unnamed 6-character field. The
+ * `POST /checkout/pay-v2`. `blikCode` is the API's unnamed 6-character field. The
  * card is required only when the session has a total to charge (the route checks, it knows the total).
  */
 export const payV2Schema = z
@@ -17,12 +22,9 @@ export const payV2Schema = z
     source: z.enum(['upsell', 'checkout', 'offer', 'missing_club', 'forced']).default('checkout'),
     paymentFlowId: idOf('flow').optional().openapi({ description: "Overrides the store's default payment flow" }),
     threedsSessionId: idOf('3ds').optional(),
-    blikCode: z
-      .string()
-      .length(6)
-      .optional()
-      .openapi({ description: 'A 6-character payment code (the spec leaves its name unshown)' }),
+    blikCode: z.string().length(6).optional().openapi({ description: 'A 6-character payment code (BLIK-style)' }),
     customerIp: customerIpSchema,
+    returnUrl: returnUrlSchema,
   })
   .strict()
   .openapi('PayV2Request');

@@ -5,7 +5,7 @@ import { verifiedDomainsOf } from '../../checkout/hostedPage/hosts';
 import { hostedPageUrl } from '../../checkout/hostedPage/links';
 import type { Db } from '../../db/prisma';
 import { baseUrlSeenBy, engineBaseUrl } from '../../threeds/returnLink';
-import { currencySchema, idOf, idParam } from '../../commerce/schemas';
+import { currencySchema, idOf, idParam, shopperUrlSchema } from '../../commerce/schemas';
 import { customerDetailsSchema, fullName } from '../customers/validators';
 
 export const checkoutSessionSchema = z
@@ -50,12 +50,6 @@ export const checkoutSessionSchema = z
     createdAt: z.string(),
   })
   .openapi('CheckoutSession');
-
-const shopperUrlSchema = (name: string) =>
-  z
-    .url({ protocol: /^https?$/, error: `${name} must be an http or https URL` })
-    .max(2048)
-    .optional();
 
 /** Language codes: `de`, `pt-BR`, `zh-Hant` (BCP 47 language with an optional script or region). */
 export const languageCodeSchema = z

@@ -86,6 +86,8 @@ export function namesResource(schema: z.ZodType | undefined): boolean {
 /** One declared answer: a JSON body of `schema`, or no body (a redirect). */
 export interface DeclaredResponse {
   schema?: z.ZodType;
+  /** The answer may also be an HTML page (a browser's Accept header asked for one). */
+  html?: boolean;
 }
 
 /** An operation as defined with `defineRoute`, for checking answers against what it declares. */

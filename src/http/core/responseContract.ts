@@ -28,7 +28,7 @@ function problemWith(operation: Operation, status: number, body: unknown, isJson
   if (!declared) return `status ${status} is not declared (declared: ${[...operation.responses.keys()].join(', ')})`;
   if (!declared.schema)
     return isJson ? `status ${status} is declared without a body, but a JSON body was sent` : undefined;
-  if (!isJson) return `status ${status} is declared as JSON, but the answer is not`;
+  if (!isJson) return declared.html ? undefined : `status ${status} is declared as JSON, but the answer is not`;
   // What the client sees: dates as strings, undefined fields gone.
   const wire: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
   const parsed = declared.schema.safeParse(wire);

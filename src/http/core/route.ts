@@ -65,6 +65,8 @@ export interface RouteSpec<
   otherResponseStatuses?: number[];
   /** A redirect the operation may answer instead, without a body (303 to a merchant's return URL). */
   redirectStatus?: number;
+  /** The success status may also answer an HTML page (for a browser that asks for one) instead of the JSON body. */
+  htmlAnswer?: boolean;
   /**
    * Error statuses the handler's own logic answers (a body naming something missing: 404; a
    * conflict: 409; a decline: 402). Those every operation of its kind answers are derived from the
@@ -168,7 +170,7 @@ function registerOpenApi(
   };
   const declared = new Map<number, DeclaredResponse>();
   for (const status of [spec.status ?? 200, ...(spec.otherResponseStatuses ?? [])])
-    declared.set(status, { schema: spec.response });
+    declared.set(status, { schema: spec.response, ...(spec.htmlAnswer ? { html: true } : {}) });
   if (spec.redirectStatus) declared.set(spec.redirectStatus, {});
   for (const status of [...derivedErrorStatuses(traits), ...(spec.errors ?? [])].sort((a, b) => a - b))
     declared.set(status, { schema: errorBodySchema });
@@ -177,12 +179,17 @@ function registerOpenApi(
     bodyExamples.push({ method: spec.method, path: fullPath, schema: spec.body, example: spec.example });
 
   const responses = Object.fromEntries(
-    [...declared].map(([status, { schema }]) => [
+    [...declared].map(([status, { schema, html }]) => [
       status,
       {
         description: STATUS_CODES[status] ?? 'Answer',
         ...(schema
-          ? { content: { 'application/json': { schema } } }
+          ? {
+              content: {
+                'application/json': { schema },
+                ...(html ? { 'text/html': { schema: { type: 'string' as const } } } : {}),
+              },
+            }
           : {
               headers: {
                 Location: { description: 'Where the browser goes next', schema: { type: 'string' as const } },

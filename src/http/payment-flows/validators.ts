@@ -51,6 +51,17 @@ const flowFields = {
         "with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's " +
         'simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it.',
     }),
+  authenticationTimeoutMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(1440)
+    .openapi({
+      description:
+        "Minutes a payment waits for the shopper at a processor's own 3-D Secure page (step-up) before it is canceled " +
+        'at the processor and fails authentication_timeout. 1 to 1440, default 15.',
+      example: 15,
+    }),
   stickyProcessorEnabled: z.boolean(),
   pickProcessorStrategy: z.enum(['weighted', 'ordered']),
   fallbackMode: z.boolean(),
@@ -65,6 +76,7 @@ export const createPaymentFlowSchema = z
     strategy: true,
     threeDsEnabled: true,
     threeDsProviderProcessorId: true,
+    authenticationTimeoutMinutes: true,
     stickyProcessorEnabled: true,
     pickProcessorStrategy: true,
     fallbackMode: true,
@@ -74,7 +86,7 @@ export const createPaymentFlowSchema = z
   .strict();
 export type CreatePaymentFlowInput = z.infer<typeof createPaymentFlowSchema>;
 
-/** `POST /payment-flows/update` (spec part 4): every data field optional except fallbackProcessorConfigs. */
+/** `POST /payment-flows/update`: every data field optional except fallbackProcessorConfigs. */
 export const updatePaymentFlowSchema = z
   .object({
     flowId: idOf('flow'),
@@ -91,6 +103,7 @@ export const paymentFlowSchema = z
     strategy: z.string(),
     threeDsEnabled: z.boolean(),
     threeDsProviderProcessorId: z.string().nullable(),
+    authenticationTimeoutMinutes: z.number().int(),
     stickyProcessorEnabled: z.boolean(),
     pickProcessorStrategy: z.string(),
     fallbackMode: z.boolean(),
@@ -111,6 +124,7 @@ export function toPublicPaymentFlow(row: {
   strategy: string;
   threeDsEnabled: boolean;
   threeDsProviderProcessorId: string | null;
+  authenticationTimeoutMinutes: number;
   stickyProcessorEnabled: boolean;
   pickProcessorStrategy: string;
   fallbackMode: boolean;
@@ -127,6 +141,7 @@ export function toPublicPaymentFlow(row: {
     strategy: row.strategy,
     threeDsEnabled: row.threeDsEnabled,
     threeDsProviderProcessorId: row.threeDsProviderProcessorId,
+    authenticationTimeoutMinutes: row.authenticationTimeoutMinutes,
     stickyProcessorEnabled: row.stickyProcessorEnabled,
     pickProcessorStrategy: row.pickProcessorStrategy,
     fallbackMode: row.fallbackMode,

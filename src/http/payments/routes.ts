@@ -203,6 +203,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       orderId: body.orderId ?? null,
       // The cardholder's address, sent by the merchant's server; never the caller's own socket.
       clientIp: body.customerIp ?? null,
+      returnUrl: body.returnUrl ?? null,
     },
   );
   return answerPayment(res, outcome);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema, idOf, idParam, iso } from '../../commerce/schemas';
+import { currencySchema, idOf, idParam, iso, shopperUrlSchema } from '../../commerce/schemas';
 import '../core/openapi';
 
 export const initiatedBySchema = z.enum(['customer', 'merchant']);
@@ -12,6 +12,14 @@ export const customerIpSchema = z.union([z.ipv4(), z.ipv6()]).optional().openapi
   description:
     "The cardholder's IP address (IPv4 or IPv6), as the merchant's server received it. IP block rules check it; without it they do not match and the payment records ipRulesEvaluated: false",
   example: '203.0.113.7',
+});
+
+/** Where the shopper's browser goes after a processor's own 3-D Secure page (step-up). */
+export const returnUrlSchema = shopperUrlSchema('returnUrl').openapi({
+  description:
+    "Where the shopper's browser is sent once a processor's own 3-D Secure page (step-up) is over, with paymentId " +
+    'and status added to its query. Without it the engine shows the result itself (docs/step-up-authentication.md).',
+  example: 'https://shop.example/orders/return',
 });
 
 /** `POST /payments/process`. mode `capture` captures the authorized payment named by paymentId (or the order's). */
@@ -40,6 +48,7 @@ export const processPaymentSchema = z
     paymentFlowId: idOf('flow').optional(),
     threedsSessionId: idOf('3ds').optional(),
     customerIp: customerIpSchema,
+    returnUrl: returnUrlSchema,
   })
   .strict()
   .superRefine((body, ctx) => {

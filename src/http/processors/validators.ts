@@ -14,6 +14,10 @@ const capabilitiesSchema = z.object({
   threeDsProvider: z
     .boolean()
     .openapi({ description: "Can be named as a payment flow's threeDsProviderProcessorId (engine-run 3-D Secure)" }),
+  stepUp: z.boolean().openapi({
+    description:
+      "When the issuer asks for 3-D Secure, the payment answers requires_action with a redirectUrl to the processor's own authentication page (docs/step-up-authentication.md)",
+  }),
   networkTokens: z.boolean(),
   asyncModifications: z.boolean(),
 });

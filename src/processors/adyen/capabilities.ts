@@ -18,6 +18,7 @@ export const adyenCapabilities: ProcessorCapabilities = Object.freeze({
   externalThreeDs: true,
   hostedThreeDs: false,
   threeDsProvider: true,
+  stepUp: false,
   networkTokens: false,
   asyncModifications: true,
 });

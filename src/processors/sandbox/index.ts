@@ -13,6 +13,7 @@ export const sandboxAcquirerCapabilities = {
   externalThreeDs: true,
   hostedThreeDs: false,
   threeDsProvider: false,
+  stepUp: false,
   networkTokens: false,
   asyncModifications: false,
 } as const satisfies ProcessorCapabilities;

@@ -8,6 +8,7 @@ const capabilities: ProcessorCapabilities = {
   externalThreeDs: false,
   hostedThreeDs: true,
   threeDsProvider: false,
+  stepUp: false,
 };
 
 /**

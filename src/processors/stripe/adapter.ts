@@ -3,6 +3,8 @@ import { declineCategoryOf } from '../declineCodes';
 import {
   ProcessorTechnicalError,
   type AdapterDeps,
+  type AuthenticationResult,
+  type AuthenticationResultRequest,
   type AuthorizeRequest,
   type AuthorizeResult,
   type FollowUpRequest,
@@ -16,6 +18,7 @@ import {
 } from '../types';
 import { isIdempotencyError, refusalOf, stripeClient } from './client';
 import {
+  authenticationResultOf,
   authorizeResultOf,
   declined,
   followUpFailure,
@@ -225,6 +228,18 @@ export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCa
         const code = followUpRefusalCode('refund', refusal.vendorCode, refusal.intent?.status);
         return { outcome: 'failed', code, category: declineCategoryOf(code), message: refusal.message };
       }
+    },
+
+    /** The PaymentIntent that asked for authentication, read back once the shopper is back (or the wait ran out). */
+    async authenticationResult(request: AuthenticationResultRequest): Promise<AuthenticationResult> {
+      const stripe = clientFor(request.credentials);
+      const intent = await findIntent(stripe, request.idempotencyKey, request.processorReference);
+      if (!intent)
+        throw new ProcessorTechnicalError(
+          `stripe: the PaymentIntent ${request.processorReference} is not found`,
+          'invalid_request',
+        );
+      return authenticationResultOf(intent);
     },
 
     async lookup(request: LookupRequest): Promise<LookupResult> {

@@ -23,6 +23,7 @@ const capabilities: ProcessorCapabilities = {
   externalThreeDs: true,
   hostedThreeDs: false,
   threeDsProvider: false,
+  stepUp: true,
   networkTokens: false,
   // Captures and cancels answer at once; a refund Stripe answers `pending` waits for its webhook.
   asyncModifications: false,

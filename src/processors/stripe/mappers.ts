@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
 import { endpointSchema } from '../endpoint';
-import type { AuthorizeRequest, AuthorizeResult, FollowUpResult, LookupResult } from '../types';
+import type { AuthenticationResult, AuthorizeRequest, AuthorizeResult, FollowUpResult, LookupResult } from '../types';
 import { classifyStripeCode } from './codes';
 
 /** Pure mapping between the engine's processor contract and Stripe's PaymentIntents API. No I/O here. */
@@ -78,6 +78,9 @@ export function paymentIntentParams(request: AuthorizeRequest): CreateParams {
     },
     metadata: { [idempotencyKeyMetadata]: request.idempotencyKey, payment_id: request.paymentId },
     ...(request.initiatedBy === 'merchant' ? { off_session: true } : {}),
+    // With a return URL Stripe answers an issuer's demand for authentication with a redirect_to_url
+    // next action (step-up); without one, with use_stripe_sdk, which the engine treats as a decline.
+    ...(request.returnUrl ? { return_url: request.returnUrl } : {}),
     // Imported (bring-your-own) 3DS results, forwarded unchanged.
     ...(threeDs?.dsTransID
       ? {
@@ -104,6 +107,7 @@ export function searchQueryFor(idempotencyKey: string): string {
 
 type PaymentIntentView = Pick<Stripe.PaymentIntent, 'id' | 'status' | 'amount' | 'amount_received' | 'currency'> & {
   last_payment_error?: Pick<Stripe.PaymentIntent.LastPaymentError, 'code' | 'decline_code' | 'message'> | null;
+  next_action?: { type: string; redirect_to_url?: { url: string | null } | null } | null;
 };
 
 export function declined(vendorCode: string, message: string, processorReference?: string): AuthorizeResult {
@@ -124,12 +128,16 @@ export function authorizeResultOf(intent: PaymentIntentView): AuthorizeResult | 
       return { outcome: 'approved', processorReference: intent.id, captured: true };
     case 'requires_capture':
       return { outcome: 'approved', processorReference: intent.id, captured: false };
-    case 'requires_action':
+    case 'requires_action': {
+      const redirect = intent.next_action?.redirect_to_url?.url;
+      if (intent.next_action?.type === 'redirect_to_url' && redirect)
+        return { outcome: 'requires_action', processorReference: intent.id, action: { url: redirect, method: 'GET' } };
       return {
         outcome: 'requires_3ds',
         code: 'authentication_required',
         message: 'Stripe asks for 3-D Secure authentication (requires_action)',
       };
+    }
     case 'requires_payment_method': {
       const error = intent.last_payment_error;
       return declined(error?.decline_code ?? error?.code ?? 'card_declined', error?.message ?? 'Declined', intent.id);
@@ -137,6 +145,27 @@ export function authorizeResultOf(intent: PaymentIntentView): AuthorizeResult | 
     default:
       return undefined;
   }
+}
+
+/** A step-up's PaymentIntent read back: final, or `pending` while the shopper is still at the authentication page. */
+export function authenticationResultOf(intent: PaymentIntentView): AuthenticationResult {
+  if (
+    intent.status === 'requires_action' ||
+    intent.status === 'processing' ||
+    intent.status === 'requires_confirmation'
+  )
+    return { outcome: 'pending' };
+  if (intent.status === 'canceled')
+    return {
+      outcome: 'declined',
+      code: 'authentication_timeout',
+      category: declineCategoryOf('authentication_timeout'),
+      message: 'The PaymentIntent was canceled before the shopper authenticated (stripe: canceled)',
+      processorReference: intent.id,
+    };
+  const result = authorizeResultOf(intent);
+  if (!result || result.outcome === 'requires_action') return { outcome: 'pending' };
+  return result;
 }
 
 export function lookupResultOf(

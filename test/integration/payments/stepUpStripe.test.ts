@@ -1,0 +1,171 @@
+import { call, startHarness, type Harness } from '../../helpers/harness';
+import { ok } from '../commerce/commerceHelpers';
+import { stripeKit } from '../processors/kits/stripe';
+import type { KitAccount } from '../processors/kits/types';
+import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
+
+/**
+ * Processor-hosted 3-D Secure (step-up) through a stripe processor (the Stripe simulator over real
+ * HTTP): the payment answers requires_action with the engine's start link, the shopper passes (or
+ * fails) the simulator's authentication page, comes back to the engine's return link, and the
+ * payment settles once, with the processor's outcome.
+ */
+const stripe = stripeKit();
+const challengeCard = '4000002760003184';
+const declinesAfterAuthentication = '4000008260003178';
+const merchantReturn = 'https://shop.example/return?order=42';
+
+describe('step-up authentication at a stripe processor (Postgres, dev server, Stripe simulator)', () => {
+  let harness: Harness;
+  let t: PaymentTenant;
+  let account: KitAccount;
+  beforeAll(async () => {
+    await stripe.start();
+    harness = await startHarness();
+    t = await createPaymentTenant(harness);
+    account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
+    await ok(harness, 'POST', '/processors/update', t.token, {
+      processorId: t.processorIds[0],
+      updatedData: { name: 'Stripe', type: 'stripe', credentials: account.credentials },
+    });
+  });
+  afterAll(async () => {
+    await harness?.stop();
+    await stripe.stop();
+  });
+
+  const api = () => tenantApi(harness, t);
+  async function pay(card: string, extra: Record<string, unknown> = {}) {
+    const answer = await api().post('/payments/process', {
+      storeId: t.storeId,
+      currency: 'EUR',
+      customerId: t.customerId,
+      amount: 2500,
+      paymentInstrumentId: await t.instrument(card),
+      ...extra,
+    });
+    return answer;
+  }
+
+  /** Follows the engine's start link to the simulator's page and submits it: returns the engine's return link. */
+  async function authenticate(redirectUrl: string, outcome: 'approve' | 'fail'): Promise<string> {
+    const start = await fetch(redirectUrl, { redirect: 'manual' });
+    expect(start.status).toBe(303);
+    const page = start.headers.get('location')!;
+    expect(page).toContain('/_simulator/authenticate/');
+    const submitted = await fetch(page, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ outcome }).toString(),
+      redirect: 'manual',
+    });
+    expect(submitted.status).toBe(303);
+    return submitted.headers.get('location')!;
+  }
+
+  const paymentRow = (id: string) => harness.db.payment.findUniqueOrThrow({ where: { id } });
+
+  it('answers requires_action with a signed engine link; after the shopper authenticates the payment succeeds, charged once', async () => {
+    const answer = await pay(challengeCard, { returnUrl: merchantReturn });
+    expect(answer.status).toBe(200);
+    expect(answer.body.payment).toMatchObject({ status: 'requires_action' });
+    const paymentId = answer.body.payment.id as string;
+    const redirectUrl = answer.body.redirectUrl as string;
+    expect(redirectUrl).toContain(`/api/public/v1/payments/${paymentId}/authentication?attempt=1&token=`);
+    expect(await account.netCharged(paymentId)).toBe(0);
+
+    const back = await authenticate(redirectUrl, 'approve');
+    expect(back).toContain(`/api/public/v1/payments/${paymentId}/authentication/return`);
+    const landed = await fetch(back, { redirect: 'manual' });
+    expect(landed.status).toBe(303);
+    const target = new URL(landed.headers.get('location')!);
+    expect(`${target.origin}${target.pathname}`).toBe('https://shop.example/return');
+    expect(Object.fromEntries(target.searchParams)).toEqual({ order: '42', paymentId, status: 'succeeded' });
+
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'succeeded', redirectUrl: null });
+    expect(await account.netCharged(paymentId)).toBe(2500);
+    const got = await call(harness, 'GET', `/api/public/v1/payments/${paymentId}`, { token: t.token });
+    expect(got.body).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('ten browsers returning at once settle the payment once: one charge, one success event, every answer the same', async () => {
+    const answer = await pay(challengeCard);
+    const paymentId = answer.body.payment.id as string;
+    const back = await authenticate(answer.body.redirectUrl, 'approve');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(back, { headers: { accept: 'application/json' } })),
+    );
+    const bodies = await Promise.all(answers.map((response) => response.json() as Promise<any>));
+    expect(answers.map((response) => response.status)).toEqual(Array(10).fill(200));
+    for (const body of bodies)
+      expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
+    expect(await account.netCharged(paymentId)).toBe(2500);
+    const succeeded = await harness.db.event.findMany({
+      where: { accountId: t.merchant.accountId, eventType: 's_payment_succeeded' },
+    });
+    expect(succeeded.filter((event) => JSON.stringify(event).includes(paymentId))).toHaveLength(1);
+    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
+    expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
+  });
+
+  it('a shopper who fails authentication: the payment fails authentication_failed, is not cascaded, nothing charged', async () => {
+    const answer = await pay(challengeCard);
+    const paymentId = answer.body.payment.id as string;
+    const back = await authenticate(answer.body.redirectUrl, 'fail');
+    const landed = await fetch(back, { headers: { accept: 'application/json' } });
+    expect(await landed.json()).toMatchObject({
+      settled: true,
+      payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
+    });
+    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
+    expect(attempts.map((attempt) => attempt.attemptNumber)).toEqual([1]);
+    expect(await account.netCharged(paymentId)).toBe(0);
+  });
+
+  it('an issuer decline after authentication fails the payment with the decline code; the result page says so', async () => {
+    const answer = await pay(declinesAfterAuthentication);
+    const paymentId = answer.body.payment.id as string;
+    const back = await authenticate(answer.body.redirectUrl, 'approve');
+    const page = await fetch(back, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await page.text();
+    expect(html).toContain('Payment not completed');
+    expect(html).toContain(paymentId);
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+  });
+
+  it('a return before the shopper finished keeps the payment waiting and offers the way back', async () => {
+    const answer = await pay(challengeCard);
+    const paymentId = answer.body.payment.id as string;
+    const redirectUrl = answer.body.redirectUrl as string;
+    const early = redirectUrl.replace('/authentication?', '/authentication/return?');
+    const landed = await fetch(early, { headers: { accept: 'application/json' } });
+    expect(await landed.json()).toMatchObject({
+      settled: false,
+      payment: { id: paymentId, status: 'requires_action' },
+    });
+    // The start link still leads to the processor's page, and the payment can still finish.
+    const back = await authenticate(redirectUrl, 'approve');
+    const done = await fetch(back, { headers: { accept: 'application/json' } });
+    expect(await done.json()).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
+  });
+
+  it('refuses a link whose token does not match the payment and attempt (401), changing nothing', async () => {
+    const answer = await pay(challengeCard);
+    const paymentId = answer.body.payment.id as string;
+    const link = new URL(answer.body.redirectUrl as string);
+    link.searchParams.set('attempt', '2');
+    const wrongAttempt = await fetch(link, { redirect: 'manual' });
+    expect(wrongAttempt.status).toBe(401);
+    const forged = new URL(answer.body.redirectUrl as string);
+    forged.pathname = forged.pathname.replace(paymentId, 'pay_00000000000000000000') + '/return';
+    const other = await fetch(forged, { redirect: 'manual' });
+    expect(other.status).toBe(401);
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'requires_action' });
+  });
+
+  it('a merchant-initiated charge on a card that asks for authentication never steps up: authentication_required', async () => {
+    const answer = await pay(challengeCard, { initiatedBy: 'merchant' });
+    expect(answer.body).toMatchObject({ code: 'authentication_required', data: { status: 'failed' } });
+  });
+});
