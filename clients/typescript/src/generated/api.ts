@@ -24357,6 +24357,11 @@ export interface paths {
                         threeDsEnabled?: boolean;
                         /** @description The account's `adyen` processor (same mode) whose credentials run the engine's own 3-D Secure for this flow, with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it. */
                         threeDsProviderProcessorId?: string | null;
+                        /**
+                         * @description Minutes a payment waits for the shopper at a processor's own 3-D Secure page (step-up) before it is canceled at the processor and fails authentication_timeout. 1 to 1440, default 15.
+                         * @example 15
+                         */
+                        authenticationTimeoutMinutes?: number;
                         stickyProcessorEnabled?: boolean;
                         /** @enum {string} */
                         pickProcessorStrategy?: "weighted" | "ordered";
@@ -24617,6 +24622,11 @@ export interface paths {
                             threeDsEnabled?: boolean;
                             /** @description The account's `adyen` processor (same mode) whose credentials run the engine's own 3-D Secure for this flow, with Adyen's authentication-only flow (docs/threeds.md). Without one, engine-run 3DS uses the sandbox's simulator in test mode and is refused in live mode (409 THREEDS_PROVIDER_REQUIRED). null clears it. */
                             threeDsProviderProcessorId?: string | null;
+                            /**
+                             * @description Minutes a payment waits for the shopper at a processor's own 3-D Secure page (step-up) before it is canceled at the processor and fails authentication_timeout. 1 to 1440, default 15.
+                             * @example 15
+                             */
+                            authenticationTimeoutMinutes?: number;
                             stickyProcessorEnabled?: boolean;
                             /** @enum {string} */
                             pickProcessorStrategy?: "weighted" | "ordered";
@@ -28251,6 +28261,441 @@ export interface paths {
                 };
                 /** @description Too Many Requests */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/payments/{paymentId}/authentication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sends the shopper's browser to the processor's 3-D Secure page (the payment's redirectUrl)
+         * @description The redirectUrl of a payment in requires_action after a processor asked for authentication (step-up). Not called by merchant servers: open it in the shopper's browser. While the payment waits it redirects (303) to the processor's page, or posts a form there; afterwards it shows the result like the return link.
+         */
+        get: {
+            parameters: {
+                query: {
+                    attempt: number;
+                    token: string;
+                };
+                header?: never;
+                path: {
+                    paymentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentAuthenticationResult"];
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other */
+                303: {
+                    headers: {
+                        /** @description Where the browser goes next */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/payments/{paymentId}/authentication/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the processor sends the shopper's browser back after its 3-D Secure page (step-up)
+         * @description Settles the payment with the processor's result (once, however often the browser comes back) and sends the browser on to the payment's returnUrl with paymentId and status, or shows the result (HTML, or JSON for Accept: application/json). A return after the payment ended only shows its result. Not called by merchant servers.
+         */
+        get: {
+            parameters: {
+                query: {
+                    attempt: number;
+                    token: string;
+                    redirectResult?: string;
+                    threeDSResult?: string;
+                };
+                header?: never;
+                path: {
+                    paymentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentAuthenticationResult"];
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other */
+                303: {
+                    headers: {
+                        /** @description Where the browser goes next */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Where the processor sends the shopper's browser back after its 3-D Secure page (step-up)
+         * @description Settles the payment with the processor's result (once, however often the browser comes back) and sends the browser on to the payment's returnUrl with paymentId and status, or shows the result (HTML, or JSON for Accept: application/json). A return after the payment ended only shows its result. Not called by merchant servers.
+         */
+        post: {
+            parameters: {
+                query: {
+                    attempt: number;
+                    token: string;
+                    redirectResult?: string;
+                    threeDSResult?: string;
+                };
+                header?: never;
+                path: {
+                    paymentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PaymentAuthenticationResult"];
+                        "text/html": string;
+                    };
+                };
+                /** @description See Other */
+                303: {
+                    headers: {
+                        /** @description Where the browser goes next */
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad Request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            issues?: {
+                                message: string;
+                                path?: string;
+                            }[];
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Payload Too Large */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -35792,6 +36237,8 @@ export interface components {
                 hostedThreeDs: boolean;
                 /** @description Can be named as a payment flow's threeDsProviderProcessorId (engine-run 3-D Secure) */
                 threeDsProvider: boolean;
+                /** @description When the issuer asks for 3-D Secure, the payment answers requires_action with a redirectUrl to the processor's own authentication page (docs/step-up-authentication.md) */
+                stepUp: boolean;
                 networkTokens: boolean;
                 asyncModifications: boolean;
             };
@@ -35806,6 +36253,7 @@ export interface components {
             strategy: string;
             threeDsEnabled: boolean;
             threeDsProviderProcessorId: string | null;
+            authenticationTimeoutMinutes: number;
             stickyProcessorEnabled: boolean;
             pickProcessorStrategy: string;
             fallbackMode: boolean;
@@ -35890,6 +36338,12 @@ export interface components {
              * @example 203.0.113.7
              */
             customerIp?: string;
+            /**
+             * Format: uri
+             * @description Where the shopper's browser is sent once a processor's own 3-D Secure page (step-up) is over, with paymentId and status added to its query. Without it the engine shows the result itself (docs/step-up-authentication.md).
+             * @example https://shop.example/orders/return
+             */
+            returnUrl?: string;
         };
         PaymentList: {
             data: components["schemas"]["Payment"][];
@@ -36000,6 +36454,18 @@ export interface components {
             /** @enum {string} */
             status: "needs_response" | "under_review" | "won" | "lost";
         };
+        PaymentAuthenticationResult: {
+            /** @description false: the processor has not decided yet; the shopper may go back */
+            settled: boolean;
+            payment: {
+                id: string;
+                status: string;
+                amount: number;
+                currency: string;
+                declineCode: string | null;
+                declineMessage: string | null;
+            } | null;
+        };
         Refund: {
             id: string;
             paymentId: string;
@@ -36040,13 +36506,19 @@ export interface components {
             /** @description Overrides the store's default payment flow */
             paymentFlowId?: string;
             threedsSessionId?: string;
-            /** @description A 6-character payment code (the spec leaves its name unshown) */
+            /** @description A 6-character payment code (BLIK-style) */
             blikCode?: string;
             /**
              * @description The cardholder's IP address (IPv4 or IPv6), as the merchant's server received it. IP block rules check it; without it they do not match and the payment records ipRulesEvaluated: false
              * @example 203.0.113.7
              */
             customerIp?: string;
+            /**
+             * Format: uri
+             * @description Where the shopper's browser is sent once a processor's own 3-D Secure page (step-up) is over, with paymentId and status added to its query. Without it the engine shows the result itself (docs/step-up-authentication.md).
+             * @example https://shop.example/orders/return
+             */
+            returnUrl?: string;
         };
         ThreeDsSession: {
             id: string;
