@@ -24,6 +24,7 @@ export type EventEffect =
   | 'dispute_closed'
   | 'unmatched'
   | 'not_applicable'
+  | 'nudged'
   | 'ignored';
 
 export interface AppliedEvent {
@@ -33,6 +34,8 @@ export interface AppliedEvent {
   eventIds: string[];
   /** A workflow that may be waiting for this outcome: signalled once the transaction committed. */
   wake?: { workflowId: string; confirmation: ProcessorFollowUp };
+  /** A payment waiting for the shopper's authentication at this attempt: told to ask the processor. */
+  nudge?: { workflowId: string; attemptNumber: number };
 }
 
 const nothing = (effect: EventEffect): AppliedEvent => ({ effect, eventIds: [] });
@@ -209,7 +212,28 @@ export function applyProcessorEvent(tx: Tx, processorId: string, event: Processo
         closeDisputeFromProcessor(tx, payment, event, outcome),
       );
     }
+    case 'authorization':
+      return applyAuthorizationEvent(tx, processorId, event);
     case 'ignored':
       return Promise.resolve(nothing('ignored'));
   }
+}
+
+/**
+ * An authorization's outcome reported by the processor: when its attempt (named by the key the
+ * adapter sent, `<payment id>:<attempt number>`, of this processor) still waits for the shopper,
+ * the payment's workflow is told to ask the processor. The event decides nothing by itself: the
+ * workflow reads the result from the processor, as it does when the shopper returns.
+ */
+async function applyAuthorizationEvent(tx: Tx, processorId: string, event: ProcessorEvent): Promise<AppliedEvent> {
+  const match = /^(pay_[A-Za-z0-9]+):(\d{1,3})$/.exec(event.engineKey ?? '');
+  if (!match) return nothing('unmatched');
+  const paymentId = match[1]!;
+  const attemptNumber = Number(match[2]);
+  const waiting = await tx.paymentAttempt.findFirst({
+    where: { paymentId, attemptNumber, processorId, outcome: 'requires_action' },
+    select: { id: true },
+  });
+  if (!waiting) return { ...nothing('not_applicable'), paymentId };
+  return { effect: 'nudged', paymentId, eventIds: [], nudge: { workflowId: paymentId, attemptNumber } };
 }

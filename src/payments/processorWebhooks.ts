@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { processorConfirmationSignal } from '../../workflows/payments/messages';
+import { stepUpNotifiedSignal } from '../../workflows/payments/stepUp';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';
@@ -86,7 +87,10 @@ export async function receiveProcessorWebhook(
 }
 
 async function announce(deps: ProcessorWebhookDeps, effects: AppliedEvent[]): Promise<void> {
-  for (const effect of effects) if (effect.wake) await wake(deps, effect.wake);
+  for (const effect of effects) {
+    if (effect.wake) await wake(deps, effect.wake);
+    if (effect.nudge) await nudge(deps, effect.nudge);
+  }
   const eventIds = effects.flatMap((effect) => effect.eventIds);
   if (eventIds.length > 0)
     await dispatchEventsNow(deps, eventIds).catch((error: unknown) =>
@@ -112,6 +116,19 @@ async function recordOnce(db: Db, processorId: string, event: ProcessorEvent): P
     });
     return effect;
   });
+}
+
+/** Tells a payment waiting for the shopper's authentication that the processor has an outcome. */
+async function nudge(deps: ProcessorWebhookDeps, target: NonNullable<AppliedEvent['nudge']>): Promise<void> {
+  try {
+    await deps.temporal.workflow
+      .getHandle(target.workflowId)
+      .signal(stepUpNotifiedSignal, { attemptNumber: target.attemptNumber });
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return;
+    // The shopper's return or the timeout still ends the wait.
+    deps.logger.warn({ err: error, workflowId: target.workflowId }, 'step-up notice not signalled');
+  }
 }
 
 /** Tells a waiting workflow its outcome is recorded. A run that ended (or never waited) needs nothing. */

@@ -213,10 +213,20 @@ export interface ProcessorDefinition {
  * - dispute_opened: a chargeback on a captured payment;
  * - dispute_won / dispute_lost: the outcome of a dispute the processor opened (Stripe
  *   charge.dispute.closed; Adyen CHARGEBACK_REVERSED, SECOND_CHARGEBACK);
- * - ignored: acknowledged and recorded, nothing to do (authorisations, reversals, notices …).
+ * - authorization: the outcome of an authorization that waited for the shopper's authentication
+ *   (step-up): the waiting payment is told to ask the processor (the event itself decides nothing);
+ * - ignored: acknowledged and recorded, nothing to do (reversals, notices …).
  */
 export type ProcessorEventKind =
-  'capture' | 'void' | 'refund' | 'capture_failed' | 'dispute_opened' | 'dispute_won' | 'dispute_lost' | 'ignored';
+  | 'capture'
+  | 'void'
+  | 'refund'
+  | 'capture_failed'
+  | 'dispute_opened'
+  | 'dispute_won'
+  | 'dispute_lost'
+  | 'authorization'
+  | 'ignored';
 
 export interface ProcessorEvent {
   /** Stable across the vendor's redeliveries of the event: the engine applies each once. */

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { ProcessorEvent, ProcessorWebhooks, WebhookDelivery, WebhookVerification } from '../types';
-import { fromStripeAmount } from './mappers';
+import { fromStripeAmount, idempotencyKeyMetadata } from './mappers';
 
 /**
  * Stripe webhooks: `Stripe-Signature` verified by the official SDK (`webhooks.constructEvent`: HMAC
@@ -12,6 +12,9 @@ import { fromStripeAmount } from './mappers';
  * - `charge.dispute.created`: a dispute on the PaymentIntent;
  * - `charge.dispute.closed` with status `won` or `lost`: its outcome (`warning_closed`, an inquiry
  *   that never became a dispute, is ignored).
+ * - `payment_intent.succeeded`, `.amount_capturable_updated`, `.payment_failed`, `.canceled`: the
+ *   outcome of an authorization; a payment waiting for the shopper's authentication (step-up) is
+ *   told to ask Stripe. The PaymentIntent carries the attempt's key in `metadata.idempotency_key`.
  * Every other event is acknowledged and ignored (captures and cancels answer at once at Stripe).
  */
 export const stripeToleranceSeconds = 300;
@@ -33,6 +36,18 @@ interface DisputeObject {
   reason?: string | null;
   status?: string | null;
   payment_intent?: string | { id: string } | null;
+}
+
+const authorizationEvents = new Set([
+  'payment_intent.succeeded',
+  'payment_intent.amount_capturable_updated',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+]);
+
+interface IntentObject {
+  id: string;
+  metadata?: Record<string, string> | null;
 }
 
 const disputeOutcomes: Record<string, 'dispute_won' | 'dispute_lost'> = { won: 'dispute_won', lost: 'dispute_lost' };
@@ -57,6 +72,18 @@ export function stripeEventToProcessorEvent(event: { id: string; type: string; d
       ...(engineKey ? { engineKey } : {}),
       ...(paymentReference ? { paymentReference } : {}),
       ...(refund.failure_reason ? { reason: refund.failure_reason } : {}),
+    } satisfies ProcessorEvent;
+  }
+  if (authorizationEvents.has(event.type)) {
+    const intent = event.data.object as IntentObject;
+    const engineKey = intent.metadata?.[idempotencyKeyMetadata];
+    if (!engineKey) return ignored;
+    return {
+      ...base,
+      kind: 'authorization',
+      succeeded: event.type !== 'payment_intent.payment_failed' && event.type !== 'payment_intent.canceled',
+      engineKey,
+      paymentReference: intent.id,
     } satisfies ProcessorEvent;
   }
   if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
