@@ -59,6 +59,7 @@ const paymentList: ListDefinition = {
     storeId: { kind: 'id', prefix: 'store' },
     customerId: { kind: 'id', prefix: 'cus' },
     orderId: { kind: 'id', prefix: 'ord' },
+    subscriptionId: { kind: 'id', prefix: 'sub' },
     checkoutSessionId: { kind: 'id', prefix: 'ch' },
     processorId: { kind: 'id', prefix: 'proc' },
     paymentFlowId: { kind: 'id', prefix: 'flow' },
@@ -106,7 +107,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
       path: '/payments/list',
       summary: 'Lists payments (offset pagination, filters)',
       description:
-        "The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.",
+        "The account's payments with offset pagination and filters (status, amount, store, customer, order, subscription, processor, decline code, date); use it for reconciliation. `subscriptionId` gives every charge of one subscription (first, renewals, retries, switches), declined ones too.",
       tags,
       body: listRequestSchema,
       example: listRequestExample,

@@ -107,7 +107,13 @@ export const paymentSchema = z
     amountRefunded: z.number().int(),
     storeId: z.string(),
     customerId: z.string().nullable(),
-    orderId: z.string().nullable(),
+    orderId: z.string().nullable().openapi({
+      description:
+        "The order this payment paid: a checkout session's, the pending order payments/process named, or a subscription charge's (set from the charge's start; null when it was declined)",
+    }),
+    subscriptionId: z.string().nullable().openapi({
+      description: 'The subscription whose charge (first, renewal, retry, switch) this payment is; null otherwise',
+    }),
     checkoutSessionId: z.string().nullable(),
     paymentInstrumentId: z.string().nullable(),
     paymentFlowId: z.string().nullable(),
@@ -195,6 +201,7 @@ type PaymentRow = {
   storeId: string;
   customerId: string | null;
   orderId: string | null;
+  subscriptionId?: string | null;
   checkoutSessionId: string | null;
   paymentInstrumentId: string | null;
   paymentFlowId: string | null;
@@ -224,6 +231,7 @@ export function toPublicPayment(row: PaymentRow): z.infer<typeof paymentSchema> 
     storeId: row.storeId,
     customerId: row.customerId,
     orderId: row.orderId,
+    subscriptionId: row.subscriptionId ?? null,
     checkoutSessionId: row.checkoutSessionId,
     paymentInstrumentId: row.paymentInstrumentId,
     paymentFlowId: row.paymentFlowId,

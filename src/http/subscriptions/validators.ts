@@ -5,6 +5,16 @@ import { subscriptionStatuses } from '../../domain/billing';
 /** No address resource exists to check it against: stored and returned as given. */
 const shippingAddressId = z.string().min(1).max(64);
 const isoDate = z.string().nullable();
+const latestLinks = {
+  latestOrderId: z.string().nullable().openapi({
+    description:
+      "The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge",
+  }),
+  latestPaymentId: z.string().nullable().openapi({
+    description:
+      'The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge',
+  }),
+};
 
 export const subscriptionParams = idParam('subscriptionId', 'sub');
 export const membershipParams = idParam('membershipId', 'mem');
@@ -45,6 +55,7 @@ export const subscriptionSchema = z
       }),
     ),
     createdAt: z.string(),
+    ...latestLinks,
   })
   .openapi('Subscription');
 export type PublicSubscription = z.infer<typeof subscriptionSchema>;
@@ -67,6 +78,7 @@ export const membershipSchema = z
     /** Integer minor units. */
     savedToDate: z.number().int(),
     paymentMethodId: z.string(),
+    ...latestLinks,
   })
   .openapi('Membership');
 export type PublicMembership = z.infer<typeof membershipSchema>;

@@ -7853,8 +7853,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)
-         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, date).
+         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, subscriptionId, createdAt)
+         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, subscription, date). `subscriptionId` gives the orders of one subscription's paid charges.
          */
         post: {
             parameters: {
@@ -26542,7 +26542,7 @@ export interface paths {
         put?: never;
         /**
          * Lists payments (offset pagination, filters)
-         * @description The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.
+         * @description The account's payments with offset pagination and filters (status, amount, store, customer, order, subscription, processor, decline code, date); use it for reconciliation. `subscriptionId` gives every charge of one subscription (first, renewals, retries, switches), declined ones too.
          */
         post: {
             parameters: {
@@ -35023,6 +35023,8 @@ export interface components {
             totalAmount: number;
             currency: string;
             source: string | null;
+            /** @description The subscription whose charge this order records (filter orders/list by it); null otherwise */
+            subscriptionId: string | null;
             /** @enum {string} */
             mode: "test" | "live";
             createdAt: string;
@@ -35359,6 +35361,10 @@ export interface components {
                 unitPrice: number;
             }[];
             createdAt: string;
+            /** @description The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge */
+            latestOrderId: string | null;
+            /** @description The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge */
+            latestPaymentId: string | null;
         };
         CreateSubscriptionRequest: {
             storeId: string;
@@ -35430,6 +35436,10 @@ export interface components {
             creditsBalance: number;
             savedToDate: number;
             paymentMethodId: string;
+            /** @description The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge */
+            latestOrderId: string | null;
+            /** @description The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge */
+            latestPaymentId: string | null;
         };
         CreateMembershipRequest: {
             programId: string;
@@ -35905,7 +35915,10 @@ export interface components {
             amountRefunded: number;
             storeId: string;
             customerId: string | null;
+            /** @description The order this payment paid: a checkout session's, the pending order payments/process named, or a subscription charge's (set from the charge's start; null when it was declined) */
             orderId: string | null;
+            /** @description The subscription whose charge (first, renewal, retry, switch) this payment is; null otherwise */
+            subscriptionId: string | null;
             checkoutSessionId: string | null;
             paymentInstrumentId: string | null;
             paymentFlowId: string | null;
