@@ -26030,7 +26030,7 @@ export interface paths {
         put?: never;
         /**
          * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
-         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         * @description Charges a stored card outside checkout (a phone order, an invoice): intent purchase, auth, or capture of an earlier auth (`mode` is accepted as intent's older name on this operation). The card is paymentInstrumentId, or its alias paymentMethodId (the subscriptions API's name). Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
          */
         post: {
             parameters: {
@@ -26051,7 +26051,7 @@ export interface paths {
                      *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
                      *       "amount": 2500,
                      *       "currency": "EUR",
-                     *       "mode": "purchase",
+                     *       "intent": "purchase",
                      *       "customerIp": "203.0.113.7"
                      *     }
                      */
@@ -26286,7 +26286,7 @@ export interface paths {
         put?: never;
         /**
          * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
-         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         * @description Charges a stored card outside checkout (a phone order, an invoice): intent purchase, auth, or capture of an earlier auth (`mode` is accepted as intent's older name on this operation). The card is paymentInstrumentId, or its alias paymentMethodId (the subscriptions API's name). Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
          */
         post: {
             parameters: {
@@ -26307,7 +26307,7 @@ export interface paths {
                      *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
                      *       "amount": 2500,
                      *       "currency": "EUR",
-                     *       "mode": "purchase",
+                     *       "intent": "purchase",
                      *       "customerIp": "203.0.113.7"
                      *     }
                      */
@@ -35370,7 +35370,10 @@ export interface components {
             storeId: string;
             customerId: string;
             priceId: string;
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
             /** @default 1 */
             quantity?: number;
             /** @default 0 */
@@ -35444,7 +35447,10 @@ export interface components {
         CreateMembershipRequest: {
             programId: string;
             customerId: string;
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
             /** @default 0 */
             trialDays?: number;
         };
@@ -35680,7 +35686,10 @@ export interface components {
             quantity: number;
         };
         PortalDefaultPaymentMethodRequest: {
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
         };
         CreatedMerchant: components["schemas"]["Merchant"] & {
             created: boolean;
@@ -35878,13 +35887,21 @@ export interface components {
              * @enum {string}
              */
             currency?: "AED" | "AUD" | "BGN" | "BHD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "ISK" | "JOD" | "JPY" | "KRW" | "KWD" | "MXN" | "MYR" | "NOK" | "NZD" | "OMR" | "PHP" | "PLN" | "RON" | "SAR" | "SEK" | "SGD" | "THB" | "TND" | "TRY" | "TWD" | "UAH" | "USD" | "VND" | "ZAR";
+            /** @description The stored card (pi_) to charge; required for purchase and auth, under this name or its alias paymentMethodId */
             paymentInstrumentId?: string;
+            /** @description Alias of paymentInstrumentId: the same stored card (pi_), under the name the subscriptions, memberships and portal API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentMethodId?: string;
             customerId?: string;
             orderId?: string;
-            /** @description mode capture: the authorized payment to capture */
+            /** @description intent capture: the authorized payment to capture */
             paymentId?: string;
             /**
-             * @default purchase
+             * @description purchase (authorize + capture, the default), auth (authorize only) or capture (of an earlier auth). The documented name of what this operation used to call mode
+             * @enum {string}
+             */
+            intent?: "purchase" | "auth" | "capture";
+            /**
+             * @description Older name of intent on this operation only (everywhere else mode means test or live); still accepted. Both with different values is 400 VALIDATION_ERROR
              * @enum {string}
              */
             mode?: "purchase" | "auth" | "capture";
@@ -36038,8 +36055,10 @@ export interface components {
         };
         PayV2Request: {
             checkoutSessionId: string;
-            /** @description The card to charge; not needed when the session total is 0 (a free cart) */
+            /** @description The card to charge (or its alias paymentMethodId); not needed when the session total is 0 (a free cart) */
             paymentInstrumentId?: string;
+            /** @description Alias of paymentInstrumentId: the same stored card (pi_), under the name the subscriptions, memberships and portal API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentMethodId?: string;
             /**
              * @default customer
              * @enum {string}
