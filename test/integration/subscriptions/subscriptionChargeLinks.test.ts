@@ -9,6 +9,7 @@ import {
   decliningCard,
   eventually,
   goodCard,
+  portalLogin,
   testVaultEnv,
 } from './subscriptionsFixtures';
 
@@ -103,6 +104,31 @@ describe('subscription charges linked to their orders', () => {
     expect(payment.body).toMatchObject({ status: 'failed', orderId: null, subscriptionId });
     const orders = await api('POST', '/orders/list', { filters: { subscriptionId } });
     expect(orders.body.pagination.totalCount).toBe(0);
+  });
+
+  it("links a portal switch's payment to the switch's order", async () => {
+    const subscriptionId = await subscribe(cardId);
+    const first = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const pro = await createRecurringPrice(harness.db, merchant, storeId, 'Linked pro', 3000);
+    const token = await portalLogin(harness, storeId, 'linked@example.com');
+    const switched = await call(harness, 'POST', '/api/v1/portal/switch', {
+      body: { target: { type: 'subscription', subscriptionId }, optionId: pro.price.id },
+      headers: { 'x-cms-token': token },
+    });
+    expect(switched.body).toMatchObject({ status: 'paid', declineCode: null });
+    const orderId = switched.body.orderId as string;
+    expect(orderId).not.toBe(first.body.latestOrderId);
+    expect(switched.body.subscription.latestOrderId).toBe(orderId);
+    const payment = await api('GET', `/payments/${switched.body.subscription.latestPaymentId}`);
+    expect(payment.body).toMatchObject({ status: 'succeeded', orderId, subscriptionId });
+    expect(payment.body.amount).toBe(switched.body.amountCharged);
+    const orders = await api('POST', '/orders/list', { filters: { subscriptionId } });
+    expect(orders.body.data.map((row: { id: string }) => row.id).sort()).toEqual(
+      [orderId, first.body.latestOrderId].sort(),
+    );
   });
 
   it("shows a membership's latest order and payment (its subscription's)", async () => {
