@@ -92,6 +92,19 @@ describe('subscription charges linked to their orders', () => {
     expect(delivered).toMatchObject({ type: 'payment/succeeded', data: { properties: { orderId: latestOrderId } } });
   });
 
+  it("refunding a charge's payment marks its order refunded, as for any order", async () => {
+    const subscriptionId = await subscribe(cardId);
+    const paid = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const refund = await api('POST', '/payments/refund', { paymentId: paid.body.latestPaymentId });
+    expect(refund.status).toBe(200);
+    expect(refund.body.status).toBe('succeeded');
+    const order = await api('GET', `/orders/${paid.body.latestOrderId}`);
+    expect(order.body.order.status).toBe('refunded');
+  });
+
   it('names a declined first charge as the latest payment, without an order', async () => {
     const declining = (await createCard(harness.db, harness.config, merchant, customerId, decliningCard)).id;
     const subscriptionId = await subscribe(declining);
