@@ -91,7 +91,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
               paymentId: payment.id,
             });
           }
-        } else if (succeeded && payment.orderId) {
+        } else if (succeeded && payment.orderId && !payment.subscriptionId) {
           const paid = await tx.order.updateMany({
             where: { id: payment.orderId, status: 'pending' },
             data: { status: 'paid', paymentId: payment.id },
@@ -114,6 +114,9 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
             'payment failed while its processor may hold a charge (reversal unconfirmed); needs review',
           );
         }
+        // A subscription charge's order is written by the subscription once paid, under the id
+        // its payment names from the start; a declined charge never gets one, so it names none.
+        const orderId = order?.id ?? (payment.subscriptionId && !succeeded ? null : payment.orderId);
         await tx.payment.update({
           where: { id: payment.id },
           data: {
@@ -126,7 +129,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
                 }
               : {}),
             status: input.status,
-            orderId: order?.id ?? payment.orderId,
+            orderId,
             processorId: input.processorId,
             processorReference: input.processorReference,
             declineCode: input.declineCode,
@@ -139,7 +142,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
 
         const paymentProperties = {
           paymentId: payment.id,
-          orderId: order?.id ?? payment.orderId,
+          orderId,
           amount: payment.amount,
           currency: payment.currency,
           status: input.status,

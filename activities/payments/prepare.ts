@@ -112,6 +112,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
       storeId: input.storeId,
       customerId: input.customerId ?? null,
       orderId: input.orderId ?? null,
+      subscriptionId: input.subscriptionId ?? null,
       paymentInstrumentId: input.paymentInstrumentId ?? null,
       paymentFlowId: input.paymentFlowId ?? null,
       threedsSessionId: input.threedsSessionId ?? null,

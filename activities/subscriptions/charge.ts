@@ -7,6 +7,7 @@ import type {
 import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
 import { businessId, runPayment } from '../../src/payments/startPayment';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import { subscriptionOrderId } from '../../src/subscriptions/chargeLinks';
 import type { ActivityDeps } from '../deps';
 import { paymentEndWaiter, terminalPaymentStatuses } from '../payments/awaitPayment';
 
@@ -57,6 +58,8 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
       initiatedBy: input.initiatedBy,
       source: null,
       paymentFlowId: store.defaultPaymentFlowId,
+      orderId: subscriptionOrderId(input.accountId, input.mode, input.chargeKey),
+      subscriptionId: input.subscriptionId,
     };
     return { kind: 'start', payment, cardBrand };
   }

@@ -11,6 +11,7 @@ import type { SubscriptionChargeReason, SubscriptionState } from '../../src/doma
 import { dispatchEventsNow } from '../../src/events/dispatch';
 import { recordEvent } from '../../src/events/recordEvent';
 import { payDueLinkFor } from '../../src/portal/payDueLink';
+import { subscriptionOrderId } from '../../src/subscriptions/chargeLinks';
 import type { ActivityDeps } from '../deps';
 import { membershipRowFromState, subscriptionProgressFromState } from './projection';
 
@@ -154,7 +155,16 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
           paymentId: input.paymentId,
           source,
           chargeKey: input.chargeKey,
+          subscriptionId: state.subscriptionId,
+          id: subscriptionOrderId(state.accountId, state.mode, input.chargeKey),
         });
+        // The payment names its order already when it was started by this code; one started
+        // before (or a charge of 0, which has none) is linked here, with the order.
+        if (input.paymentId)
+          await tx.payment.updateMany({
+            where: { id: input.paymentId },
+            data: { orderId: order.id, subscriptionId: state.subscriptionId },
+          });
         const stateEvents = await writeState(tx, {
           ...input,
           stateKey: input.chargeKey,

@@ -24,6 +24,7 @@ export const orderList: ListDefinition = {
     customerEmail: { kind: 'string', path: ['customer', 'email'], lowerCase: true },
     totalAmount: { kind: 'number' },
     source: { kind: 'string' },
+    subscriptionId: { kind: 'id', prefix: 'sub' },
     createdAt: { kind: 'date' },
   },
 };
@@ -88,6 +89,9 @@ export interface CreateOrderInput {
   source?: string | null;
   /** The subscription charge it records (unique: one order per charge). */
   chargeKey?: string | null;
+  subscriptionId?: string | null;
+  /** A subscription charge's order id is derived from its charge key (its payment names it first). */
+  id?: string;
 }
 
 /** Creates an order and its items (product names snapshotted), e.g. for subscriptions and credits. */
@@ -105,7 +109,7 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
   // The order and its items in two INSERT … RETURNING statements (a nested create would re-read both).
   const order = await tx.order.create({
     data: {
-      id: newId('order'),
+      id: input.id ?? newId('order'),
       accountId: input.accountId,
       mode: input.mode,
       storeId: input.storeId,
@@ -119,6 +123,7 @@ export async function createOrder(tx: Tx, input: CreateOrderInput) {
       paymentId: input.paymentId ?? null,
       source: input.source ?? null,
       chargeKey: input.chargeKey ?? null,
+      subscriptionId: input.subscriptionId ?? null,
     },
   });
   const items = await tx.orderItem.createManyAndReturn({

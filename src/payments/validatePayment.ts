@@ -79,7 +79,8 @@ export async function paymentRequestRefusal(
       );
     }
   }
-  if (input.orderId) {
+  // A subscription charge names the order its subscription writes once it is paid: none exists yet.
+  if (input.orderId && !input.subscriptionId) {
     const order = await db.order.findFirst({ where: { id: input.orderId, ...scope } });
     if (!order) return missing('Order');
     if (order.storeId !== store.id || order.customerId !== customer.id) {

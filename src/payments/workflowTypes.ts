@@ -47,8 +47,13 @@ export interface PaymentWorkflowInput {
   returnBaseUrl?: string | null;
   /** Set by pay-v2: the session is claimed, then marked paid with its order on success. */
   checkoutSessionId?: string | null;
-  /** Set by /payments/process: an existing order this payment pays. */
+  /**
+   * Set by /payments/process: an existing order this payment pays. A subscription charge names the
+   * order its charge key will record (`subscriptionOrderId`), written once the charge is paid.
+   */
   orderId?: string | null;
+  /** The subscription whose charge this is (renewals, switches). */
+  subscriptionId?: string | null;
   clientIp?: string | null;
   /** BLIK-style 6-character code; carried in metadata, card processors ignore it. */
   blikCode?: string | null;

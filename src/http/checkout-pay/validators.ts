@@ -6,6 +6,7 @@ import {
   processPaymentResponseSchema,
   returnUrlSchema,
 } from '../payments/validators';
+import { cardAliasField, checkAlias } from '../core/aliases';
 import '../core/openapi';
 
 /**
@@ -15,9 +16,11 @@ import '../core/openapi';
 export const payV2Schema = z
   .object({
     checkoutSessionId: idOf('ch'),
-    paymentInstrumentId: idOf('pi')
-      .optional()
-      .openapi({ description: 'The card to charge; not needed when the session total is 0 (a free cart)' }),
+    paymentInstrumentId: idOf('pi').optional().openapi({
+      description:
+        'The card to charge (or its alias paymentMethodId); not needed when the session total is 0 (a free cart)',
+    }),
+    paymentMethodId: cardAliasField('paymentInstrumentId', 'paymentMethodId'),
     initiatedBy: initiatedBySchema.default('customer'),
     source: z.enum(['upsell', 'checkout', 'offer', 'missing_club', 'forced']).default('checkout'),
     paymentFlowId: idOf('flow').optional().openapi({ description: "Overrides the store's default payment flow" }),
@@ -27,6 +30,11 @@ export const payV2Schema = z
     returnUrl: returnUrlSchema,
   })
   .strict()
+  .superRefine((body, ctx) => checkAlias(body, ctx, 'paymentInstrumentId', 'paymentMethodId', false))
+  .transform(({ paymentMethodId, paymentInstrumentId, ...body }) => ({
+    ...body,
+    paymentInstrumentId: paymentInstrumentId ?? paymentMethodId,
+  }))
   .openapi('PayV2Request');
 
 export const payV2ResponseSchema = processPaymentResponseSchema;

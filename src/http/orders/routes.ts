@@ -17,9 +17,9 @@ export function registerOrderRoutes({ publicRouter }: Routers, { db }: AppDeps):
       method: 'post',
       path: '/orders/list',
       summary:
-        'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)',
+        'Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, subscriptionId, createdAt)',
       description:
-        "The account's orders with offset pagination and filters (status, store, customer, total, source, date).",
+        "The account's orders with offset pagination and filters (status, store, customer, total, source, subscription, date). `subscriptionId` gives the orders of one subscription's paid charges.",
       tags,
       body: listRequestSchema,
       example: listRequestExample,

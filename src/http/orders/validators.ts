@@ -26,6 +26,9 @@ export const orderSchema = z
     totalAmount: z.number().int().openapi({ description: 'Minor units' }),
     currency: z.string(),
     source: z.string().nullable(),
+    subscriptionId: z.string().nullable().openapi({
+      description: 'The subscription whose charge this order records (filter orders/list by it); null otherwise',
+    }),
     mode: z.enum(['test', 'live']),
     createdAt: z.string(),
     customer: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }),
@@ -61,6 +64,7 @@ export function toPublicOrder(row: {
   totalAmount: number;
   currency: string;
   source: string | null;
+  subscriptionId?: string | null;
   mode: 'test' | 'live';
   createdAt: Date;
   customer: { id: string; email: string; firstName: string | null; lastName: string | null };
@@ -87,6 +91,7 @@ export function toPublicOrder(row: {
     totalAmount: row.totalAmount,
     currency: row.currency,
     source: row.source,
+    subscriptionId: row.subscriptionId ?? null,
     mode: row.mode,
     createdAt: row.createdAt.toISOString(),
     customer: { id: row.customer.id, email: row.customer.email, name: fullName(row.customer) },

@@ -55,7 +55,7 @@ async function paymentAnswer(
   return toPublicPayment(await readPayment(deps.db, scopeOf(req), paymentId));
 }
 
-/** Capture of an authorized payment (also `POST /payments/process` with mode capture). */
+/** Capture of an authorized payment (also `POST /payments/process` with intent capture). */
 export async function runCaptureRequest(
   deps: AppDeps,
   req: Request,

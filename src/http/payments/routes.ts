@@ -59,6 +59,7 @@ const paymentList: ListDefinition = {
     storeId: { kind: 'id', prefix: 'store' },
     customerId: { kind: 'id', prefix: 'cus' },
     orderId: { kind: 'id', prefix: 'ord' },
+    subscriptionId: { kind: 'id', prefix: 'sub' },
     checkoutSessionId: { kind: 'id', prefix: 'ch' },
     processorId: { kind: 'id', prefix: 'proc' },
     paymentFlowId: { kind: 'id', prefix: 'flow' },
@@ -77,7 +78,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
     summary:
       'Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)',
     description:
-      "Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.",
+      "Charges a stored card outside checkout (a phone order, an invoice): intent purchase, auth, or capture of an earlier auth (`mode` is accepted as intent's older name on this operation). The card is paymentInstrumentId, or its alias paymentMethodId (the subscriptions API's name). Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.",
     tags,
     body: processPaymentSchema,
     example: {
@@ -86,7 +87,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
       paymentInstrumentId: 'pi_7GtN4cXz1RqW8eLp5VyB',
       amount: 2500,
       currency: 'EUR',
-      mode: 'purchase',
+      intent: 'purchase',
       customerIp: '203.0.113.7',
     } as const,
     response: processPaymentResponseSchema,
@@ -106,7 +107,7 @@ export function registerPaymentRoutes(routers: Routers, deps: AppDeps): void {
       path: '/payments/list',
       summary: 'Lists payments (offset pagination, filters)',
       description:
-        "The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.",
+        "The account's payments with offset pagination and filters (status, amount, store, customer, order, subscription, processor, decline code, date); use it for reconciliation. `subscriptionId` gives every charge of one subscription (first, renewals, retries, switches), declined ones too.",
       tags,
       body: listRequestSchema,
       example: listRequestExample,
@@ -164,7 +165,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
     }
     return findStoreOfScope(deps.db, scope, body.storeId);
   });
-  if (body.mode === 'capture')
+  if (body.intent === 'capture')
     return runCaptureRequest(deps, req, {
       storeId: store.id,
       paymentId: body.paymentId,
@@ -194,7 +195,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       paymentInstrumentId: body.paymentInstrumentId!,
       amount: body.amount!,
       currency: body.currency!,
-      intent: body.mode,
+      intent: body.intent,
       initiatedBy: body.initiatedBy,
       source: null,
       paymentFlowId,

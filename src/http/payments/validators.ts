@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencySchema, idOf, idParam, iso, shopperUrlSchema } from '../../commerce/schemas';
+import { cardAliasField, checkAlias } from '../core/aliases';
 import '../core/openapi';
 
 export const initiatedBySchema = z.enum(['customer', 'merchant']);
@@ -22,7 +23,9 @@ export const returnUrlSchema = shopperUrlSchema('returnUrl').openapi({
   example: 'https://shop.example/orders/return',
 });
 
-/** `POST /payments/process`. mode `capture` captures the authorized payment named by paymentId (or the order's). */
+export const paymentIntents = ['purchase', 'auth', 'capture'] as const;
+
+/** `POST /payments/process`. intent `capture` captures the authorized payment named by paymentId (or the order's). */
 export const processPaymentSchema = z
   .object({
     storeId: idOf('store'),
@@ -39,11 +42,22 @@ export const processPaymentSchema = z
           'Minor units, at least 1. Required for purchase/auth; for capture, defaults to the whole authorization',
       }),
     currency: currencySchema.optional(),
-    paymentInstrumentId: idOf('pi').optional(),
+    paymentInstrumentId: idOf('pi').optional().openapi({
+      description:
+        'The stored card (pi_) to charge; required for purchase and auth, under this name or its alias paymentMethodId',
+    }),
+    paymentMethodId: cardAliasField('paymentInstrumentId', 'paymentMethodId'),
     customerId: idOf('cus').optional(),
     orderId: idOf('ord').optional(),
-    paymentId: idOf('pay').optional().openapi({ description: 'mode capture: the authorized payment to capture' }),
-    mode: z.enum(['purchase', 'auth', 'capture']).default('purchase'),
+    paymentId: idOf('pay').optional().openapi({ description: 'intent capture: the authorized payment to capture' }),
+    intent: z.enum(paymentIntents).optional().openapi({
+      description:
+        'purchase (authorize + capture, the default), auth (authorize only) or capture (of an earlier auth). The documented name of what this operation used to call mode',
+    }),
+    mode: z.enum(paymentIntents).optional().openapi({
+      description:
+        'Older name of intent on this operation only (everywhere else mode means test or live); still accepted. Both with different values is 400 VALIDATION_ERROR',
+    }),
     initiatedBy: initiatedBySchema.default('customer'),
     paymentFlowId: idOf('flow').optional(),
     threedsSessionId: idOf('3ds').optional(),
@@ -52,16 +66,34 @@ export const processPaymentSchema = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.mode === 'capture') {
+    checkAlias(body, ctx, 'paymentInstrumentId', 'paymentMethodId', false);
+    checkAlias(body, ctx, 'intent', 'mode', false);
+    const intent = body.intent ?? body.mode ?? 'purchase';
+    if (intent === 'capture') {
       if (!body.paymentId && !body.orderId)
-        ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'mode capture needs paymentId or orderId' });
+        ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'intent capture needs paymentId or orderId' });
       return;
     }
-    for (const field of ['amount', 'currency', 'paymentInstrumentId', 'customerId'] as const) {
-      if (body[field] === undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required for mode ${body.mode}` });
+    const card = body.paymentInstrumentId ?? body.paymentMethodId;
+    for (const [field, value] of [
+      ['amount', body.amount],
+      ['currency', body.currency],
+      ['paymentInstrumentId', card],
+      ['customerId', body.customerId],
+    ] as const) {
+      if (value === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${field}${field === 'paymentInstrumentId' ? ' (or its alias paymentMethodId)' : ''} is required for intent ${intent}`,
+        });
     }
   })
+  .transform(({ paymentMethodId, paymentInstrumentId, mode, intent, ...body }) => ({
+    ...body,
+    paymentInstrumentId: paymentInstrumentId ?? paymentMethodId,
+    intent: intent ?? mode ?? 'purchase',
+  }))
   .openapi('ProcessPaymentRequest');
 export type ProcessPaymentBody = z.infer<typeof processPaymentSchema>;
 
@@ -116,7 +148,13 @@ export const paymentSchema = z
     amountRefunded: z.number().int(),
     storeId: z.string(),
     customerId: z.string().nullable(),
-    orderId: z.string().nullable(),
+    orderId: z.string().nullable().openapi({
+      description:
+        "The order this payment paid: a checkout session's, the pending order payments/process named, or a subscription charge's (set from the charge's start; null when it was declined)",
+    }),
+    subscriptionId: z.string().nullable().openapi({
+      description: 'The subscription whose charge (first, renewal, retry, switch) this payment is; null otherwise',
+    }),
     checkoutSessionId: z.string().nullable(),
     paymentInstrumentId: z.string().nullable(),
     paymentFlowId: z.string().nullable(),
@@ -204,6 +242,7 @@ type PaymentRow = {
   storeId: string;
   customerId: string | null;
   orderId: string | null;
+  subscriptionId?: string | null;
   checkoutSessionId: string | null;
   paymentInstrumentId: string | null;
   paymentFlowId: string | null;
@@ -233,6 +272,7 @@ export function toPublicPayment(row: PaymentRow): z.infer<typeof paymentSchema> 
     storeId: row.storeId,
     customerId: row.customerId,
     orderId: row.orderId,
+    subscriptionId: row.subscriptionId ?? null,
     checkoutSessionId: row.checkoutSessionId,
     paymentInstrumentId: row.paymentInstrumentId,
     paymentFlowId: row.paymentFlowId,

@@ -6,7 +6,7 @@ import { payDueRenewal } from '../../portal/payDue';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { portalSessionOf } from '../portal-sessions/session';
-import { toPublicSubscription } from '../subscriptions/present';
+import { presentSubscription } from '../subscriptions/present';
 import { subscriptionSchema } from '../subscriptions/validators';
 import { portalOperationStatuses } from './validators';
 
@@ -58,7 +58,7 @@ export function registerPortalPayDueRoutes(portalRouter: Router, deps: AppDeps):
       requirePortalAction(session, 'renewals.pay', body.subscriptionId);
       const { subscription, answer } = await payDueRenewal(deps, session, body.subscriptionId);
       return {
-        subscription: toPublicSubscription(subscription),
+        subscription: await presentSubscription(deps.db, subscription),
         orderId: answer.orderId,
         paymentId: answer.paymentId,
         status: answer.status,

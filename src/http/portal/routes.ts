@@ -9,7 +9,7 @@ import { portalSessionOf, requirePortalSession } from '../portal-sessions/sessio
 import { registerPortalAccountRoutes } from './accountRoutes';
 import { registerPortalPayDueRoutes } from './payDueRoutes';
 import type { Routers } from '../routes';
-import { toPublicMembership, toPublicSubscription } from '../subscriptions/present';
+import { presentMembership, presentSubscription } from '../subscriptions/present';
 import {
   defaultPaymentMethodRequestSchema,
   okResponseSchema,
@@ -57,8 +57,8 @@ export function registerPortalRoutes({ portalRouter }: Routers, deps: AppDeps): 
       requirePortalAction(session, 'switch', targetId);
       const { subscription, membership, answer } = await switchOption(deps, session, body);
       return {
-        subscription: toPublicSubscription(subscription),
-        membership: membership ? toPublicMembership(membership) : null,
+        subscription: await presentSubscription(deps.db, subscription),
+        membership: membership ? await presentMembership(deps.db, membership) : null,
         orderId: answer.orderId,
         status: answer.status,
         redirectUrl: answer.redirectUrl,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
-import { membershipSchema, subscriptionSchema } from '../subscriptions/validators';
+import { cardAliasField, checkAlias } from '../core/aliases';
+import { billingCard, membershipSchema, subscriptionSchema, withBillingCard } from '../subscriptions/validators';
 
 export const switchRequestSchema = z
   .object({
@@ -45,8 +46,13 @@ export const redeemResponseSchema = z
   .openapi('PortalRedeemCreditsResponse');
 
 export const defaultPaymentMethodRequestSchema = z
-  .object({ paymentMethodId: idOf('pi') })
+  .object({
+    paymentMethodId: billingCard,
+    paymentInstrumentId: cardAliasField('paymentMethodId', 'paymentInstrumentId'),
+  })
   .strict()
+  .superRefine((body, ctx) => checkAlias(body, ctx, 'paymentMethodId', 'paymentInstrumentId', true))
+  .transform(withBillingCard)
   .openapi('PortalDefaultPaymentMethodRequest');
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });

@@ -1,9 +1,31 @@
+import type { Db } from '../../db/prisma';
 import type { Membership, MembershipProgram, Subscription } from '../../generated/prisma/client';
+import { latestChargeLinks, type LatestChargeLinks } from '../../subscriptions/chargeLinks';
 import type { PublicMembership, PublicSubscription } from './validators';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+const noLinks: LatestChargeLinks = { latestOrderId: null, latestPaymentId: null };
 
-export function toPublicSubscription(row: Subscription): PublicSubscription {
+/** Subscriptions as the API shows them, with their latest order and payment (two queries for all). */
+export async function presentSubscriptions(db: Db, rows: Subscription[]): Promise<PublicSubscription[]> {
+  const links = await latestChargeLinks(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPublicSubscription(row, links.get(row.id) ?? noLinks));
+}
+
+export async function presentSubscription(db: Db, row: Subscription): Promise<PublicSubscription> {
+  return (await presentSubscriptions(db, [row]))[0]!;
+}
+
+/** A membership's latest order and payment are its subscription's. */
+export async function presentMembership(db: Db, row: Membership): Promise<PublicMembership> {
+  const links = await latestChargeLinks(db, [row.subscriptionId]);
+  return toPublicMembership(row, links.get(row.subscriptionId) ?? noLinks);
+}
+
+function toPublicSubscription(row: Subscription, links: LatestChargeLinks): PublicSubscription {
   return {
     id: row.id,
     customerId: row.customerId,
@@ -33,10 +55,11 @@ export function toPublicSubscription(row: Subscription): PublicSubscription {
       ? (row.nextOrderAddOns as PublicSubscription['nextOrderAddOns'])
       : [],
     createdAt: row.createdAt.toISOString(),
+    ...links,
   };
 }
 
-export function toPublicMembership(row: Membership): PublicMembership {
+function toPublicMembership(row: Membership, links: LatestChargeLinks): PublicMembership {
   return {
     id: row.id,
     customerId: row.customerId,
@@ -53,6 +76,7 @@ export function toPublicMembership(row: Membership): PublicMembership {
     creditsBalance: row.creditsBalance,
     savedToDate: row.savedToDate,
     paymentMethodId: row.paymentMethodId,
+    ...links,
   };
 }
 

@@ -15,7 +15,7 @@ import type { AppDeps } from '../core/context';
 import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { toPublicMembership, toPublicProgram, toPublicSubscription } from './present';
+import { presentMembership, presentSubscription, presentSubscriptions, toPublicProgram } from './present';
 import {
   cancelSubscriptionSchema,
   createMembershipProgramSchema,
@@ -44,7 +44,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
     scope: Scope,
     subscriptionId: string,
     update: (handle: WorkflowHandle) => Promise<unknown>,
-  ) => toPublicSubscription(await updateSubscription(deps, scope, subscriptionId, update));
+  ) => presentSubscription(db, await updateSubscription(deps, scope, subscriptionId, update));
 
   defineRoute(
     publicRouter,
@@ -69,7 +69,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       status: 201,
       errors: [404],
     },
-    async ({ body, req }) => toPublicSubscription((await createSubscription(deps, scopeOf(req), body)).subscription),
+    async ({ body, req }) => presentSubscription(db, (await createSubscription(deps, scopeOf(req), body)).subscription),
   );
 
   defineRoute(
@@ -100,7 +100,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
         filters: body.filters,
       });
       return {
-        data: rows.map(toPublicSubscription),
+        data: await presentSubscriptions(db, rows),
         page: body.page,
         per_page: body.per_page,
         total,
@@ -121,7 +121,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       params: subscriptionParams,
       response: subscriptionSchema,
     },
-    async ({ params, req }) => toPublicSubscription(await findSubscription(db, scopeOf(req), params.subscriptionId)),
+    async ({ params, req }) => presentSubscription(db, await findSubscription(db, scopeOf(req), params.subscriptionId)),
   );
 
   defineRoute(
@@ -260,7 +260,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       status: 201,
       errors: [404],
     },
-    async ({ body, req }) => toPublicMembership(await enrolMember(deps, scopeOf(req), body)),
+    async ({ body, req }) => presentMembership(db, await enrolMember(deps, scopeOf(req), body)),
   );
 
   defineRoute(
@@ -275,6 +275,6 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       params: membershipParams,
       response: membershipSchema,
     },
-    async ({ params, req }) => toPublicMembership(await findMembership(db, scopeOf(req), params.membershipId)),
+    async ({ params, req }) => presentMembership(db, await findMembership(db, scopeOf(req), params.membershipId)),
   );
 }

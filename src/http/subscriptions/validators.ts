@@ -1,10 +1,36 @@
 import { z } from 'zod';
 import { idOf, idParam } from '../../commerce/schemas';
 import { subscriptionStatuses } from '../../domain/billing';
+import { cardAliasField, checkAlias } from '../core/aliases';
 
 /** No address resource exists to check it against: stored and returned as given. */
 const shippingAddressId = z.string().min(1).max(64);
 const isoDate = z.string().nullable();
+
+/** A stored card (pi_) of the customer; `paymentInstrumentId` (the payments API's name) is its alias. */
+export const billingCard = idOf('pi').optional().openapi({
+  description:
+    'A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card)',
+});
+
+/** The body with its card under `paymentMethodId`, whichever name it came under (checkAlias ran first). */
+export function withBillingCard<T extends { paymentMethodId?: string; paymentInstrumentId?: string }>({
+  paymentMethodId,
+  paymentInstrumentId,
+  ...body
+}: T): Omit<T, 'paymentMethodId' | 'paymentInstrumentId'> & { paymentMethodId: string } {
+  return { ...body, paymentMethodId: (paymentMethodId ?? paymentInstrumentId)! };
+}
+const latestLinks = {
+  latestOrderId: z.string().nullable().openapi({
+    description:
+      "The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge",
+  }),
+  latestPaymentId: z.string().nullable().openapi({
+    description:
+      'The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge',
+  }),
+};
 
 export const subscriptionParams = idParam('subscriptionId', 'sub');
 export const membershipParams = idParam('membershipId', 'mem');
@@ -45,6 +71,7 @@ export const subscriptionSchema = z
       }),
     ),
     createdAt: z.string(),
+    ...latestLinks,
   })
   .openapi('Subscription');
 export type PublicSubscription = z.infer<typeof subscriptionSchema>;
@@ -67,6 +94,7 @@ export const membershipSchema = z
     /** Integer minor units. */
     savedToDate: z.number().int(),
     paymentMethodId: z.string(),
+    ...latestLinks,
   })
   .openapi('Membership');
 export type PublicMembership = z.infer<typeof membershipSchema>;
@@ -77,13 +105,15 @@ export const createSubscriptionSchema = z
     customerId: idOf('cus'),
     /** A recurring price (price_) of a product of the store. */
     priceId: idOf('price'),
-    /** A stored card (pi_) of the customer. */
-    paymentMethodId: idOf('pi'),
+    paymentMethodId: billingCard,
+    paymentInstrumentId: cardAliasField('paymentMethodId', 'paymentInstrumentId'),
     quantity: z.number().int().min(1).max(1000).default(1),
     trialDays: z.number().int().min(0).max(730).default(0),
     shippingAddressId: shippingAddressId.optional(),
   })
   .strict()
+  .superRefine((body, ctx) => checkAlias(body, ctx, 'paymentMethodId', 'paymentInstrumentId', true))
+  .transform(withBillingCard)
   .openapi('CreateSubscriptionRequest');
 export type CreateSubscriptionRequest = z.infer<typeof createSubscriptionSchema>;
 
@@ -154,8 +184,11 @@ export const createMembershipSchema = z
   .object({
     programId: idOf('mprog'),
     customerId: idOf('cus'),
-    paymentMethodId: idOf('pi'),
+    paymentMethodId: billingCard,
+    paymentInstrumentId: cardAliasField('paymentMethodId', 'paymentInstrumentId'),
     trialDays: z.number().int().min(0).max(730).default(0),
   })
   .strict()
+  .superRefine((body, ctx) => checkAlias(body, ctx, 'paymentMethodId', 'paymentInstrumentId', true))
+  .transform(withBillingCard)
   .openapi('CreateMembershipRequest');

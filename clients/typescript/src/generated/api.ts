@@ -7853,8 +7853,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, createdAt)
-         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, date).
+         * Lists orders (offset pagination; filters status, currency, storeId, customerId, customerEmail, totalAmount, source, subscriptionId, createdAt)
+         * @description The account's orders with offset pagination and filters (status, store, customer, total, source, subscription, date). `subscriptionId` gives the orders of one subscription's paid charges.
          */
         post: {
             parameters: {
@@ -26040,7 +26040,7 @@ export interface paths {
         put?: never;
         /**
          * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
-         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         * @description Charges a stored card outside checkout (a phone order, an invoice): intent purchase, auth, or capture of an earlier auth (`mode` is accepted as intent's older name on this operation). The card is paymentInstrumentId, or its alias paymentMethodId (the subscriptions API's name). Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
          */
         post: {
             parameters: {
@@ -26061,7 +26061,7 @@ export interface paths {
                      *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
                      *       "amount": 2500,
                      *       "currency": "EUR",
-                     *       "mode": "purchase",
+                     *       "intent": "purchase",
                      *       "customerIp": "203.0.113.7"
                      *     }
                      */
@@ -26296,7 +26296,7 @@ export interface paths {
         put?: never;
         /**
          * Processes a payment: purchase (authorize + capture), auth (authorize only) or capture (of an authorized payment)
-         * @description Charges a stored card outside checkout (a phone order, an invoice): purchase, auth, or capture of an earlier auth. Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
+         * @description Charges a stored card outside checkout (a phone order, an invoice): intent purchase, auth, or capture of an earlier auth (`mode` is accepted as intent's older name on this operation). The card is paymentInstrumentId, or its alias paymentMethodId (the subscriptions API's name). Without paymentFlowId the store's default flow is used. Send an Idempotency-Key so a retry cannot charge twice.
          */
         post: {
             parameters: {
@@ -26317,7 +26317,7 @@ export interface paths {
                      *       "paymentInstrumentId": "pi_7GtN4cXz1RqW8eLp5VyB",
                      *       "amount": 2500,
                      *       "currency": "EUR",
-                     *       "mode": "purchase",
+                     *       "intent": "purchase",
                      *       "customerIp": "203.0.113.7"
                      *     }
                      */
@@ -26552,7 +26552,7 @@ export interface paths {
         put?: never;
         /**
          * Lists payments (offset pagination, filters)
-         * @description The account's payments with offset pagination and filters (status, amount, store, customer, processor, decline code, date); use it for reconciliation.
+         * @description The account's payments with offset pagination and filters (status, amount, store, customer, order, subscription, processor, decline code, date); use it for reconciliation. `subscriptionId` gives every charge of one subscription (first, renewals, retries, switches), declined ones too.
          */
         post: {
             parameters: {
@@ -35468,6 +35468,8 @@ export interface components {
             totalAmount: number;
             currency: string;
             source: string | null;
+            /** @description The subscription whose charge this order records (filter orders/list by it); null otherwise */
+            subscriptionId: string | null;
             /** @enum {string} */
             mode: "test" | "live";
             createdAt: string;
@@ -35804,12 +35806,19 @@ export interface components {
                 unitPrice: number;
             }[];
             createdAt: string;
+            /** @description The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge */
+            latestOrderId: string | null;
+            /** @description The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge */
+            latestPaymentId: string | null;
         };
         CreateSubscriptionRequest: {
             storeId: string;
             customerId: string;
             priceId: string;
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
             /** @default 1 */
             quantity?: number;
             /** @default 0 */
@@ -35875,11 +35884,18 @@ export interface components {
             creditsBalance: number;
             savedToDate: number;
             paymentMethodId: string;
+            /** @description The order of the newest paid charge (first, renewal, retry or switch); its payment's orderId names it too. Null before the first paid charge */
+            latestOrderId: string | null;
+            /** @description The payment of the newest charge attempt, declined ones included (a past_due subscription shows its failed renewal). Null before the first charge */
+            latestPaymentId: string | null;
         };
         CreateMembershipRequest: {
             programId: string;
             customerId: string;
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
             /** @default 0 */
             trialDays?: number;
         };
@@ -36115,7 +36131,10 @@ export interface components {
             quantity: number;
         };
         PortalDefaultPaymentMethodRequest: {
-            paymentMethodId: string;
+            /** @description A stored card (pi_) of the customer. Required, under this name or its alias paymentInstrumentId (the name payments use for the same card) */
+            paymentMethodId?: string;
+            /** @description Alias of paymentMethodId: the same stored card (pi_), under the name the payments API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentInstrumentId?: string;
         };
         CreatedMerchant: components["schemas"]["Merchant"] & {
             created: boolean;
@@ -36316,13 +36335,21 @@ export interface components {
              * @enum {string}
              */
             currency?: "AED" | "AUD" | "BGN" | "BHD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "CZK" | "DKK" | "EUR" | "GBP" | "HKD" | "HUF" | "IDR" | "ILS" | "INR" | "ISK" | "JOD" | "JPY" | "KRW" | "KWD" | "MXN" | "MYR" | "NOK" | "NZD" | "OMR" | "PHP" | "PLN" | "RON" | "SAR" | "SEK" | "SGD" | "THB" | "TND" | "TRY" | "TWD" | "UAH" | "USD" | "VND" | "ZAR";
+            /** @description The stored card (pi_) to charge; required for purchase and auth, under this name or its alias paymentMethodId */
             paymentInstrumentId?: string;
+            /** @description Alias of paymentInstrumentId: the same stored card (pi_), under the name the subscriptions, memberships and portal API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentMethodId?: string;
             customerId?: string;
             orderId?: string;
-            /** @description mode capture: the authorized payment to capture */
+            /** @description intent capture: the authorized payment to capture */
             paymentId?: string;
             /**
-             * @default purchase
+             * @description purchase (authorize + capture, the default), auth (authorize only) or capture (of an earlier auth). The documented name of what this operation used to call mode
+             * @enum {string}
+             */
+            intent?: "purchase" | "auth" | "capture";
+            /**
+             * @description Older name of intent on this operation only (everywhere else mode means test or live); still accepted. Both with different values is 400 VALIDATION_ERROR
              * @enum {string}
              */
             mode?: "purchase" | "auth" | "capture";
@@ -36359,7 +36386,10 @@ export interface components {
             amountRefunded: number;
             storeId: string;
             customerId: string | null;
+            /** @description The order this payment paid: a checkout session's, the pending order payments/process named, or a subscription charge's (set from the charge's start; null when it was declined) */
             orderId: string | null;
+            /** @description The subscription whose charge (first, renewal, retry, switch) this payment is; null otherwise */
+            subscriptionId: string | null;
             checkoutSessionId: string | null;
             paymentInstrumentId: string | null;
             paymentFlowId: string | null;
@@ -36491,8 +36521,10 @@ export interface components {
         };
         PayV2Request: {
             checkoutSessionId: string;
-            /** @description The card to charge; not needed when the session total is 0 (a free cart) */
+            /** @description The card to charge (or its alias paymentMethodId); not needed when the session total is 0 (a free cart) */
             paymentInstrumentId?: string;
+            /** @description Alias of paymentInstrumentId: the same stored card (pi_), under the name the subscriptions, memberships and portal API uses. Send either; both with different values is 400 VALIDATION_ERROR */
+            paymentMethodId?: string;
             /**
              * @default customer
              * @enum {string}

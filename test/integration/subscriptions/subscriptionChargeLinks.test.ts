@@ -1,0 +1,177 @@
+import { createMerchant, type Merchant } from '../../helpers/fixtures';
+import { call, startHarness, type Harness } from '../../helpers/harness';
+import { startReceiver, until, type Receiver } from '../webhooks/webhookReceiver';
+import {
+  createCard,
+  createCustomer,
+  createRecurringPrice,
+  createStore,
+  decliningCard,
+  eventually,
+  goodCard,
+  portalLogin,
+  testVaultEnv,
+} from './subscriptionsFixtures';
+
+/** A subscription charge's payment names its order; subscriptions name their latest order and payment. */
+describe('subscription charges linked to their orders', () => {
+  let harness: Harness;
+  let merchant: Merchant;
+  let storeId: string;
+  let customerId: string;
+  let cardId: string;
+  let priceId: string;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    harness = await startHarness(testVaultEnv);
+    merchant = await createMerchant(harness.db);
+    storeId = (await createStore(harness.db, merchant)).id;
+    priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Linked beans', 1200)).price.id;
+    customerId = (await createCustomer(harness.db, merchant, 'linked@example.com')).id;
+    cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
+    receiver = await startReceiver();
+    const endpoint = await call(harness, 'POST', '/api/public/v1/webhooks', {
+      token: merchant.token,
+      body: { storeId, url: receiver.url, eventTypes: ['payment/succeeded'] },
+    });
+    expect(endpoint.status).toBe(201);
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await harness?.stop();
+  });
+
+  const api = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+    call(harness, method, `/api/public/v1${path}`, { token: merchant.token, ...(body ? { body } : {}) });
+  const subscribe = async (paymentMethodId: string) => {
+    const created = await api('POST', '/subscriptions', { storeId, customerId, priceId, paymentMethodId });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ latestOrderId: null, latestPaymentId: null });
+    return created.body.id as string;
+  };
+
+  it("links the first charge's payment to its order everywhere, and names both on the subscription", async () => {
+    const subscriptionId = await subscribe(cardId);
+    const other = await subscribe(cardId);
+    const paid = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const { latestOrderId, latestPaymentId } = paid.body;
+    expect(latestOrderId).toMatch(/^ord_/);
+    expect(latestPaymentId).toMatch(/^pay_/);
+
+    const order = await api('GET', `/orders/${latestOrderId}`);
+    expect(order.body.order).toMatchObject({ status: 'paid', paymentId: latestPaymentId, subscriptionId });
+    const payment = await api('GET', `/payments/${latestPaymentId}`);
+    expect(payment.body).toMatchObject({ status: 'succeeded', orderId: latestOrderId, subscriptionId, amount: 1200 });
+
+    const payments = await api('POST', '/payments/list', { filters: { subscriptionId } });
+    expect(payments.body.data.map((row: { id: string }) => row.id)).toEqual([latestPaymentId]);
+    expect(payments.body.data[0].orderId).toBe(latestOrderId);
+    const orders = await api('POST', '/orders/list', { filters: { subscriptionId } });
+    expect(orders.body.data.map((row: { id: string }) => row.id)).toEqual([latestOrderId]);
+
+    // The other subscription's charge is in neither list, and is found by its own filter.
+    await eventually(
+      () => api('GET', `/subscriptions/${other}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const otherPayments = await api('POST', '/payments/list', { filters: { subscriptionId: other } });
+    expect(otherPayments.body.pagination.totalCount).toBe(1);
+    expect(otherPayments.body.data[0].id).not.toBe(latestPaymentId);
+    const all = await api('POST', '/payments/list', { filters: { customerId } });
+    expect(all.body.pagination.totalCount).toBeGreaterThanOrEqual(2);
+
+    // The payment/succeeded webhook carries the order too.
+    const delivered = await until(async () => {
+      const bodies = receiver.received.map((request) => JSON.parse(request.body));
+      return bodies.find((body) => body.data.properties.paymentId === latestPaymentId);
+    });
+    expect(delivered).toMatchObject({ type: 'payment/succeeded', data: { properties: { orderId: latestOrderId } } });
+  });
+
+  it("refunding a charge's payment marks its order refunded, as for any order", async () => {
+    const subscriptionId = await subscribe(cardId);
+    const paid = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const refund = await api('POST', '/payments/refund', { paymentId: paid.body.latestPaymentId });
+    expect(refund.status).toBe(200);
+    expect(refund.body.status).toBe('succeeded');
+    const order = await api('GET', `/orders/${paid.body.latestOrderId}`);
+    expect(order.body.order.status).toBe('refunded');
+  });
+
+  it('names a declined first charge as the latest payment, without an order', async () => {
+    const declining = (await createCard(harness.db, harness.config, merchant, customerId, decliningCard)).id;
+    const subscriptionId = await subscribe(declining);
+    const pastDue = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.status === 'past_due',
+    );
+    expect(pastDue.body.latestOrderId).toBeNull();
+    const payment = await api('GET', `/payments/${pastDue.body.latestPaymentId}`);
+    expect(payment.body).toMatchObject({ status: 'failed', orderId: null, subscriptionId });
+    const orders = await api('POST', '/orders/list', { filters: { subscriptionId } });
+    expect(orders.body.pagination.totalCount).toBe(0);
+  });
+
+  it("links a portal switch's payment to the switch's order", async () => {
+    const subscriptionId = await subscribe(cardId);
+    const first = await eventually(
+      () => api('GET', `/subscriptions/${subscriptionId}`),
+      (answer) => answer.body.paidOrdersCount === 1,
+    );
+    const pro = await createRecurringPrice(harness.db, merchant, storeId, 'Linked pro', 3000);
+    const token = await portalLogin(harness, storeId, 'linked@example.com');
+    const switched = await call(harness, 'POST', '/api/v1/portal/switch', {
+      body: { target: { type: 'subscription', subscriptionId }, optionId: pro.price.id },
+      headers: { 'x-cms-token': token },
+    });
+    expect(switched.body).toMatchObject({ status: 'paid', declineCode: null });
+    const orderId = switched.body.orderId as string;
+    expect(orderId).not.toBe(first.body.latestOrderId);
+    expect(switched.body.subscription.latestOrderId).toBe(orderId);
+    const payment = await api('GET', `/payments/${switched.body.subscription.latestPaymentId}`);
+    expect(payment.body).toMatchObject({ status: 'succeeded', orderId, subscriptionId });
+    expect(payment.body.amount).toBe(switched.body.amountCharged);
+    const orders = await api('POST', '/orders/list', { filters: { subscriptionId } });
+    expect(orders.body.data.map((row: { id: string }) => row.id).sort()).toEqual(
+      [orderId, first.body.latestOrderId].sort(),
+    );
+  });
+
+  it("shows a membership's latest order and payment (its subscription's)", async () => {
+    const clubPrice = await createRecurringPrice(harness.db, merchant, storeId, 'Linked club', 2500);
+    const program = await api('POST', '/membership-programs', {
+      storeId,
+      name: 'Linked club',
+      optionId: clubPrice.price.id,
+      creditsPerRenewal: 1,
+    });
+    const enrolled = await api('POST', '/memberships', {
+      programId: program.body.id,
+      customerId,
+      paymentMethodId: cardId,
+    });
+    expect(enrolled.status).toBe(201);
+    const member = await eventually(
+      () => api('GET', `/memberships/${enrolled.body.id}`),
+      (answer) => answer.body.latestOrderId !== null,
+    );
+    const subscription = await api('GET', `/subscriptions/${enrolled.body.subscriptionId}`);
+    expect(member.body.latestOrderId).toBe(subscription.body.latestOrderId);
+    expect(member.body.latestPaymentId).toBe(subscription.body.latestPaymentId);
+    const payment = await api('GET', `/payments/${member.body.latestPaymentId}`);
+    expect(payment.body.orderId).toBe(member.body.latestOrderId);
+  });
+
+  it('refuses a subscriptionId filter that is not a sub_ id', async () => {
+    const refused = await api('POST', '/payments/list', { filters: { subscriptionId: 'ord_nope' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('INVALID_FILTER');
+  });
+});
