@@ -122,6 +122,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
       initiatedBy: input.initiatedBy,
       source: input.source ?? null,
       clientIp: input.clientIp ?? null,
+      returnUrl: input.returnUrl ?? null,
       metadata: input.blikCode ? { blikCode: input.blikCode } : null,
     };
     if (input.checkoutSessionId)

@@ -20,15 +20,25 @@ export interface PaymentResultDeps {
   config: Pick<Config, 'PAYMENT_RESPONSE_TIMEOUT_MS'>;
 }
 
-/** The payment's outcome, waited for up to the payment deadline; a finished workflow's row has it. */
+const finalStatuses = new Set(['succeeded', 'authorized', 'failed', 'canceled', 'refunded', 'partially_refunded']);
+
+/**
+ * The payment's outcome, waited for up to the payment deadline. A payment whose row is final is
+ * answered from it (finalize writes the row before the workflow answers), so a browser coming back
+ * late never waits on a workflow that is finishing.
+ */
 export async function paymentResult(deps: PaymentResultDeps, paymentId: string): Promise<ReturnedPayment | null> {
+  const recorded = await deps.db.payment.findUnique({ where: { id: paymentId }, select: { status: true } });
   let outcome: PaymentOutcome | null = null;
-  try {
-    outcome = await deps.temporal.workflow
-      .getHandle(paymentId)
-      .executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS }] });
-  } catch {
-    // The workflow has finished (or is unreachable): the row has the final state.
+  if (recorded && !finalStatuses.has(recorded.status)) {
+    const waitMs = deps.config.PAYMENT_RESPONSE_TIMEOUT_MS;
+    try {
+      outcome = await deps.temporal.connection.withDeadline(Date.now() + waitMs + 5_000, () =>
+        deps.temporal.workflow.getHandle(paymentId).executeUpdate(awaitOutcomeUpdate, { args: [{ waitMs }] }),
+      );
+    } catch {
+      // The workflow has finished (or is unreachable): the row has the final state.
+    }
   }
   if (outcome?.kind === 'payment') {
     return {

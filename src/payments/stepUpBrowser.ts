@@ -2,7 +2,6 @@ import type { AuthenticationAction } from '../processors/types';
 import { paymentStateQuery } from '../../workflows/payments/messages';
 import { stepUpReturnedUpdate } from '../../workflows/payments/stepUp';
 import { paymentResult, type PaymentResultDeps, type ReturnedPayment } from './paymentResult';
-import type { PaymentStateView } from './workflowTypes';
 
 /**
  * Where a shopper's browser goes on a step-up link (the caller has checked its signed token):
@@ -14,9 +13,21 @@ export type StepUpLanding =
   | { kind: 'processor'; action: AuthenticationAction }
   | { kind: 'result'; settled: boolean; payment: ReturnedPayment | null; returnUrl: string | null };
 
-async function stateOf(deps: PaymentResultDeps, paymentId: string): Promise<PaymentStateView | null> {
+const finalStatuses = new Set(['succeeded', 'authorized', 'failed', 'canceled', 'refunded', 'partially_refunded']);
+
+/** A browser waits on these calls: a workflow that cannot answer in time is read from its row instead. */
+const workflowCallDeadlineMs = 5_000;
+
+async function paymentRow(deps: PaymentResultDeps, paymentId: string) {
+  return deps.db.payment.findUnique({ where: { id: paymentId }, select: { status: true, returnUrl: true } });
+}
+
+async function waitingAction(deps: PaymentResultDeps, paymentId: string, attemptNumber: number) {
   try {
-    return await deps.temporal.workflow.getHandle(paymentId).query(paymentStateQuery);
+    const state = await deps.temporal.connection.withDeadline(Date.now() + workflowCallDeadlineMs, () =>
+      deps.temporal.workflow.getHandle(paymentId).query(paymentStateQuery),
+    );
+    return state.stepUp?.attemptNumber === attemptNumber ? state.stepUp.action : null;
   } catch {
     return null;
   }
@@ -28,13 +39,16 @@ export async function stepUpStart(
   paymentId: string,
   attemptNumber: number,
 ): Promise<StepUpLanding> {
-  const state = await stateOf(deps, paymentId);
-  if (state?.stepUp?.attemptNumber === attemptNumber) return { kind: 'processor', action: state.stepUp.action };
+  const row = await paymentRow(deps, paymentId);
+  if (row?.status === 'requires_action') {
+    const action = await waitingAction(deps, paymentId, attemptNumber);
+    if (action) return { kind: 'processor', action };
+  }
   return {
     kind: 'result',
     settled: true,
     payment: await paymentResult(deps, paymentId),
-    returnUrl: state?.returnUrl ?? null,
+    returnUrl: row?.returnUrl ?? null,
   };
 }
 
@@ -49,17 +63,23 @@ export async function stepUpReturn(
   attemptNumber: number,
   returnData: Record<string, string> | undefined,
 ): Promise<StepUpLanding> {
+  const row = await paymentRow(deps, paymentId);
+  const returnUrl = row?.returnUrl ?? null;
   let settled = true;
-  try {
-    const answer = await deps.temporal.workflow
-      .getHandle(paymentId)
-      .executeUpdate(stepUpReturnedUpdate, { args: [{ attemptNumber, ...(returnData ? { returnData } : {}) }] });
-    settled = answer.settled;
-  } catch {
-    // The workflow has finished: the payment's row has the final state.
+  if (row && !finalStatuses.has(row.status)) {
+    try {
+      const answer = await deps.temporal.connection.withDeadline(
+        Date.now() + deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+        () =>
+          deps.temporal.workflow
+            .getHandle(paymentId)
+            .executeUpdate(stepUpReturnedUpdate, { args: [{ attemptNumber, ...(returnData ? { returnData } : {}) }] }),
+      );
+      settled = answer.settled;
+    } catch {
+      // The workflow has finished (or did not answer in time): the payment's row tells where it stands.
+    }
   }
-  const state = await stateOf(deps, paymentId);
-  const returnUrl = state?.returnUrl ?? null;
   if (!settled) {
     const payment = await paymentResult({ ...deps, config: { PAYMENT_RESPONSE_TIMEOUT_MS: 0 } }, paymentId);
     return { kind: 'result', settled: false, payment, returnUrl };

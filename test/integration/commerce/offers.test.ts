@@ -147,6 +147,7 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       initiatedBy: 'customer',
       source: null,
       clientIp: null,
+      returnUrl: null,
       metadata: null,
     });
     /** Whether `promise` has settled yet (it must not while it waits on the lock). */

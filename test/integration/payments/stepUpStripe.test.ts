@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { call, startHarness, type Harness } from '../../helpers/harness';
+import { until } from '../../helpers/until';
 import { ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
@@ -24,10 +26,22 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     harness = await startHarness();
     t = await createPaymentTenant(harness);
     account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
+    const webhookSecret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'A')}`;
     await ok(harness, 'POST', '/processors/update', t.token, {
       processorId: t.processorIds[0],
-      updatedData: { name: 'Stripe', type: 'stripe', credentials: account.credentials },
+      updatedData: { name: 'Stripe', type: 'stripe', credentials: { ...account.credentials, webhookSecret } },
     });
+    // The simulator's signed events go to the engine's processor-webhook route.
+    const events = await fetch(`${account.credentials.endpoint}/_simulator/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        secretKey: account.credentials.secretKey,
+        webhookSecret,
+        url: `${harness.url}/api/public/v1/processor-webhooks/${t.processorIds[0]}`,
+      }),
+    });
+    expect(events.status).toBe(204);
   });
   afterAll(async () => {
     await harness?.stop();
@@ -148,6 +162,23 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     const back = await authenticate(redirectUrl, 'approve');
     const done = await fetch(back, { headers: { accept: 'application/json' } });
     expect(await done.json()).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
+  });
+
+  it("the processor's webhook settles the payment when the browser never comes back; a late return shows the result", async () => {
+    const answer = await pay(challengeCard, { returnUrl: merchantReturn });
+    const paymentId = answer.body.payment.id as string;
+    const back = await authenticate(answer.body.redirectUrl, 'approve');
+    const settled = await until(async () => {
+      const row = await paymentRow(paymentId);
+      return row.status === 'succeeded' ? row : undefined;
+    });
+    expect(settled).toMatchObject({ status: 'succeeded', amount: 2500 });
+    const received = await harness.db.processorWebhookEvent.findMany({ where: { paymentId, effect: 'nudged' } });
+    expect(received).toHaveLength(1);
+    const late = await fetch(back, { redirect: 'manual' });
+    expect(late.status).toBe(303);
+    expect(new URL(late.headers.get('location')!).searchParams.get('status')).toBe('succeeded');
+    expect(await account.netCharged(paymentId)).toBe(2500);
   });
 
   it('refuses a link whose token does not match the payment and attempt (401), changing nothing', async () => {
