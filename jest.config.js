@@ -41,6 +41,7 @@ const systemFiles = [
   'idempotency/idempotencyApiCrash',
   'keys/keysAdminCli',
   'payments/paymentCrash',
+  'payments/stepUpCrash',
   'payments/paymentReviewCli',
 ];
 

@@ -8,11 +8,11 @@ export interface ThreeDsSettings {
 }
 
 /**
- * The processor's words on a card that needs 3-D Secure, then what the caller can do about it: the
- * engine does not hand a shopper to the processor's own authentication, so the payment must be
- * authenticated before it reaches the processor. Names the flow and processor whose setting is off
- * (the engine runs 3-D Secure only when both are on), or, with both on, says the payment came
- * without authentication values.
+ * The processor's words on a card that needs 3-D Secure, then what the caller can do about it. This
+ * processor could not send the shopper to its own authentication page (it has no step-up, or the
+ * charge is merchant-initiated), so the payment must be authenticated before it reaches the
+ * processor. Names the flow and processor whose setting is off (the engine runs 3-D Secure only when
+ * both are on), or, with both on, says the payment came without authentication values.
  */
 export function authenticationRequiredMessage(processorMessage: string | undefined, settings: ThreeDsSettings): string {
   const said = (processorMessage ?? 'The issuer asks for 3-D Secure authentication').replace(/\.?\s*$/, '.');
