@@ -1,7 +1,7 @@
 import { initiatedByMismatch } from './rules';
 
 /**
- * Which 3DS the payment step needs (pure; the activity loads the facts). Rules (spec part 4):
+ * Which 3DS the payment step needs (pure; the activity loads the facts). Rules (docs/threeds.md):
  * - values are used only when the flow has threeDsEnabled and a processor has enable3DS, and only
  *   a processor accepting external values (capability externalThreeDs) can receive them;
  * - a failed or unfinished session declines the payment at the 3DS step, before any processor;

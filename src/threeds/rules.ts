@@ -1,5 +1,5 @@
 /**
- * Pure 3-D Secure rules (spec parts 3, 4, 7, 8, 9). No I/O: the HTTP layer, activities and the
+ * Pure 3-D Secure rules (docs/threeds.md). No I/O: the HTTP layer, activities and the
  * workflow all import these.
  */
 export const transStatuses = ['Y', 'A', 'N', 'U', 'R', 'I'] as const;
@@ -15,7 +15,7 @@ export const authenticationTypes = ['payment-transaction', 'recurring-transactio
 export type AuthenticationType = (typeof authenticationTypes)[number];
 
 /**
- * `1.0.2` or `2.d.d` with exactly one digit per part (spec part 9). So `2.2.0` and `2.1.0` pass,
+ * `1.0.2` or `2.d.d` with exactly one digit per part. So `2.2.0` and `2.1.0` pass,
  * while `2.10.1` (two digits in the middle) and `3.0` are refused.
  */
 export const messageVersionPattern = /^(1\.0\.2|2\.\d\.\d)$/;
@@ -31,14 +31,14 @@ export function statusForTransStatus(transStatus: string): 'authenticated' | 'fa
   return isSuccessfulTransStatus(transStatus) ? 'authenticated' : 'failed';
 }
 
-/** The acquirer rejects a 2.x Y/A result without dsTransID (spec part 7), so we refuse it first. */
+/** The acquirer rejects a 2.x Y/A result without dsTransID, so we refuse it first. */
 export function dsTransIdRequired(messageVersion: string, transStatus: string): boolean {
   return messageVersion.startsWith('2.') && isSuccessfulTransStatus(transStatus);
 }
 
 /**
  * A merchant (3RI) session pairs with a merchant-initiated charge, and a customer session with a
- * customer-initiated one (spec part 4); returns the refusal message or null.
+ * customer-initiated one; returns the refusal message or null.
  */
 export function initiatedByMismatch(sessionType: string, initiatedBy: 'customer' | 'merchant'): string | null {
   if (sessionType === 'merchant' && initiatedBy !== 'merchant') {

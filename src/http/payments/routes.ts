@@ -159,7 +159,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
   const auth = authOf(req);
   const scope = scopeOf(req);
   const store = await beforeWork(async () => {
-    // A processing key acts only on the stores of its processing account (spec part 5.7).
+    // A processing key acts only on the stores of its processing account (docs/api-keys.md).
     if (auth.kind === 'processing' && !(auth.storeIds ?? []).includes(body.storeId)) {
       throw forbidden('This processing key may not process payments for this store', 'STORE_NOT_ALLOWED');
     }

@@ -1,0 +1,72 @@
+import type { Browser } from 'playwright-core';
+import { startHarness, type Harness } from '../helpers/harness';
+import { ok } from '../integration/commerce/commerceHelpers';
+import { createPaymentTenant } from '../integration/payments/paymentsFixtures';
+import { stripeKit } from '../integration/processors/kits/stripe';
+import { launchChromium } from './chromium';
+
+const nextYear = String((new Date().getUTCFullYear() + 1) % 100).padStart(2, '0');
+const stripe = stripeKit();
+
+/**
+ * Processor-hosted 3-D Secure in a real headless browser: the hosted page pays through a stripe
+ * processor (the Stripe simulator), the issuer asks for authentication, the browser follows the
+ * payment's redirectUrl to the simulator's authentication page, passes it, comes back through the
+ * engine's return link and lands on the page's result (its returnUrl) with status=succeeded.
+ */
+describe('step-up authentication in a real headless browser', () => {
+  let harness: Harness;
+  let browser: Browser;
+  beforeAll(async () => {
+    await stripe.start();
+    browser = await launchChromium();
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+    await stripe.stop();
+  });
+
+  it('Stripe: the shopper authenticates at the processor’s page and comes back to a paid result; one charge', async () => {
+    const account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
+    const t = await createPaymentTenant(harness);
+    await ok(harness, 'POST', '/processors/update', t.token, {
+      processorId: t.processorIds[0],
+      updatedData: { name: 'Stripe', type: 'stripe', credentials: account.credentials },
+    });
+    const session = await ok(harness, 'POST', '/checkout-sessions', t.token, {
+      storeId: t.storeId,
+      customerId: t.customerId,
+      lineItems: [{ priceId: t.priceId, quantity: 1 }],
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(frame.url());
+    });
+    await page.goto(session.url);
+    await page.getByLabel('Card number').fill('4000 0027 6000 3184');
+    await page.getByLabel('Expiry (MM / YY)').fill(`12 / ${nextYear}`);
+    await page.getByLabel('Security code (CVC)').fill('123');
+    await page.getByLabel('Name on card').fill('Ada Lovelace');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    // The result page sends the browser on (redirectUrl → the simulator's page) by itself.
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByRole('heading', { name: 'Thank you: your payment went through' }).waitFor();
+
+    const payment = await harness.db.payment.findFirstOrThrow({ where: { checkoutSessionId: session.id } });
+    expect(payment.status).toBe('succeeded');
+    const landed = new URL(page.url());
+    expect(landed.pathname).toBe(`/checkout/${session.id}/result`);
+    expect(landed.searchParams.get('paymentId')).toBe(payment.id);
+    expect(landed.searchParams.get('status')).toBe('succeeded');
+    expect(visited.some((url) => url.includes(`/api/public/v1/payments/${payment.id}/authentication`))).toBe(true);
+    expect(visited.some((url) => url.startsWith(`${account.credentials.endpoint}/_simulator/authenticate/`))).toBe(
+      true,
+    );
+    expect(await account.netCharged(payment.id)).toBe(payment.amount);
+    await context.close();
+  });
+});
