@@ -43,8 +43,9 @@ describe('step-up authentication in a real headless browser', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const visited: string[] = [];
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) visited.push(frame.url());
+    // Every page the browser asked for, redirects included.
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) visited.push(request.url());
     });
     await page.goto(session.url);
     await page.getByLabel('Card number').fill('4000 0027 6000 3184');
