@@ -252,7 +252,11 @@ function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent:
   });
 }
 
-function toAttemptResult(input: AuthorizeAttemptInput, result: AuthorizeResult): AuthorizeAttemptResult {
+/** A processor's answer as the attempt's record (also a step-up's settled result). */
+export function toAttemptResult(
+  input: { attemptNumber: number; processorId: string },
+  result: AuthorizeResult,
+): AuthorizeAttemptResult {
   const base = { attemptNumber: input.attemptNumber, processorId: input.processorId };
   switch (result.outcome) {
     case 'approved':

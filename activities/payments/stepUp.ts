@@ -4,7 +4,7 @@ import { ProcessorTechnicalError, type AuthenticationResult } from '../../src/pr
 import { processorAccess, type ProcessorAccess } from '../../src/payments/processorAccess';
 import type { AuthorizeAttemptResult, StepUpCheck, StepUpCheckInput } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
-import { attemptIdempotencyKey, reversalIdempotencyKey } from './authorize';
+import { attemptIdempotencyKey, reversalIdempotencyKey, toAttemptResult } from './authorize';
 import { upsertAttempt } from './attemptRows';
 
 /**
@@ -100,40 +100,15 @@ function attemptOf(
   input: StepUpCheckInput,
   result: Exclude<AuthenticationResult, { outcome: 'pending' }>,
 ): AuthorizeAttemptResult {
-  const base = { attemptNumber: input.attemptNumber, processorId: input.processorId, dispute: null };
-  switch (result.outcome) {
-    case 'approved':
-      return {
-        ...base,
-        outcome: 'approved',
-        errorCode: null,
-        category: null,
-        message: null,
-        processorReference: result.processorReference,
-        captured: result.captured,
-        dispute: result.disputeOpened
-          ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason }
-          : null,
-      };
-    case 'declined':
-      return {
-        ...base,
-        outcome: 'declined',
-        errorCode: result.code,
-        category: declineCategoryOf(result.code),
-        message: result.message,
-        processorReference: result.processorReference ?? input.processorReference,
-        captured: false,
-      };
-    case 'requires_3ds':
-      return {
-        ...base,
-        outcome: 'declined',
-        errorCode: 'authentication_failed',
-        category: declineCategoryOf('authentication_failed'),
-        message: result.message,
-        processorReference: input.processorReference,
-        captured: false,
-      };
-  }
+  // A demand for authentication after the page means the shopper's authentication did not count.
+  if (result.outcome === 'requires_3ds')
+    return toAttemptResult(input, {
+      outcome: 'declined',
+      code: 'authentication_failed',
+      category: declineCategoryOf('authentication_failed'),
+      message: result.message,
+      processorReference: input.processorReference,
+    });
+  const attempt = toAttemptResult(input, result);
+  return { ...attempt, processorReference: attempt.processorReference ?? input.processorReference };
 }

@@ -169,3 +169,21 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** `npm run worker` as its own process on its own task queue, against the test database, dev server and sandbox. */
+export async function startWorkerProcess(
+  harness: { sandboxUrl: string },
+  taskQueue: string,
+  env: Record<string, string> = {},
+): Promise<EngineProcess> {
+  const worker = spawnRole('worker', {
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SANDBOX_URL: harness.sandboxUrl,
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  await waitFor('the worker to poll', () => worker.messages().includes('worker polling'), worker);
+  return worker;
+}

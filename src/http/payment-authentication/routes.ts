@@ -7,6 +7,7 @@ import type { AppDeps } from '../core/context';
 import { notAuthorized } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
+import { returnedPaymentSchema } from '../threeds/returnRoutes';
 import { sendAuthenticationForm, sendResultPage } from './pages';
 
 const basePath = '/api/public/v1';
@@ -27,16 +28,7 @@ const returnQuery = linkQuery.extend(returnDataSchema.shape);
 const landingSchema = z
   .object({
     settled: z.boolean().openapi({ description: 'false: the processor has not decided yet; the shopper may go back' }),
-    payment: z
-      .object({
-        id: z.string(),
-        status: z.string(),
-        amount: z.number().int(),
-        currency: z.string(),
-        declineCode: z.string().nullable(),
-        declineMessage: z.string().nullable(),
-      })
-      .nullable(),
+    payment: returnedPaymentSchema.nullable(),
   })
   .openapi('PaymentAuthenticationResult');
 

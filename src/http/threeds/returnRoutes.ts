@@ -19,7 +19,8 @@ const returnQuery = z.object({
   redirectResult: z.string().min(1).max(20_000).optional(),
 });
 
-const paymentResultSchema = z.object({
+/** The payment as a shopper's browser is told it after an authentication page (3DS challenge or step-up). */
+export const returnedPaymentSchema = z.object({
   id: z.string(),
   status: z.string(),
   amount: z.number().int(),
@@ -28,7 +29,7 @@ const paymentResultSchema = z.object({
   declineMessage: z.string().nullable(),
 });
 const returnAnswerSchema = z
-  .object({ threedsSession: threeDsSessionSchema, payment: paymentResultSchema.nullable() })
+  .object({ threedsSession: threeDsSessionSchema, payment: returnedPaymentSchema.nullable() })
   .openapi('ThreeDsReturnAnswer');
 
 /**

@@ -1,24 +1,13 @@
 import { newId } from '../../../src/domain/ids';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { paymentWorkflow } from '../../../workflows/payments/workflow';
-import { crash, spawnRole, waitFor, type EngineProcess } from '../../helpers/engineProcess';
+import { crash, startWorkerProcess, type EngineProcess } from '../../helpers/engineProcess';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
 
-/** `npm run worker` as its own process on its own task queue, against the test database, dev server and sandbox. */
-async function startWorkerProcess(harness: Harness, taskQueue: string): Promise<EngineProcess> {
-  const worker = spawnRole('worker', {
-    DATABASE_URL: process.env.TEST_DATABASE_URL,
-    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    SANDBOX_URL: harness.sandboxUrl,
-    // The call is held at the acquirer until the test releases it; the engine must not give up on it first.
-    PROCESSOR_TIMEOUT_MS: '20000',
-    LOG_LEVEL: 'info',
-  });
-  await waitFor('the worker to poll', () => worker.messages().includes('worker polling'), worker);
-  return worker;
-}
+/** The call is held at the acquirer until the test releases it; the engine must not give up on it first. */
+const startWorker = (harness: Harness, taskQueue: string) =>
+  startWorkerProcess(harness, taskQueue, { PROCESSOR_TIMEOUT_MS: '20000' });
 
 /** Two sandbox processors, A then B, in a cascade flow. */
 async function cascadeTenant(harness: Harness): Promise<PaymentTenant> {
@@ -67,7 +56,7 @@ describe('a worker killed during a processor call (separate process, real dev se
     const taskQueue = `crash-${process.pid}-${Date.now()}`;
     const tenants = [await cascadeTenant(harness), await cascadeTenant(harness)] as const;
     const inputs = [await paymentInput(tenants[0]), await paymentInput(tenants[1])] as const;
-    workers.push(await startWorkerProcess(harness, taskQueue));
+    workers.push(await startWorker(harness, taskQueue));
     const holds = await Promise.all(tenants.map((t) => t.hold(t.processorIds[0]!)));
     const handles = await Promise.all(
       inputs.map((input) =>
@@ -86,7 +75,7 @@ describe('a worker killed during a processor call (separate process, real dev se
         'processing',
       );
 
-    workers.push(await startWorkerProcess(harness, taskQueue));
+    workers.push(await startWorker(harness, taskQueue));
     const outcomes = await Promise.all(handles.map((handle) => handle.result()));
     await tenants[1].outage(tenants[1].processorIds[0]!, false);
     answering = { t: tenants[0], input: inputs[0], outcome: outcomes[0]! };

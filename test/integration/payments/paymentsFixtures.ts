@@ -188,3 +188,16 @@ export function tenantApi(harness: Harness, t: PaymentTenant) {
     });
   return { post, process };
 }
+
+/** A tenant whose first processor is a `stripe` one on `credentials` (an account at the Stripe simulator). */
+export async function createStripeTenant(
+  harness: Harness,
+  credentials: Record<string, string>,
+): Promise<PaymentTenant> {
+  const t = await createPaymentTenant(harness);
+  await ok(harness, 'POST', '/processors/update', t.token, {
+    processorId: t.processorIds[0],
+    updatedData: { name: 'Stripe', type: 'stripe', credentials },
+  });
+  return t;
+}

@@ -1,8 +1,7 @@
 import { startHarness, type Harness } from '../../helpers/harness';
-import { ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
-import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
+import { createStripeTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 
 /** Payments, captures, voids and refunds through the engine to a stripe processor (the Stripe simulator). */
 const stripe = stripeKit();
@@ -14,12 +13,8 @@ describe('payments through a stripe processor (Postgres, dev server, Stripe simu
   beforeAll(async () => {
     await stripe.start();
     harness = await startHarness();
-    t = await createPaymentTenant(harness);
     account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
-    await ok(harness, 'POST', '/processors/update', t.token, {
-      processorId: t.processorIds[0],
-      updatedData: { name: 'Stripe', type: 'stripe', credentials: account.credentials },
-    });
+    t = await createStripeTenant(harness, account.credentials);
   });
   afterAll(async () => {
     await harness?.stop();

@@ -1,13 +1,12 @@
 import { newId } from '../../../src/domain/ids';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { paymentWorkflow } from '../../../workflows/payments/workflow';
-import { crash, spawnRole, waitFor, type EngineProcess } from '../../helpers/engineProcess';
+import { crash, startWorkerProcess, type EngineProcess } from '../../helpers/engineProcess';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
-import { ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
-import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { createStripeTenant, type PaymentTenant } from './paymentsFixtures';
 
 /**
  * A worker process killed with `kill -9` while a payment waits for the shopper at Stripe's
@@ -15,18 +14,6 @@ import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
  * comes back, and once a new worker starts the payment finishes with one charge.
  */
 const stripe = stripeKit();
-
-async function startWorkerProcess(harness: Harness, taskQueue: string): Promise<EngineProcess> {
-  const worker = spawnRole('worker', {
-    DATABASE_URL: process.env.TEST_DATABASE_URL,
-    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    SANDBOX_URL: harness.sandboxUrl,
-    LOG_LEVEL: 'info',
-  });
-  await waitFor('the worker to poll', () => worker.messages().includes('worker polling'), worker);
-  return worker;
-}
 
 describe('a worker killed while a payment waits for step-up authentication (separate process, Stripe simulator)', () => {
   let harness: Harness;
@@ -36,12 +23,8 @@ describe('a worker killed while a payment waits for step-up authentication (sepa
   beforeAll(async () => {
     await stripe.start();
     harness = await startHarness();
-    t = await createPaymentTenant(harness);
     account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
-    await ok(harness, 'POST', '/processors/update', t.token, {
-      processorId: t.processorIds[0],
-      updatedData: { name: 'Stripe', type: 'stripe', credentials: account.credentials },
-    });
+    t = await createStripeTenant(harness, account.credentials);
   });
   afterAll(async () => {
     for (const worker of workers) await crash(worker);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
-import { ok } from '../commerce/commerceHelpers';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
-import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
+import { createStripeTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a stripe processor (the Stripe simulator over real
@@ -24,13 +23,9 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
   beforeAll(async () => {
     await stripe.start();
     harness = await startHarness();
-    t = await createPaymentTenant(harness);
     account = await stripe.account({ timeoutMs: 5000, holdMs: 0 });
     const webhookSecret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'A')}`;
-    await ok(harness, 'POST', '/processors/update', t.token, {
-      processorId: t.processorIds[0],
-      updatedData: { name: 'Stripe', type: 'stripe', credentials: { ...account.credentials, webhookSecret } },
-    });
+    t = await createStripeTenant(harness, { ...account.credentials, webhookSecret });
     // The simulator's signed events go to the engine's processor-webhook route.
     const events = await fetch(`${account.credentials.endpoint}/_simulator/webhooks`, {
       method: 'POST',
