@@ -110,6 +110,8 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
                 ),
               }
             : {}),
+          ...(input.browserInfo ? { browserInfo: input.browserInfo } : {}),
+          ...(input.shopperIp ? { shopperIp: input.shopperIp } : {}),
           credentials: access.credentials,
         });
         if (result.outcome === 'declined' && !isKnownDeclineCode(result.code)) {

@@ -1,6 +1,6 @@
 import type { RoutingFlow, RoutingProcessor } from '../domain/routing';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
-import type { AuthenticationAction, DeclineCategory, ThreeDsValues } from '../processors/types';
+import type { AuthenticationAction, BrowserInfo, DeclineCategory, ThreeDsValues } from '../processors/types';
 
 /**
  * The data the payment workflow and its activities exchange. Pure types and functions only:
@@ -67,6 +67,8 @@ export interface PaymentWorkflowInput {
    * `paymentId` and `status` added to its query; without it the engine shows the result itself.
    */
   returnUrl?: string | null;
+  /** The shopper's browser, passed to the processor for 3-D Secure 2. */
+  browserInfo?: BrowserInfo;
 }
 
 /** A payment that charges a card: validation made sure it names a card and a flow. */
@@ -138,6 +140,8 @@ export interface AuthorizeAttemptInput {
    * capability gets a return link built on this base URL, and may answer `requires_action`.
    */
   stepUp?: { returnBaseUrl: string | null };
+  browserInfo?: BrowserInfo;
+  shopperIp?: string | null;
 }
 
 /** A processor's authentication page handed out for one attempt: the start link (the payment's redirectUrl) and where it leads. */

@@ -74,7 +74,23 @@ export interface AuthorizeRequest {
    * an issuer's demand for authentication is answered `requires_3ds` (a decline).
    */
   returnUrl?: string;
+  /** The shopper's browser and address, when the caller sent them (customer-initiated payments). */
+  browserInfo?: BrowserInfo;
+  shopperIp?: string;
   credentials: Record<string, string>;
+}
+
+/** The shopper's browser, for 3-D Secure 2 (validated by the API: docs/step-up-authentication.md). */
+export interface BrowserInfo {
+  userAgent: string;
+  acceptHeader: string;
+  language?: string;
+  colorDepth?: number;
+  screenHeight?: number;
+  screenWidth?: number;
+  timeZoneOffset?: number;
+  javaEnabled?: boolean;
+  javaScriptEnabled?: boolean;
 }
 
 /** Where the shopper's browser goes to authenticate: a GET redirect, or a form posted with `data`. */

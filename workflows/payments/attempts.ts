@@ -175,6 +175,8 @@ async function attemptOnce(
       initiatedBy: input.initiatedBy,
       ...(threeDs ? { threeDs } : {}),
       ...(canStepUp ? { stepUp: { returnBaseUrl: input.returnBaseUrl ?? null } } : {}),
+      ...(input.browserInfo ? { browserInfo: input.browserInfo } : {}),
+      ...(input.clientIp ? { shopperIp: input.clientIp } : {}),
     });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;

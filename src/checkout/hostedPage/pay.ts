@@ -1,3 +1,4 @@
+import type { BrowserInfo } from '../../processors/types';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { tokenizeCard } from '../../commerce/paymentInstruments';
@@ -27,6 +28,8 @@ export interface HostedPayRequest {
   origin: string;
   /** The page the browser comes back to after a challenge or a processor's step-up (the result page). */
   returnUrl: string;
+  /** The shopper's browser as its request headers describe it, for 3-D Secure 2. */
+  browserInfo?: BrowserInfo;
 }
 
 /**
@@ -74,6 +77,7 @@ export async function payHostedSession(deps: HostedPayDeps, request: HostedPayRe
       blikCode: null,
       // A processor's step-up sends the browser back here, with paymentId and status.
       returnUrl: request.returnUrl,
+      ...(request.browserInfo ? { browserInfo: request.browserInfo } : {}),
     },
   );
 }

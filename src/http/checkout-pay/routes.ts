@@ -88,6 +88,7 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
           clientIp: body.customerIp ?? null,
           blikCode: body.blikCode ?? null,
           returnUrl: body.returnUrl ?? null,
+          ...(body.browserInfo ? { browserInfo: body.browserInfo } : {}),
         },
       );
       return answerPayment(res, outcome);

@@ -5,6 +5,7 @@ import {
   initiatedBySchema,
   processPaymentResponseSchema,
   returnUrlSchema,
+  browserInfoSchema,
 } from '../payments/validators';
 import { cardAliasField, checkAlias } from '../core/aliases';
 import '../core/openapi';
@@ -28,6 +29,7 @@ export const payV2Schema = z
     blikCode: z.string().length(6).optional().openapi({ description: 'A 6-character payment code (BLIK-style)' }),
     customerIp: customerIpSchema,
     returnUrl: returnUrlSchema,
+    browserInfo: browserInfoSchema,
   })
   .strict()
   .superRefine((body, ctx) => checkAlias(body, ctx, 'paymentInstrumentId', 'paymentMethodId', false))

@@ -1,3 +1,4 @@
+import type { BrowserInfo } from '../../processors/types';
 import type { Request, Response, Router } from 'express';
 import { parseCardForm, redisplayedValues } from '../../checkout/hostedPage/cardForm';
 import { shopperDeclineReason } from '../../checkout/hostedPage/declineWords';
@@ -47,6 +48,7 @@ export function registerHostedPayRoutes(router: Router, deps: AppDeps): void {
         clientIp: req.ip ?? null,
         origin: originOf(req),
         returnUrl: links.result(),
+        ...browserInfoOf(req),
       });
     } catch (error) {
       if (isDomainError(error, 'INVALID_CARD_NUMBER') || isDomainError(error, 'CARD_EXPIRED'))
@@ -139,4 +141,13 @@ async function answerRefusal(
         ? 'The order changed while you were paying. Check the total and pay again.'
         : 'The payment could not be started. Nothing was charged; please try again or contact the store.';
   await renderCheckoutPage(deps, req, res, session.id === fresh.id ? fresh : session, token, 409, { alert });
+}
+
+/** What the shopper's own request says of their browser (the page asks no script for more). */
+function browserInfoOf(req: Request): { browserInfo?: BrowserInfo } {
+  const userAgent = req.get('user-agent')?.slice(0, 512);
+  const acceptHeader = req.get('accept')?.slice(0, 2048);
+  if (!userAgent || !acceptHeader) return {};
+  const language = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*/.exec(req.get('accept-language') ?? '')?.[0];
+  return { browserInfo: { userAgent, acceptHeader, ...(language ? { language } : {}) } };
 }

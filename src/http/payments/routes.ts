@@ -205,6 +205,7 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       // The cardholder's address, sent by the merchant's server; never the caller's own socket.
       clientIp: body.customerIp ?? null,
       returnUrl: body.returnUrl ?? null,
+      ...(body.browserInfo ? { browserInfo: body.browserInfo } : {}),
     },
   );
   return answerPayment(res, outcome);

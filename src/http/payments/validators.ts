@@ -15,6 +15,57 @@ export const customerIpSchema = z.union([z.ipv4(), z.ipv6()]).optional().openapi
   example: '203.0.113.7',
 });
 
+/**
+ * The shopper's browser as the merchant's page saw it: what a processor needs for 3-D Secure 2
+ * (the issuer judges the risk and sizes its challenge page by it).
+ */
+export const browserInfoSchema = z
+  .object({
+    userAgent: z.string().min(1).max(512),
+    acceptHeader: z.string().min(1).max(2048).openapi({ description: "The browser's Accept header" }),
+    language: z
+      .string()
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'language must be a language tag such as en-US')
+      .max(35)
+      .optional(),
+    colorDepth: z
+      .number()
+      .int()
+      .refine(
+        (depth) => [1, 4, 8, 15, 16, 24, 30, 32, 48].includes(depth),
+        'colorDepth must be 1, 4, 8, 15, 16, 24, 30, 32 or 48',
+      )
+      .optional(),
+    screenHeight: z.number().int().min(1).max(100_000).optional(),
+    screenWidth: z.number().int().min(1).max(100_000).optional(),
+    timeZoneOffset: z
+      .number()
+      .int()
+      .min(-840)
+      .max(840)
+      .optional()
+      .openapi({ description: "Minutes from UTC as JavaScript's Date.getTimezoneOffset() gives them" }),
+    javaEnabled: z.boolean().optional(),
+    javaScriptEnabled: z.boolean().optional(),
+  })
+  .strict()
+  .optional()
+  .openapi({
+    description:
+      "The shopper's browser, for 3-D Secure 2 at processors that take it (docs/step-up-authentication.md). userAgent and acceptHeader are required when it is sent.",
+    example: {
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+      acceptHeader: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      language: 'de-DE',
+      colorDepth: 24,
+      screenHeight: 1080,
+      screenWidth: 1920,
+      timeZoneOffset: -60,
+      javaEnabled: false,
+      javaScriptEnabled: true,
+    },
+  });
+
 /** Where the shopper's browser goes after a processor's own 3-D Secure page (step-up). */
 export const returnUrlSchema = shopperUrlSchema('returnUrl').openapi({
   description:
@@ -63,6 +114,7 @@ export const processPaymentSchema = z
     threedsSessionId: idOf('3ds').optional(),
     customerIp: customerIpSchema,
     returnUrl: returnUrlSchema,
+    browserInfo: browserInfoSchema,
   })
   .strict()
   .superRefine((body, ctx) => {

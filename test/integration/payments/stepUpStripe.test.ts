@@ -190,6 +190,46 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'requires_action' });
   });
 
+  it.each([
+    ['a returnUrl that is not http(s)', { returnUrl: 'ftp://shop.example/return' }, 'returnUrl'],
+    ['a returnUrl over 2048 characters', { returnUrl: `https://shop.example/${'a'.repeat(2040)}` }, 'returnUrl'],
+    ['browserInfo without acceptHeader', { browserInfo: { userAgent: 'Mozilla/5.0' } }, 'browserInfo.acceptHeader'],
+    [
+      'a time zone offset beyond 14 hours',
+      { browserInfo: { userAgent: 'Mozilla/5.0', acceptHeader: 'text/html', timeZoneOffset: 900 } },
+      'browserInfo.timeZoneOffset',
+    ],
+    [
+      'a colour depth no screen has',
+      { browserInfo: { userAgent: 'Mozilla/5.0', acceptHeader: 'text/html', colorDepth: 7 } },
+      'browserInfo.colorDepth',
+    ],
+  ])('refuses %s with 400 naming the field, and writes no payment', async (_case, extra, field) => {
+    const before = await harness.db.payment.count({ where: { accountId: t.merchant.accountId } });
+    const answer = await pay(challengeCard, extra);
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain(field);
+    expect(await harness.db.payment.count({ where: { accountId: t.merchant.accountId } })).toBe(before);
+  });
+
+  it('takes a full browserInfo and still steps up', async () => {
+    const answer = await pay(challengeCard, {
+      browserInfo: {
+        userAgent: 'Mozilla/5.0',
+        acceptHeader: 'text/html',
+        language: 'de-DE',
+        colorDepth: 24,
+        screenHeight: 1080,
+        screenWidth: 1920,
+        timeZoneOffset: -60,
+        javaEnabled: false,
+        javaScriptEnabled: true,
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.payment).toMatchObject({ status: 'requires_action' });
+  });
+
   it('a merchant-initiated charge on a card that asks for authentication never steps up: authentication_required', async () => {
     const answer = await pay(challengeCard, { initiatedBy: 'merchant' });
     expect(answer.body).toMatchObject({ code: 'authentication_required', data: { status: 'failed' } });

@@ -36371,6 +36371,33 @@ export interface components {
              * @example https://shop.example/orders/return
              */
             returnUrl?: string;
+            /**
+             * @description The shopper's browser, for 3-D Secure 2 at processors that take it (docs/step-up-authentication.md). userAgent and acceptHeader are required when it is sent.
+             * @example {
+             *       "userAgent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+             *       "acceptHeader": "text/html,application/xhtml+xml,application/xml;q=0.9,*\/*;q=0.8",
+             *       "language": "de-DE",
+             *       "colorDepth": 24,
+             *       "screenHeight": 1080,
+             *       "screenWidth": 1920,
+             *       "timeZoneOffset": -60,
+             *       "javaEnabled": false,
+             *       "javaScriptEnabled": true
+             *     }
+             */
+            browserInfo?: {
+                userAgent: string;
+                /** @description The browser's Accept header */
+                acceptHeader: string;
+                language?: string;
+                colorDepth?: number;
+                screenHeight?: number;
+                screenWidth?: number;
+                /** @description Minutes from UTC as JavaScript's Date.getTimezoneOffset() gives them */
+                timeZoneOffset?: number;
+                javaEnabled?: boolean;
+                javaScriptEnabled?: boolean;
+            };
         };
         PaymentList: {
             data: components["schemas"]["Payment"][];
@@ -36551,6 +36578,33 @@ export interface components {
              * @example https://shop.example/orders/return
              */
             returnUrl?: string;
+            /**
+             * @description The shopper's browser, for 3-D Secure 2 at processors that take it (docs/step-up-authentication.md). userAgent and acceptHeader are required when it is sent.
+             * @example {
+             *       "userAgent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+             *       "acceptHeader": "text/html,application/xhtml+xml,application/xml;q=0.9,*\/*;q=0.8",
+             *       "language": "de-DE",
+             *       "colorDepth": 24,
+             *       "screenHeight": 1080,
+             *       "screenWidth": 1920,
+             *       "timeZoneOffset": -60,
+             *       "javaEnabled": false,
+             *       "javaScriptEnabled": true
+             *     }
+             */
+            browserInfo?: {
+                userAgent: string;
+                /** @description The browser's Accept header */
+                acceptHeader: string;
+                language?: string;
+                colorDepth?: number;
+                screenHeight?: number;
+                screenWidth?: number;
+                /** @description Minutes from UTC as JavaScript's Date.getTimezoneOffset() gives them */
+                timeZoneOffset?: number;
+                javaEnabled?: boolean;
+                javaScriptEnabled?: boolean;
+            };
         };
         ThreeDsSession: {
             id: string;
