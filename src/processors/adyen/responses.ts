@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
-import { ProcessorTechnicalError, type AuthorizeResult } from '../types';
+import { ProcessorTechnicalError, type AuthenticationAction, type AuthorizeResult } from '../types';
 import { codeForRefusal, codeForServiceError, resultCodes } from './codes';
 import type { FollowUpResult } from '../types';
 
@@ -38,6 +38,14 @@ export const paymentResponseSchema = z.object({
   refusalReasonCode: z.string().optional(),
   amount: z.object({ value: z.number().int(), currency: z.string() }).optional(),
   merchantReference: z.string().optional(),
+  action: z
+    .object({
+      type: z.string(),
+      url: z.string().optional(),
+      method: z.string().optional(),
+      data: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
 });
 export type AdyenPaymentResponse = z.infer<typeof paymentResponseSchema>;
 
@@ -74,6 +82,8 @@ export interface SentPayment {
   capture: boolean;
   amount: { value: number; currency: string };
   reference: string;
+  /** A returnUrl of the engine's was sent: a redirect action is the shopper's to follow (step-up). */
+  stepUp?: boolean;
 }
 
 export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): AuthorizeResult {
@@ -91,12 +101,17 @@ export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): Autho
       return declined(resultCodes[payment.resultCode]!.code, payment.refusalReason, payment.pspReference);
     case 'RedirectShopper':
     case 'ChallengeShopper':
-    case 'IdentifyShopper':
+    case 'IdentifyShopper': {
+      const action = sent.stepUp ? redirectActionOf(payment) : undefined;
+      // Before the shopper authenticates, Adyen may name the payment by the merchant's reference only.
+      if (action)
+        return { outcome: 'requires_action', processorReference: payment.pspReference ?? sent.reference, action };
       return {
         outcome: 'requires_3ds',
         code: 'authentication_required',
         message: `Adyen asks for 3-D Secure (${payment.resultCode})`,
       };
+    }
     case 'Pending':
     case 'Received':
       // Adyen has not decided: an AUTHORISATION webhook will. It may still charge.
@@ -115,6 +130,17 @@ export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): Autho
   }
 }
 
+/**
+ * Adyen's redirect action (a GET link, or a form to post with `data`). A native 3-D Secure 2
+ * action (type threeDS2) needs Adyen's JavaScript on the merchant's page: not one to send a browser to.
+ */
+export function redirectActionOf(payment: AdyenPaymentResponse): AuthenticationAction | undefined {
+  const action = payment.action;
+  if (action?.type !== 'redirect' || !action.url || !/^https?:\/\//i.test(action.url)) return undefined;
+  const post = action.method?.toUpperCase() === 'POST';
+  return { url: action.url, method: post ? 'POST' : 'GET', ...(post && action.data ? { data: action.data } : {}) };
+}
+
 /** Capture, cancel and refund are accepted ("received") and confirmed or failed later by webhook. */
 export function toFollowUpResult(answer: AdyenAnswer): FollowUpResult {
   if (answer.status >= 200 && answer.status < 300) {
@@ -130,7 +156,7 @@ export function toFollowUpResult(answer: AdyenAnswer): FollowUpResult {
   }));
 }
 
-function readServiceError(answer: AdyenAnswer): ServiceError {
+export function readServiceError(answer: AdyenAnswer): ServiceError {
   if (answer.status === 401 || answer.status === 403)
     throw new ProcessorTechnicalError(`adyen rejected the credentials (HTTP ${answer.status})`, 'invalid_credentials');
   if (answer.status === 429) throw new ProcessorTechnicalError('adyen rate limited the call', 'rate_limited');
@@ -144,14 +170,14 @@ function readServiceError(answer: AdyenAnswer): ServiceError {
  * expiry) is a hard decline given as data; the rest is technical: thrown, and only 704 (the same
  * key is still being processed) leaves the outcome open.
  */
-function refusedRequest<T>(error: ServiceError, asData: (code: DeclineCode, message: string) => T): T {
+export function refusedRequest<T>(error: ServiceError, asData: (code: DeclineCode, message: string) => T): T {
   const code = codeForServiceError(error.errorCode);
   const message = `adyen refused the request: ${error.errorCode ?? '?'} ${error.message ?? ''}`.trim();
   if (declineCategoryOf(code) === 'hard_decline') return asData(code, message);
   throw new ProcessorTechnicalError(message, code);
 }
 
-function declined(code: DeclineCode, message: string | undefined, pspReference?: string): AuthorizeResult {
+export function declined(code: DeclineCode, message: string | undefined, pspReference?: string): AuthorizeResult {
   return {
     outcome: 'declined',
     code,

@@ -114,6 +114,8 @@ export interface AdyenWebhookEvent {
   amount: AdyenAmountValue;
   reason?: string;
   eventDate: string;
+  /** The engine's key the payment carried in its metadata (step-up payments only). */
+  engineKey?: string;
 }
 
 export type VerifiedNotification =
@@ -167,6 +169,7 @@ function toEvent(item: z.infer<typeof itemSchema>): AdyenWebhookEvent {
   const kind: AdyenEventKind = Object.hasOwn(eventKinds, item.eventCode)
     ? eventKinds[item.eventCode as keyof typeof eventKinds]
     : 'unhandled';
+  const engineKey = item.additionalData?.['metadata.engineKey'];
   return {
     eventId: `${item.eventCode}:${item.pspReference}:${item.success}`,
     kind,
@@ -179,5 +182,6 @@ function toEvent(item: z.infer<typeof itemSchema>): AdyenWebhookEvent {
     amount: item.amount,
     ...(item.reason ? { reason: item.reason } : {}),
     eventDate: item.eventDate,
+    ...(typeof engineKey === 'string' && engineKey ? { engineKey } : {}),
   };
 }
