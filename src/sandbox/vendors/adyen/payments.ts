@@ -191,7 +191,7 @@ export function paymentNotifications(
       amount: payment.amount,
       paymentMethod: payment.brand,
       ...(authorised ? { operations: ['CANCEL', 'CAPTURE', 'REFUND'] } : { reason: reason ?? payment.resultCode }),
-      ...(payment.metadata ? { additionalData: metadataFields(payment.metadata) } : {}),
+      ...(payment.metadata ? { additionalData: { metadata: payment.metadata } } : {}),
     },
   ];
   if (authorised && !payment.manualCapture) items.push(...afterCapture(payment, payment.pspReference, now));
@@ -230,9 +230,4 @@ export function afterCapture(payment: SimPayment, capturePsp: string, now: Date)
 /** ISO 8601 with an offset and no fraction, as Adyen writes eventDate. */
 export function adyenDate(now: Date): string {
   return `${now.toISOString().slice(0, 19)}+00:00`;
-}
-
-/** Adyen echoes a payment's metadata in its AUTHORISATION webhook as `metadata.<key>` fields. */
-function metadataFields(metadata: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(metadata).map(([key, value]) => [`metadata.${key}`, value]));
 }
