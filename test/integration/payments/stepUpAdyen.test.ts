@@ -186,6 +186,9 @@ describe('step-up authentication at an adyen processor (Postgres, dev server, Ad
     const answer = await pay(redirectCard, { initiatedBy: 'merchant' });
     expect(answer.status).toBe(200);
     expect(answer.body.payment).toMatchObject({ status: 'succeeded' });
-    expect(answer.body.redirectUrl).toBeUndefined();
+    expect(answer.body.redirectUrl ?? null).toBeNull();
+    const [charged] = await ledger(answer.body.payment.id as string);
+    expect(charged).toMatchObject({ shopperInteraction: 'ContAuth', resultCode: 'Authorised' });
+    expect(charged!.returnUrl).toBeUndefined();
   });
 });
