@@ -1,13 +1,26 @@
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
 import { postJson } from '../httpExecutor';
 import { ProcessorTechnicalError, type FollowUpRequest, type ReversalRequest, type ReversalResult } from '../types';
-import type { AdapterDeps, AuthorizeRequest, AuthorizeResult, FollowUpResult, ProcessorAdapter } from '../types';
-import type { AuthenticationResult, AuthenticationResultRequest } from '../types';
+import type {
+  AdapterDeps,
+  AuthenticationResult,
+  AuthenticationResultRequest,
+  AuthorizeRequest,
+  AuthorizeResult,
+  FollowUpResult,
+  ProcessorAdapter,
+} from '../types';
 import { adyenCapabilities } from './capabilities';
 import { checkoutBaseUrl, parseAdyenCredentials, type AdyenCredentials } from './credentials';
 import { afterFence, isKeyFence, mayHoldMoney, readKeyAnswer, toLookupResult, type StoredUnderKey } from './lookup';
-import { detailsRequest, keyFenceRequest, lookupProbeRequest, modificationRequest } from './requests';
-import { paymentRequest, reversalRequest } from './requests';
+import {
+  detailsRequest,
+  keyFenceRequest,
+  lookupProbeRequest,
+  modificationRequest,
+  paymentRequest,
+  reversalRequest,
+} from './requests';
 import { toAuthorizeResult, toFollowUpResult, type AdyenAnswer } from './responses';
 import { detailsIdempotencyKey, toDetailsResult } from './stepUp';
 

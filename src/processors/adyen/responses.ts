@@ -45,7 +45,9 @@ export const paymentResponseSchema = z.object({
       method: z.string().optional(),
       data: z.record(z.string(), z.string()).optional(),
     })
-    .optional(),
+    .optional()
+    // An action of another shape is not one the engine follows; it must not make the answer unreadable.
+    .catch(undefined),
 });
 export type AdyenPaymentResponse = z.infer<typeof paymentResponseSchema>;
 
@@ -156,7 +158,7 @@ export function toFollowUpResult(answer: AdyenAnswer): FollowUpResult {
   }));
 }
 
-export function readServiceError(answer: AdyenAnswer): ServiceError {
+function readServiceError(answer: AdyenAnswer): ServiceError {
   if (answer.status === 401 || answer.status === 403)
     throw new ProcessorTechnicalError(`adyen rejected the credentials (HTTP ${answer.status})`, 'invalid_credentials');
   if (answer.status === 429) throw new ProcessorTechnicalError('adyen rate limited the call', 'rate_limited');
@@ -170,7 +172,7 @@ export function readServiceError(answer: AdyenAnswer): ServiceError {
  * expiry) is a hard decline given as data; the rest is technical: thrown, and only 704 (the same
  * key is still being processed) leaves the outcome open.
  */
-export function refusedRequest<T>(error: ServiceError, asData: (code: DeclineCode, message: string) => T): T {
+function refusedRequest<T>(error: ServiceError, asData: (code: DeclineCode, message: string) => T): T {
   const code = codeForServiceError(error.errorCode);
   const message = `adyen refused the request: ${error.errorCode ?? '?'} ${error.message ?? ''}`.trim();
   if (declineCategoryOf(code) === 'hard_decline') return asData(code, message);

@@ -95,6 +95,13 @@ describe('Adyen step-up: the /payments answer', () => {
     const native = { type: 'threeDS2', subtype: 'challenge', paymentMethodType: 'scheme', token: 'dG9r' };
     expect(toAuthorizeResult(redirectAnswer(native), sent)).toMatchObject({ outcome: 'requires_3ds' });
   });
+
+  it('an action of an unexpected shape is not followed, and the answer stays readable', () => {
+    const odd = { type: 'redirect', url: 'https://acs.example/3ds', method: 'POST', data: { MD: 1 } };
+    expect(toAuthorizeResult(redirectAnswer(odd), sent)).toMatchObject({ outcome: 'requires_3ds' });
+    const script = { ...getAction, url: 'javascript:alert(1)' };
+    expect(toAuthorizeResult(redirectAnswer(script), sent)).toMatchObject({ outcome: 'requires_3ds' });
+  });
 });
 
 describe('Adyen step-up: the /payments/details answer', () => {
