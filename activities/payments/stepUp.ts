@@ -30,10 +30,12 @@ export function createPaymentStepUpActivities(deps: ActivityDeps) {
   }
 
   async function resultOf(input: StepUpCheckInput, access: ProcessorAccess): Promise<AuthenticationResult> {
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, select: { intent: true } });
     return access.adapter.authenticationResult!({
       processorReference: input.processorReference,
       idempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
       ...(input.returnData ? { returnData: input.returnData } : {}),
+      capture: payment.intent === 'purchase',
       credentials: access.credentials,
     });
   }

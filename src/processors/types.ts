@@ -120,6 +120,11 @@ export interface AuthenticationResultRequest {
   idempotencyKey: string;
   /** What the shopper's browser brought back from the processor's page (Adyen's redirectResult), when anything. */
   returnData?: Record<string, string>;
+  /**
+   * The payment's capture mode (purchase: true), for a processor whose answer does not tell
+   * whether an approval was captured (Adyen's /payments/details).
+   */
+  capture?: boolean;
   credentials: Record<string, string>;
 }
 

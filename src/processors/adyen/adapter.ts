@@ -1,12 +1,28 @@
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
 import { postJson } from '../httpExecutor';
 import { ProcessorTechnicalError, type FollowUpRequest, type ReversalRequest, type ReversalResult } from '../types';
-import type { AdapterDeps, AuthorizeRequest, AuthorizeResult, FollowUpResult, ProcessorAdapter } from '../types';
+import type {
+  AdapterDeps,
+  AuthenticationResult,
+  AuthenticationResultRequest,
+  AuthorizeRequest,
+  AuthorizeResult,
+  FollowUpResult,
+  ProcessorAdapter,
+} from '../types';
 import { adyenCapabilities } from './capabilities';
 import { checkoutBaseUrl, parseAdyenCredentials, type AdyenCredentials } from './credentials';
 import { afterFence, isKeyFence, mayHoldMoney, readKeyAnswer, toLookupResult, type StoredUnderKey } from './lookup';
-import { keyFenceRequest, lookupProbeRequest, modificationRequest, paymentRequest, reversalRequest } from './requests';
+import {
+  detailsRequest,
+  keyFenceRequest,
+  lookupProbeRequest,
+  modificationRequest,
+  paymentRequest,
+  reversalRequest,
+} from './requests';
 import { toAuthorizeResult, toFollowUpResult, type AdyenAnswer } from './responses';
+import { detailsIdempotencyKey, toDetailsResult } from './stepUp';
 
 /**
  * Adyen Checkout API v71 over plain HTTP (docs/processors-adyen.md says why not the SDK). Builds
@@ -92,7 +108,29 @@ export function createAdyenAdapter(deps: AdapterDeps): ProcessorAdapter {
           'a lookup closed this key before the authorization arrived; Adyen processed nothing under it',
           'idempotency_conflict',
         );
-      return toAuthorizeResult(answer, { capture: request.capture, amount: body.amount, reference: body.reference });
+      return toAuthorizeResult(answer, {
+        capture: request.capture,
+        amount: body.amount,
+        reference: body.reference,
+        stepUp: body.channel === 'Web',
+      });
+    },
+    /**
+     * Only the shopper's return data lets Adyen decide (POST /payments/details); Adyen has no read of
+     * a payment, and the key's stored answer stays the first one (the redirect), so without it the
+     * result is `pending` and the wait's timeout cancels.
+     */
+    async authenticationResult(request: AuthenticationResultRequest): Promise<AuthenticationResult> {
+      const details = detailsRequest(request.returnData);
+      if (!details) return { outcome: 'pending' };
+      if (request.capture === undefined)
+        throw new ProcessorTechnicalError('adyen step-up: the capture mode is not given', 'invalid_request');
+      const credentials = parseAdyenCredentials(request.credentials);
+      const key = detailsIdempotencyKey(request.idempotencyKey, details);
+      return toDetailsResult(await send(credentials, '/payments/details', key, details), {
+        processorReference: request.processorReference,
+        capture: request.capture,
+      });
     },
     capture: (request) => modify(request, 'captures'),
     void: (request) => modify(request, 'cancels'),

@@ -4,8 +4,9 @@ import type { ProcessorCapabilities } from '../types';
  * What the Adyen adapter does, as data (routing filters on it without building an adapter).
  * Currencies: Adyen accepts every currency a merchant account is configured for; the account's
  * configuration, not this table, decides, so routing does not filter on currency here.
- * 3-D Secure: external values are forwarded in `mpiData`; Adyen's own 3DS (redirect/challenge
- * actions) is not driven by this adapter, it answers `requires_3ds` so the engine runs its own.
+ * 3-D Secure: external values are forwarded in `mpiData`. Step-up: given the engine's return URL,
+ * Adyen's redirect action goes to the shopper and /payments/details decides; without one (or for a
+ * native threeDS2 action) the adapter answers `requires_3ds` so the engine runs its own.
  * Network tokens: Adyen supports them, this adapter does not send them yet.
  */
 export const adyenCapabilities: ProcessorCapabilities = Object.freeze({
@@ -18,7 +19,7 @@ export const adyenCapabilities: ProcessorCapabilities = Object.freeze({
   externalThreeDs: true,
   hostedThreeDs: false,
   threeDsProvider: true,
-  stepUp: false,
+  stepUp: true,
   networkTokens: false,
   asyncModifications: true,
 });

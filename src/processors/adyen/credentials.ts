@@ -11,9 +11,9 @@ import { ProcessorTechnicalError } from '../types';
  *   account's live endpoints); without it requests go to Adyen's test environment.
  * - endpoint: test mode only (the processors route refuses it in live mode); replaces the scheme,
  *   host and port of the base URL, paths unchanged, to reach a simulator.
- * - returnUrl: where Adyen would send a shopper back after a redirect. Adyen requires the field on
- *   every payment; the engine never hands Adyen's redirects to a shopper (it answers requires_3ds
- *   and runs its own 3DS), so the default is a reserved name that can never resolve (RFC 2606).
+ * - returnUrl: sent on payments that cannot step up (Adyen requires the field on every payment);
+ *   their redirects never reach a shopper (the adapter answers requires_3ds), so the default is a
+ *   reserved name that can never resolve (RFC 2606). A step-up payment sends the engine's return link.
  */
 export const defaultReturnUrl = 'https://checkout.invalid/adyen-redirect-unused';
 

@@ -41,8 +41,12 @@ function toProcessorEvent(event: AdyenWebhookEvent): ProcessorEvent {
     case 'dispute_won':
     case 'dispute_lost':
       return { ...base, kind: event.success ? event.kind : 'ignored', succeeded: event.success };
+    // A step-up payment's outcome (its metadata names the attempt): the waiting payment asks Adyen.
+    case 'authorisation':
+      if (!event.engineKey) return { ...base, kind: 'ignored', succeeded: event.success };
+      return { ...base, kind: 'authorization', succeeded: event.success, engineKey: event.engineKey };
     default:
-      // AUTHORISATION, CANCEL_OR_REFUND (engine reversals are settled by their own lookup),
+      // AUTHORISATION without the engine's key, CANCEL_OR_REFUND (engine reversals are settled by their own lookup),
       // NOTIFICATION_OF_CHARGEBACK, and every event code the engine does not act on.
       return { ...base, kind: 'ignored', succeeded: event.success };
   }

@@ -66,8 +66,8 @@ type FoundStatus = Extract<LookupResult, { outcome: 'found' }>['status'];
 /**
  * Adyen's result → the lookup status. Authorised is `authorized` even for an automatic capture:
  * Adyen captures later, as a modification of its own confirmed by a CAPTURE webhook. A payment
- * waiting for the shopper (3DS action) charged nothing and only /payments/details, which the engine
- * never calls, could complete it.
+ * waiting for the shopper (3DS action) is `pending`: the key's stored answer stays the action even
+ * after /payments/details decided it.
  */
 export function storedStatus(payment: AdyenPaymentResponse): FoundStatus {
   switch (payment.resultCode) {
@@ -92,20 +92,24 @@ export function storedStatus(payment: AdyenPaymentResponse): FoundStatus {
   }
 }
 
-/** May money be held or moved under this payment (so a reversal must undo it)? */
+/**
+ * May money be held or moved under this payment (so a reversal must undo it)? A payment that
+ * waited for the shopper may have been authorised by /payments/details since: the key's stored
+ * answer stays the redirect.
+ */
 export function mayHoldMoney(payment: AdyenPaymentResponse): boolean {
   switch (payment.resultCode) {
     case 'Authorised':
     case 'PartiallyAuthorised':
     case 'Pending':
     case 'Received':
+    case 'RedirectShopper':
+    case 'ChallengeShopper':
+    case 'IdentifyShopper':
       return true;
     case 'Refused':
     case 'Error':
     case 'Cancelled':
-    case 'RedirectShopper':
-    case 'ChallengeShopper':
-    case 'IdentifyShopper':
     case 'AuthenticationFinished':
     case 'AuthenticationNotRequired':
     case 'PresentToShopper':

@@ -40,6 +40,11 @@ export interface AdyenPaymentRequest {
   recurringProcessingModel?: 'UnscheduledCardOnFile';
   additionalData?: { manualCapture: 'true' };
   mpiData?: AdyenMpiData;
+  /** Step-up only: a browser payment whose 3-D Secure 2 runs on Adyen's redirect page. */
+  channel?: 'Web';
+  origin?: string;
+  /** Step-up only: echoed in the AUTHORISATION webhook (additionalData `metadata.engineKey`). */
+  metadata?: { engineKey: string };
 }
 
 export interface AdyenModificationRequest {
@@ -53,11 +58,13 @@ type CardWithCvc = CardDetails & { cvc?: string };
 
 export function paymentRequest(request: AuthorizeRequest, credentials: AdyenCredentials): AdyenPaymentRequest {
   const merchantInitiated = request.initiatedBy === 'merchant';
+  // A merchant-initiated charge has no shopper to send anywhere: it never steps up.
+  const stepUp = request.returnUrl !== undefined && !merchantInitiated;
   return {
     amount: { value: request.amount, currency: request.currency },
     merchantAccount: credentials.merchantAccount,
     reference: request.paymentId,
-    returnUrl: credentials.returnUrl ?? defaultReturnUrl,
+    returnUrl: stepUp ? request.returnUrl! : (credentials.returnUrl ?? defaultReturnUrl),
     paymentMethod: cardPaymentMethod(request.card, !merchantInitiated),
     // A merchant-initiated charge is a card-on-file charge without the shopper; the engine does not
     // say whether it follows a fixed schedule, so the model that fits any of them is used.
@@ -66,7 +73,32 @@ export function paymentRequest(request: AuthorizeRequest, credentials: AdyenCred
       : { shopperInteraction: 'Ecommerce' as const }),
     ...(request.capture ? {} : { additionalData: { manualCapture: 'true' as const } }),
     ...(request.threeDs ? { mpiData: mpiData(request.threeDs) } : {}),
+    ...(stepUp ? stepUpFields(request.returnUrl!, request.idempotencyKey) : {}),
   };
+}
+
+/** Adyen's limits: origin up to 80 characters, a metadata value up to 80. */
+function stepUpFields(returnUrl: string, idempotencyKey: string): Partial<AdyenPaymentRequest> {
+  const origin = new URL(returnUrl).origin;
+  return {
+    channel: 'Web',
+    ...(origin.length <= 80 ? { origin } : {}),
+    ...(idempotencyKey.length <= 80 ? { metadata: { engineKey: idempotencyKey } } : {}),
+  };
+}
+
+/** Sent to /payments/details: what the shopper's browser brought back from Adyen's page. */
+export interface AdyenDetailsRequest {
+  details: { redirectResult: string } | { threeDSResult: string };
+}
+
+/** undefined: nothing in the return data Adyen could decide the payment with. */
+export function detailsRequest(returnData: Record<string, string> | undefined): AdyenDetailsRequest | undefined {
+  const redirectResult = returnData?.redirectResult?.trim();
+  if (redirectResult) return { details: { redirectResult } };
+  const threeDSResult = returnData?.threeDSResult?.trim();
+  if (threeDSResult) return { details: { threeDSResult } };
+  return undefined;
 }
 
 function cardPaymentMethod(card: CardWithCvc, withCvc: boolean): AdyenCardPaymentMethod {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
-import { ProcessorTechnicalError, type AuthorizeResult } from '../types';
+import { ProcessorTechnicalError, type AuthenticationAction, type AuthorizeResult } from '../types';
 import { codeForRefusal, codeForServiceError, resultCodes } from './codes';
 import type { FollowUpResult } from '../types';
 
@@ -38,6 +38,16 @@ export const paymentResponseSchema = z.object({
   refusalReasonCode: z.string().optional(),
   amount: z.object({ value: z.number().int(), currency: z.string() }).optional(),
   merchantReference: z.string().optional(),
+  action: z
+    .object({
+      type: z.string(),
+      url: z.string().optional(),
+      method: z.string().optional(),
+      data: z.record(z.string(), z.string()).optional(),
+    })
+    .optional()
+    // An action of another shape is not one the engine follows; it must not make the answer unreadable.
+    .catch(undefined),
 });
 export type AdyenPaymentResponse = z.infer<typeof paymentResponseSchema>;
 
@@ -74,6 +84,8 @@ export interface SentPayment {
   capture: boolean;
   amount: { value: number; currency: string };
   reference: string;
+  /** A returnUrl of the engine's was sent: a redirect action is the shopper's to follow (step-up). */
+  stepUp?: boolean;
 }
 
 export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): AuthorizeResult {
@@ -91,12 +103,17 @@ export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): Autho
       return declined(resultCodes[payment.resultCode]!.code, payment.refusalReason, payment.pspReference);
     case 'RedirectShopper':
     case 'ChallengeShopper':
-    case 'IdentifyShopper':
+    case 'IdentifyShopper': {
+      const action = sent.stepUp ? redirectActionOf(payment) : undefined;
+      // Before the shopper authenticates, Adyen may name the payment by the merchant's reference only.
+      if (action)
+        return { outcome: 'requires_action', processorReference: payment.pspReference ?? sent.reference, action };
       return {
         outcome: 'requires_3ds',
         code: 'authentication_required',
         message: `Adyen asks for 3-D Secure (${payment.resultCode})`,
       };
+    }
     case 'Pending':
     case 'Received':
       // Adyen has not decided: an AUTHORISATION webhook will. It may still charge.
@@ -113,6 +130,17 @@ export function toAuthorizeResult(answer: AdyenAnswer, sent: SentPayment): Autho
     case 'Success':
       throw new ProcessorTechnicalError(`adyen answered ${payment.resultCode} to a card payment`, 'invalid_response');
   }
+}
+
+/**
+ * Adyen's redirect action (a GET link, or a form to post with `data`). A native 3-D Secure 2
+ * action (type threeDS2) needs Adyen's JavaScript on the merchant's page: not one to send a browser to.
+ */
+export function redirectActionOf(payment: AdyenPaymentResponse): AuthenticationAction | undefined {
+  const action = payment.action;
+  if (action?.type !== 'redirect' || !action.url || !/^https?:\/\//i.test(action.url)) return undefined;
+  const post = action.method?.toUpperCase() === 'POST';
+  return { url: action.url, method: post ? 'POST' : 'GET', ...(post && action.data ? { data: action.data } : {}) };
 }
 
 /** Capture, cancel and refund are accepted ("received") and confirmed or failed later by webhook. */
@@ -151,7 +179,7 @@ function refusedRequest<T>(error: ServiceError, asData: (code: DeclineCode, mess
   throw new ProcessorTechnicalError(message, code);
 }
 
-function declined(code: DeclineCode, message: string | undefined, pspReference?: string): AuthorizeResult {
+export function declined(code: DeclineCode, message: string | undefined, pspReference?: string): AuthorizeResult {
   return {
     outcome: 'declined',
     code,

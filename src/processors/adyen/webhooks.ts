@@ -25,7 +25,8 @@ export interface AdyenNotificationItem {
   reason?: string;
   paymentMethod?: string;
   operations?: string[];
-  additionalData?: Record<string, string>;
+  /** `metadata` is the document's nested form of the payment's metadata (engineKeyOf). */
+  additionalData?: Record<string, string | Record<string, string>>;
 }
 
 export interface AdyenNotification {
@@ -114,6 +115,8 @@ export interface AdyenWebhookEvent {
   amount: AdyenAmountValue;
   reason?: string;
   eventDate: string;
+  /** The engine's key the payment carried in its metadata (step-up payments only). */
+  engineKey?: string;
 }
 
 export type VerifiedNotification =
@@ -167,6 +170,7 @@ function toEvent(item: z.infer<typeof itemSchema>): AdyenWebhookEvent {
   const kind: AdyenEventKind = Object.hasOwn(eventKinds, item.eventCode)
     ? eventKinds[item.eventCode as keyof typeof eventKinds]
     : 'unhandled';
+  const engineKey = engineKeyOf(item.additionalData);
   return {
     eventId: `${item.eventCode}:${item.pspReference}:${item.success}`,
     kind,
@@ -179,5 +183,18 @@ function toEvent(item: z.infer<typeof itemSchema>): AdyenWebhookEvent {
     amount: item.amount,
     ...(item.reason ? { reason: item.reason } : {}),
     eventDate: item.eventDate,
+    ...(engineKey ? { engineKey } : {}),
   };
+}
+
+/**
+ * The payment's `metadata.engineKey`: Adyen's prose sends metadata flat (`metadata.myField`), its
+ * Webhooks-v1 document as a nested `metadata` object; either is read.
+ */
+function engineKeyOf(additionalData: Record<string, unknown> | undefined): string | undefined {
+  const flat = additionalData?.['metadata.engineKey'];
+  const nested = additionalData?.metadata;
+  const value =
+    flat ?? (typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>).engineKey : undefined);
+  return typeof value === 'string' && value ? value : undefined;
 }

@@ -159,7 +159,8 @@ describe('Adyen lookup by idempotency key replay', () => {
   it.each([
     ['Refused', 'declined', false],
     ['Error', 'declined', false],
-    ['ChallengeShopper', 'pending', false],
+    ['ChallengeShopper', 'pending', true],
+    ['RedirectShopper', 'pending', true],
     ['Pending', 'pending', true],
   ] as const)('stored %s is %s (may hold money: %s)', (resultCode, status, holds) => {
     const stored = storedUnder(payment(resultCode));

@@ -74,7 +74,14 @@ interface Outcome {
   action?: 'cancel' | 'refund';
 }
 
+const awaitingShopper = new Set(['RedirectShopper', 'ChallengeShopper']);
+
 function apply(payment: SimPayment, kind: ModificationKind, amount: SimAmount): Outcome {
+  // A payment waiting for the shopper's authentication can be canceled: its details then authorise nothing.
+  if (awaitingShopper.has(payment.resultCode) && (kind === 'cancels' || kind === 'reversals')) {
+    payment.cancelled = true;
+    return { ok: true, action: 'cancel' };
+  }
   if (payment.resultCode !== 'Authorised') return { ok: false, reason: 'Payment was not authorised' };
   if (amount.currency !== payment.amount.currency) return { ok: false, reason: 'Currency mismatch' };
   switch (kind) {

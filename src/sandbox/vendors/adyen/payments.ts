@@ -28,6 +28,9 @@ export const paymentBodySchema = z.object({
   recurringProcessingModel: z.string().optional(),
   additionalData: z.record(z.string(), z.string()).optional(),
   mpiData: z.record(z.string(), z.string()).optional(),
+  channel: z.enum(['iOS', 'Android', 'Web']).optional(),
+  origin: z.string().max(80).optional(),
+  metadata: z.record(z.string().max(20), z.string().max(80)).optional(),
 });
 export type PaymentBody = z.infer<typeof paymentBodySchema>;
 
@@ -67,6 +70,7 @@ export function processPayment(state: AdyenSimulatorState, body: PaymentBody, ba
     ...(body.shopperInteraction ? { shopperInteraction: body.shopperInteraction } : {}),
     ...(body.recurringProcessingModel ? { recurringProcessingModel: body.recurringProcessingModel } : {}),
     ...(body.mpiData ? { mpiData: body.mpiData } : {}),
+    ...(body.metadata ? { metadata: body.metadata } : {}),
     captured: authorised && !manualCapture ? body.amount.value : 0,
     refunded: 0,
     cancelled: false,
@@ -187,6 +191,7 @@ export function paymentNotifications(
       amount: payment.amount,
       paymentMethod: payment.brand,
       ...(authorised ? { operations: ['CANCEL', 'CAPTURE', 'REFUND'] } : { reason: reason ?? payment.resultCode }),
+      ...(payment.metadata ? { additionalData: { metadata: payment.metadata } } : {}),
     },
   ];
   if (authorised && !payment.manualCapture) items.push(...afterCapture(payment, payment.pspReference, now));

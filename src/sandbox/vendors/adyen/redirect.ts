@@ -73,9 +73,9 @@ export function processDetails(
   if (!payment?.redirect || payment.redirect.redirectResult !== body.details.redirectResult) return undefined;
   if (payment.details) return { answer: payment.details, notifications: [], merchantAccount: payment.merchantAccount };
   if (payment.authenticationOnly) return authenticationOnlyDetails(payment, payment.redirect.authenticated);
-  const authorised = payment.redirect.authenticated;
+  const authorised = payment.redirect.authenticated && !payment.cancelled;
   const refusal = authorised ? undefined : { refusalReasonCode: '11', refusalReason: '3D Not Authenticated' };
-  payment.resultCode = authorised ? 'Authorised' : 'Refused';
+  payment.resultCode = authorised ? 'Authorised' : payment.cancelled ? 'Cancelled' : 'Refused';
   if (authorised && !payment.manualCapture) payment.captured = payment.amount.value;
   payment.details = {
     status: 200,
@@ -84,7 +84,7 @@ export function processDetails(
       amount: payment.amount,
       merchantReference: payment.reference,
       pspReference: payment.pspReference,
-      ...(refusal ?? {}),
+      ...(refusal && !payment.cancelled ? refusal : {}),
       resultCode: payment.resultCode,
     },
   };

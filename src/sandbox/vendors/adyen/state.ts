@@ -24,6 +24,8 @@ export interface SimPayment {
   recurringProcessingModel?: string;
   /** The external 3DS values as received, byte for byte. */
   mpiData?: Record<string, string>;
+  /** The request's metadata, echoed in the AUTHORISATION notification. */
+  metadata?: Record<string, string>;
   captured: number;
   refunded: number;
   cancelled: boolean;
