@@ -1,4 +1,4 @@
-import type { AuthorizeRequest, CardDetails, FollowUpRequest, ThreeDsValues } from '../types';
+import type { AuthorizeRequest, BrowserInfo, CardDetails, FollowUpRequest, ThreeDsValues } from '../types';
 import { defaultReturnUrl, type AdyenCredentials } from './credentials';
 
 /**
@@ -45,6 +45,48 @@ export interface AdyenPaymentRequest {
   origin?: string;
   /** Step-up only: echoed in the AUTHORISATION webhook (additionalData `metadata.engineKey`). */
   metadata?: { engineKey: string };
+  /** For 3-D Secure 2, when the caller described the shopper's browser completely (Adyen requires every field). */
+  browserInfo?: AdyenBrowserInfo;
+  shopperIP?: string;
+}
+
+export interface AdyenBrowserInfo {
+  userAgent: string;
+  acceptHeader: string;
+  language: string;
+  colorDepth: number;
+  screenHeight: number;
+  screenWidth: number;
+  timeZoneOffset: number;
+  javaEnabled: boolean;
+  javaScriptEnabled?: boolean;
+}
+
+/** The engine's browserInfo as Adyen takes it: only when every field Adyen requires is there. */
+export function adyenBrowserInfo(info: BrowserInfo | undefined): AdyenBrowserInfo | undefined {
+  if (!info) return undefined;
+  const { userAgent, acceptHeader, language, colorDepth, screenHeight, screenWidth, timeZoneOffset, javaEnabled } =
+    info;
+  if (
+    language === undefined ||
+    colorDepth === undefined ||
+    screenHeight === undefined ||
+    screenWidth === undefined ||
+    timeZoneOffset === undefined ||
+    javaEnabled === undefined
+  )
+    return undefined;
+  return {
+    userAgent,
+    acceptHeader,
+    language,
+    colorDepth,
+    screenHeight,
+    screenWidth,
+    timeZoneOffset,
+    javaEnabled,
+    ...(info.javaScriptEnabled === undefined ? {} : { javaScriptEnabled: info.javaScriptEnabled }),
+  };
 }
 
 export interface AdyenModificationRequest {
@@ -74,6 +116,10 @@ export function paymentRequest(request: AuthorizeRequest, credentials: AdyenCred
     ...(request.capture ? {} : { additionalData: { manualCapture: 'true' as const } }),
     ...(request.threeDs ? { mpiData: mpiData(request.threeDs) } : {}),
     ...(stepUp ? stepUpFields(request.returnUrl!, request.idempotencyKey) : {}),
+    ...(!merchantInitiated && adyenBrowserInfo(request.browserInfo)
+      ? { browserInfo: adyenBrowserInfo(request.browserInfo)! }
+      : {}),
+    ...(!merchantInitiated && request.shopperIp ? { shopperIP: request.shopperIp } : {}),
   };
 }
 

@@ -54,6 +54,34 @@ describe('Adyen payment request', () => {
     expect(checkoutRequestErrors('/v71/payments', body)).toEqual([]);
   });
 
+  it("sends a complete browserInfo and the shopper's IP as Adyen takes them; an incomplete one is left out", () => {
+    const browserInfo = {
+      userAgent: 'Mozilla/5.0',
+      acceptHeader: 'text/html',
+      language: 'de-DE',
+      colorDepth: 24,
+      screenHeight: 1080,
+      screenWidth: 1920,
+      timeZoneOffset: -60,
+      javaEnabled: false,
+      javaScriptEnabled: true,
+    };
+    const body = paymentRequest(authorize({ browserInfo, shopperIp: '203.0.113.7' }), credentials);
+    expect(body).toMatchObject({ browserInfo, shopperIP: '203.0.113.7' });
+    expect(checkoutRequestErrors('/v71/payments', body)).toEqual([]);
+    const partial = paymentRequest(
+      authorize({ browserInfo: { userAgent: 'Mozilla/5.0', acceptHeader: 'text/html' } }),
+      credentials,
+    );
+    expect(partial.browserInfo).toBeUndefined();
+    const merchant = paymentRequest(
+      authorize({ browserInfo, shopperIp: '203.0.113.7', initiatedBy: 'merchant' }),
+      credentials,
+    );
+    expect(merchant.browserInfo).toBeUndefined();
+    expect(merchant.shopperIP).toBeUndefined();
+  });
+
   it('an authorization asks for manual capture; a merchant-initiated charge is ContAuth card-on-file', () => {
     const body = paymentRequest(authorize({ capture: false, initiatedBy: 'merchant' }), credentials);
     expect(body.additionalData).toEqual({ manualCapture: 'true' });
