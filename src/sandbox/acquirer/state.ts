@@ -22,8 +22,11 @@ export interface Transaction {
   authorizedAmount: number;
   capturedAmount: number;
   refundedAmount: number;
-  status: 'authorized' | 'captured' | 'voided' | 'reversed';
+  /** requires_action: waiting for the shopper at the acquirer's authentication page (authentication.ts). */
+  status: 'authorized' | 'captured' | 'voided' | 'reversed' | 'requires_action' | 'declined';
   disputeOpened?: { reason: string; amount: number };
+  /** A step-up's page token, where it sends the browser back, and what the call asked for once approved. */
+  stepUp?: { token: string; returnUrl: string; capture: boolean; declineCode?: string };
 }
 
 /** One processed call. Replays of an idempotency key and calls refused by an outage add nothing. */
@@ -32,7 +35,7 @@ export interface LedgerEntry {
   merchantId: string;
   idempotencyKey: string;
   operation: Operation;
-  /** approved | declined | requires_3ds (authorize); succeeded | failed (capture, void, refund, reversal). */
+  /** approved | declined | requires_3ds | requires_action (authorize); succeeded | failed (capture, void, refund, reversal). */
   outcome: string;
   code: string | null;
   amount: number;
@@ -177,6 +180,14 @@ export class AcquirerState {
     const record: JournalRecord = { kind: 'reversed', scope: scopedKey(merchantId, idempotencyKey) };
     this.apply(record);
     this.journal?.append([record]);
+  }
+
+  /** Changes made outside a call (the authentication page's submit), journaled in one write as a call's are. */
+  transact<T>(run: (book: AcquirerBook) => T): T {
+    const changes: JournalRecord[] = [];
+    const result = run(this.bookFor(changes));
+    this.journal?.append(changes);
+    return result;
   }
 
   inFlightAuthorization(merchantId: string, idempotencyKey: string): InFlightAuthorization | undefined {
