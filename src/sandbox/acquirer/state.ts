@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { AcquirerHolds } from './holds';
 import { memoryLimitDefaults } from '../../config';
-import { testCards } from './cards';
-import type { AcquirerJournal, JournalRecord } from './journal';
+import { fingerprintPrefix, withoutCardNumber, type AcquirerJournal, type JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
 export type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'reversal';
@@ -258,7 +257,7 @@ export class AcquirerState {
    */
   private restore(journal: AcquirerJournal): void {
     const read = journal.read();
-    const records = read.map((record) => this.withoutCardNumber(record));
+    const records = read.map((record) => withoutCardNumber(record, this));
     const hadCardNumbers = records.some((record, i) => record !== read[i]);
     for (const record of records) this.apply(record);
     const ledgerIds = new Set(this.ledger.map((entry) => entry.id));
@@ -277,27 +276,7 @@ export class AcquirerState {
     });
     if (hadCardNumbers || records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
   }
-
-  /** A record of a journal from before fingerprints, as it is written now (the same record when already so). */
-  private withoutCardNumber(record: JournalRecord): JournalRecord {
-    if (record.kind === 'answer' && !record.fingerprint.startsWith(fingerprintPrefix))
-      return { ...record, fingerprint: this.fingerprint(record.fingerprint) };
-    if (record.kind !== 'transaction') return record;
-    const { cardNumber, ...transaction } = record.transaction as Transaction & { cardNumber?: string };
-    if (cardNumber === undefined) return record;
-    return {
-      kind: 'transaction',
-      transaction: {
-        ...transaction,
-        cardFingerprint: this.cardFingerprint(cardNumber),
-        cardLast4: cardNumber.slice(-4),
-        ...(testCards[cardNumber]?.kind === 'dispute' ? { disputesOnCapture: true } : {}),
-      },
-    };
-  }
 }
-
-const fingerprintPrefix = 'hmac-sha256:';
 
 /** Maps and sets iterate in insertion order: the first keys are the oldest. */
 function dropOldest(collection: Map<string, unknown> | Set<string>, max: number): void {
