@@ -171,6 +171,19 @@ it('a reversal of the key cancels the pending step-up: nothing to reverse, a lat
   });
 });
 
+it('a key reversed before the call arrives never steps up: declined authorization_reversed, no pending authorization', async () => {
+  const call = request();
+  await hosted.reverseByIdempotencyKey({
+    idempotencyKey: `${call.paymentId}:1:reversal`,
+    originalIdempotencyKey: call.idempotencyKey,
+    amount: 2500,
+    currency: 'EUR',
+    credentials,
+  });
+  expect(await hosted.authorize(call)).toMatchObject({ outcome: 'declined', code: 'authorization_reversed' });
+  expect(await ledger({ reference: call.paymentId, outcome: 'requires_action' })).toEqual([]);
+});
+
 it('ten concurrent submits settle once', async () => {
   const call = request();
   const answer = await stepUp(call);
