@@ -2,6 +2,7 @@ import { withEndpoint } from '../endpoint';
 import { getJson, postJson } from '../httpExecutor';
 import type {
   AdapterDeps,
+  AuthenticationResultRequest,
   AuthorizeRequest,
   FollowUpRequest,
   LookupRequest,
@@ -13,6 +14,7 @@ import {
   authorizeBody,
   parseCredentials,
   requestHeaders,
+  toAuthenticationResult,
   toAuthorizeResult,
   toFollowUpResult,
   toLookupResult,
@@ -27,7 +29,11 @@ export interface SandboxVariant {
   forwardThreeDs: boolean;
 }
 
-/** Transport to the sandbox acquirer; the variants differ only in capabilities and 3DS forwarding. */
+/**
+ * Transport to the sandbox acquirer; the variants differ only in capabilities and 3DS forwarding.
+ * `capabilities.stepUp` also decides whether the caller's returnUrl is sent (the acquirer then
+ * answers a 3DS card with its authentication page instead of requires_3ds).
+ */
 export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: SandboxVariant): ProcessorAdapter {
   const base = (credentials: SandboxCredentials) =>
     `${withEndpoint(deps.sandboxUrl, credentials.endpoint)}/acquirer/v1`;
@@ -43,6 +49,13 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     return toFollowUpResult(answer.status, answer.body);
   };
 
+  const byId = (credentials: SandboxCredentials, id: string) =>
+    getJson({
+      url: `${base(credentials)}/authorizations/${encodeURIComponent(id)}?${new URLSearchParams({ merchantId: credentials.merchantId }).toString()}`,
+      headers: bearer(credentials),
+      timeoutMs: deps.timeoutMs,
+    });
+
   return {
     type: variant.type,
     capabilities: variant.capabilities,
@@ -51,7 +64,10 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
       const answer = await postJson({
         url: `${base(credentials)}/authorizations`,
         headers: requestHeaders(request.idempotencyKey, credentials),
-        body: authorizeBody(request, credentials, variant.forwardThreeDs),
+        body: authorizeBody(request, credentials, {
+          forwardThreeDs: variant.forwardThreeDs,
+          stepUp: variant.capabilities.stepUp,
+        }),
         timeoutMs: deps.timeoutMs,
       });
       return toAuthorizeResult(answer.status, answer.body);
@@ -76,23 +92,29 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     },
     async lookup(request: LookupRequest) {
       const credentials = parseCredentials(request.credentials);
-      const authorization: Record<string, string> = credentials.apiKey
-        ? { authorization: `Bearer ${credentials.apiKey}` }
-        : {};
-      const merchant = new URLSearchParams({ merchantId: credentials.merchantId }).toString();
       const answer = request.processorReference
-        ? await getJson({
-            url: `${base(credentials)}/authorizations/${encodeURIComponent(request.processorReference)}?${merchant}`,
-            headers: authorization,
-            timeoutMs: deps.timeoutMs,
-          })
+        ? await byId(credentials, request.processorReference)
         : await postJson({
             url: `${base(credentials)}/lookups`,
-            headers: authorization,
+            headers: bearer(credentials),
             body: { merchantId: credentials.merchantId, idempotencyKey: request.idempotencyKey },
             timeoutMs: deps.timeoutMs,
           });
       return toLookupResult(answer.status, answer.body);
     },
+    // Only a step-up variant reads an authentication's result (the engine steps up only where this exists).
+    ...(variant.capabilities.stepUp
+      ? {
+          async authenticationResult(request: AuthenticationResultRequest) {
+            const credentials = parseCredentials(request.credentials);
+            const answer = await byId(credentials, request.processorReference);
+            return toAuthenticationResult(answer.status, answer.body);
+          },
+        }
+      : {}),
   };
+}
+
+function bearer(credentials: SandboxCredentials): Record<string, string> {
+  return credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
 }

@@ -3,6 +3,7 @@ import { declineCategoryOf, isKnownDeclineCode, type DeclineCode } from '../decl
 import { endpointSchema } from '../endpoint';
 import {
   ProcessorTechnicalError,
+  type AuthenticationResult,
   type AuthorizeRequest,
   type AuthorizeResult,
   type FollowUpResult,
@@ -51,7 +52,11 @@ export function requestHeaders(idempotencyKey: string, credentials: SandboxCrede
   };
 }
 
-export function authorizeBody(request: AuthorizeRequest, credentials: SandboxCredentials, forwardThreeDs: boolean) {
+export function authorizeBody(
+  request: AuthorizeRequest,
+  credentials: SandboxCredentials,
+  variant: { forwardThreeDs: boolean; stepUp: boolean },
+) {
   return {
     merchantId: credentials.merchantId,
     reference: request.paymentId,
@@ -66,7 +71,8 @@ export function authorizeBody(request: AuthorizeRequest, credentials: SandboxCre
       ...(request.card.holderName ? { holderName: request.card.holderName } : {}),
     },
     // Forwarded unchanged: the acquirer validates the authentication value byte for byte.
-    ...(forwardThreeDs && request.threeDs ? { threeDs: request.threeDs } : {}),
+    ...(variant.forwardThreeDs && request.threeDs ? { threeDs: request.threeDs } : {}),
+    ...(variant.stepUp && request.returnUrl ? { returnUrl: request.returnUrl } : {}),
   };
 }
 
@@ -91,6 +97,15 @@ const authorizeAnswerSchema = z.discriminatedUnion('status', [
     message: z.string().optional(),
   }),
   z.object({ status: z.literal('requires_3ds'), code: z.string().optional(), message: z.string().optional() }),
+  z.object({
+    status: z.literal('requires_action'),
+    id: z.string().min(1),
+    action: z.object({
+      url: z.string().url(),
+      method: z.enum(['GET', 'POST']),
+      data: z.record(z.string(), z.string()).optional(),
+    }),
+  }),
 ]);
 const followUpAnswerSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('succeeded'), id: z.string().min(1), disputeOpened: disputeSchema.optional() }),
@@ -134,6 +149,8 @@ export function toAuthorizeResult(status: number, body: unknown): AuthorizeResul
         code: answer.code ?? 'authentication_required',
         message: answer.message ?? '3-D Secure authentication required',
       };
+    case 'requires_action':
+      return { outcome: 'requires_action', processorReference: answer.id, action: answer.action };
   }
 }
 
@@ -172,6 +189,7 @@ const lookupAnswerSchema = z.discriminatedUnion('found', [
     id: z.string().min(1),
     status: z.enum(['authorized', 'captured', 'declined', 'voided', 'refunded', 'pending']),
     amount: z.number().int().nonnegative(),
+    code: z.string().optional(),
   }),
 ]);
 
@@ -187,6 +205,46 @@ export function toLookupResult(status: number, body: unknown): LookupResult {
   const answer = parsed.data;
   if (!answer.found) return { outcome: 'not_found' };
   return { outcome: 'found', processorReference: answer.id, status: answer.status, amount: answer.amount };
+}
+
+/** A step-up's authorization read back (GET /authorizations/:id): final, or pending while the shopper is at the page. */
+export function toAuthenticationResult(status: number, body: unknown): AuthenticationResult {
+  const found = toLookupResult(status, body);
+  if (found.outcome === 'not_found')
+    throw new ProcessorTechnicalError('sandbox acquirer does not know the authorization', 'invalid_response');
+  const reference = found.processorReference;
+  switch (found.status) {
+    case 'pending':
+      return { outcome: 'pending' };
+    case 'authorized':
+    case 'captured':
+      return { outcome: 'approved', processorReference: reference, captured: found.status === 'captured' };
+    case 'declined': {
+      const code = classifySandboxCode(declinedCode(body) ?? 'card_declined');
+      return {
+        outcome: 'declined',
+        code,
+        category: declineCategoryOf(code),
+        message: code,
+        processorReference: reference,
+      };
+    }
+    case 'voided':
+    case 'refunded':
+      // Only a reversal of the attempt's key ends a pending step-up this way (the engine gave up waiting).
+      return {
+        outcome: 'declined',
+        code: 'authentication_timeout',
+        category: declineCategoryOf('authentication_timeout'),
+        message: `The authorization was canceled before the shopper authenticated (sandbox: ${found.status})`,
+        processorReference: reference,
+      };
+  }
+}
+
+function declinedCode(body: unknown): string | undefined {
+  const parsed = lookupAnswerSchema.safeParse(body);
+  return parsed.success && parsed.data.found ? parsed.data.code : undefined;
 }
 
 function parseAnswer<T>(status: number, body: unknown, schema: z.ZodType<T>, refusal: 'declined' | 'failed'): T {

@@ -8,13 +8,14 @@ const capabilities: ProcessorCapabilities = {
   externalThreeDs: false,
   hostedThreeDs: true,
   threeDsProvider: false,
-  stepUp: false,
+  stepUp: true,
 };
 
 /**
  * `sandbox_hosted3ds`: the same simulated acquirer seen as a processor that runs its own hosted
  * 3DS. It ignores external 3DS values (never forwards them), so a bring-your-own-3DS payment must
- * be routed elsewhere; routing reads that from `capabilities`.
+ * be routed elsewhere; routing reads that from `capabilities`. Given a return URL (a
+ * customer-initiated payment), a card that asks for 3DS steps up at the acquirer's own page.
  */
 export const sandboxHosted3dsProcessor: ProcessorDefinition = {
   type: 'sandbox_hosted3ds',

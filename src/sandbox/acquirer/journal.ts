@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { testCards } from './cards';
 import type { LedgerEntry, StoredAnswer, Transaction } from './state';
 
 /** One line of the acquirer's journal. `scope` is (merchant, idempotency key). */
@@ -74,4 +75,28 @@ function readOrCreateKey(file: string): Buffer {
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte hex key`);
   return key;
+}
+
+/** Marks a fingerprint (an HMAC), so a journal line from before fingerprints is told apart. */
+export const fingerprintPrefix = 'hmac-sha256:';
+
+/** A record of a journal from before fingerprints, as it is written now (the same record when already so). */
+export function withoutCardNumber(
+  record: JournalRecord,
+  keys: { fingerprint(text: string): string; cardFingerprint(cardNumber: string): string },
+): JournalRecord {
+  if (record.kind === 'answer' && !record.fingerprint.startsWith(fingerprintPrefix))
+    return { ...record, fingerprint: keys.fingerprint(record.fingerprint) };
+  if (record.kind !== 'transaction') return record;
+  const { cardNumber, ...transaction } = record.transaction as Transaction & { cardNumber?: string };
+  if (cardNumber === undefined) return record;
+  return {
+    kind: 'transaction',
+    transaction: {
+      ...transaction,
+      cardFingerprint: keys.cardFingerprint(cardNumber),
+      cardLast4: cardNumber.slice(-4),
+      ...(testCards[cardNumber]?.kind === 'dispute' ? { disputesOnCapture: true } : {}),
+    },
+  };
 }

@@ -13,6 +13,8 @@ export type LookupAnswer =
       status: 'authorized' | 'captured' | 'declined' | 'voided' | 'refunded' | 'pending';
       amount: number;
       currency: string;
+      /** A declined authorization's code. */
+      code?: string;
     };
 
 export function lookupByKey(state: AcquirerState, merchantId: string, idempotencyKey: string): LookupAnswer {
@@ -55,10 +57,14 @@ function fromTransaction(transaction: Transaction): LookupAnswer {
       return { ...base, status: 'voided' };
     case 'reversed':
       return { ...base, status: captured ? 'refunded' : 'voided' };
+    case 'requires_action':
+      return { ...base, status: 'pending' };
+    case 'declined':
+      return { ...base, status: 'declined', code: transaction.stepUp?.declineCode ?? 'card_declined' };
   }
 }
 
-/** A declined authorization left a ledger entry only (no transaction); requires_3ds left neither a charge nor an id. */
+/** A declined authorization left a ledger entry only (no transaction, unless a step-up); requires_3ds left neither a charge nor an id. */
 function declinedAuthorization(
   state: AcquirerState,
   matches: (entry: AcquirerState['ledger'][number]) => boolean,
@@ -67,7 +73,14 @@ function declinedAuthorization(
     const entry = state.ledger[index]!;
     if (entry.operation !== 'authorize' || entry.outcome !== 'declined' || !matches(entry)) continue;
     if (!entry.transactionId) break;
-    return { found: true, id: entry.transactionId, status: 'declined', amount: entry.amount, currency: entry.currency };
+    return {
+      found: true,
+      id: entry.transactionId,
+      status: 'declined',
+      amount: entry.amount,
+      currency: entry.currency,
+      ...(entry.code ? { code: entry.code } : {}),
+    };
   }
   return { found: false };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isExpiryInFuture, passesLuhn } from '../../domain/luhn';
+import { startStepUp } from './authentication';
 import { defaultTimeoutDelayMs, testCards, type CardBehaviour } from './cards';
 import { acquirerId, type AcquirerBook, type Operation, type StoredAnswer, type Transaction } from './state';
 
@@ -14,6 +15,10 @@ export interface AuthorizeCall {
   card: { number: string; expMonth: number; expYear: number };
   threeDs?: Record<string, unknown>;
   delayMs?: number;
+  /** Where the shopper comes back after the acquirer's authentication page: asks for a step-up. */
+  returnUrl?: string;
+  /** The acquirer as reached from outside, for the page's address. */
+  baseUrl?: string;
 }
 
 export interface ReversalCall {
@@ -70,6 +75,17 @@ async function authorizeReceived(state: AcquirerBook, call: AuthorizeCall, id: s
   if (threeDs === 'invalid')
     return decline('invalid_authentication_data', 'A Y or A 3DS 2.x result must carry dsTransID');
   if (threeDs === 'failed') return decline('authentication_failed', '3-D Secure authentication failed');
+  if (behaviour.kind === 'requires_3ds' && threeDs !== 'authenticated' && call.returnUrl) {
+    if (state.isReversed(call.merchantId, call.idempotencyKey))
+      return decline('authorization_reversed', 'This idempotency key was reversed; nothing was charged');
+    return startStepUp(state, entry, {
+      id,
+      returnUrl: call.returnUrl,
+      capture: call.capture,
+      cardFingerprint: state.cardFingerprint(call.card.number),
+      baseUrl: call.baseUrl ?? '',
+    });
+  }
   if (behaviour.kind === 'requires_3ds' && threeDs !== 'authenticated') {
     state.record({
       ...entry,
@@ -174,6 +190,9 @@ export function followUp(
   if (call.currency !== transaction.currency)
     return fail(200, 'currency_mismatch', `The authorization is in ${transaction.currency}`);
   if (operation !== 'void' && call.amount <= 0) return fail(200, 'invalid_amount', 'The amount must be positive');
+  // A step-up that is still waiting or was declined never authorized anything.
+  if (transaction.status === 'requires_action' || transaction.status === 'declined')
+    return fail(404, 'transaction_not_found', 'No approved authorization under this id');
   if (transaction.status === 'reversed') return fail(200, 'already_reversed', 'The authorization was reversed');
 
   switch (operation) {
@@ -241,6 +260,12 @@ export function reverse(state: AcquirerBook, call: ReversalCall): StoredAnswer {
       code: 'currency_mismatch',
       message: `The authorization is in ${transaction.currency}`,
     });
+  }
+  if (transaction.status === 'requires_action' || transaction.status === 'declined') {
+    // A pending step-up is canceled: the key is already marked, so a later approval on the page is refused.
+    if (transaction.status === 'requires_action') transaction.status = 'reversed';
+    state.record({ ...entry, outcome: 'succeeded', code: 'nothing_to_reverse', amount: 0 });
+    return ok({ status: 'succeeded', reversed: false, amount: 0 });
   }
   let amount = 0;
   if (transaction.status === 'authorized') amount = transaction.authorizedAmount;

@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
+import { createAuthenticationRouter } from './authentication';
 import { maxTimeoutDelayMs } from './cards';
 import { lookupById, lookupByKey } from './lookup';
 import { authorize, followUp, reverse } from './operations';
@@ -12,6 +13,8 @@ import { AcquirerState, type AcquirerBook, type StoredAnswer } from './state';
  *   Idempotency-Key header; the same key (per merchant) returns the same stored answer, even while
  *   the first call is still running, and never adds a second ledger entry; the same key with a
  *   different request answers 409;
+ * - an authorization with a `returnUrl` on a card that asks for 3-D Secure answers
+ *   `requires_action` with the acquirer's own authentication page (authentication.ts);
  * - POST /v1/lookups {merchantId, idempotencyKey}, GET /v1/authorizations/:id?merchantId: what stands
  *   under an authorization's key or id (lookup.ts); a key nothing stands under is closed;
  * - GET /ledger?merchantId&reference&idempotencyKey&operation&transactionId: what was processed;
@@ -33,6 +36,12 @@ const authorizeSchema = z.object({
     holderName: z.string().optional(),
   }),
   threeDs: z.record(z.string(), z.unknown()).optional(),
+  returnUrl: z
+    .string()
+    .max(2048)
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'returnUrl must be http or https')
+    .optional(),
 });
 const followUpSchema = z.object({
   merchantId: z.string().min(1),
@@ -70,9 +79,15 @@ export function createAcquirerRouter(state = new AcquirerState()): express.Route
 
   router.post('/v1/authorizations', (req, res) =>
     handle(req, res, authorizeSchema, (body, key, book) =>
-      authorize(book, { ...body, idempotencyKey: key, delayMs: delayHeader(req) }),
+      authorize(book, {
+        ...body,
+        idempotencyKey: key,
+        delayMs: delayHeader(req),
+        baseUrl: `${req.protocol}://${req.get('host') ?? ''}${req.baseUrl}`,
+      }),
     ),
   );
+  router.use(createAuthenticationRouter(state));
   for (const [action, operation] of [
     ['capture', 'capture'],
     ['void', 'void'],

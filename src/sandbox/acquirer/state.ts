@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { AcquirerHolds } from './holds';
 import { memoryLimitDefaults } from '../../config';
-import { testCards } from './cards';
-import type { AcquirerJournal, JournalRecord } from './journal';
+import { fingerprintPrefix, withoutCardNumber, type AcquirerJournal, type JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */
 export type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'reversal';
@@ -22,8 +21,11 @@ export interface Transaction {
   authorizedAmount: number;
   capturedAmount: number;
   refundedAmount: number;
-  status: 'authorized' | 'captured' | 'voided' | 'reversed';
+  /** requires_action: waiting for the shopper at the acquirer's authentication page (authentication.ts). */
+  status: 'authorized' | 'captured' | 'voided' | 'reversed' | 'requires_action' | 'declined';
   disputeOpened?: { reason: string; amount: number };
+  /** A step-up's page token, where it sends the browser back, and what the call asked for once approved. */
+  stepUp?: { token: string; returnUrl: string; capture: boolean; declineCode?: string };
 }
 
 /** One processed call. Replays of an idempotency key and calls refused by an outage add nothing. */
@@ -32,7 +34,7 @@ export interface LedgerEntry {
   merchantId: string;
   idempotencyKey: string;
   operation: Operation;
-  /** approved | declined | requires_3ds (authorize); succeeded | failed (capture, void, refund, reversal). */
+  /** approved | declined | requires_3ds | requires_action (authorize); succeeded | failed (capture, void, refund, reversal). */
   outcome: string;
   code: string | null;
   amount: number;
@@ -179,6 +181,14 @@ export class AcquirerState {
     this.journal?.append([record]);
   }
 
+  /** Changes made outside a call (the authentication page's submit), journaled in one write as a call's are. */
+  transact<T>(run: (book: AcquirerBook) => T): T {
+    const changes: JournalRecord[] = [];
+    const result = run(this.bookFor(changes));
+    this.journal?.append(changes);
+    return result;
+  }
+
   inFlightAuthorization(merchantId: string, idempotencyKey: string): InFlightAuthorization | undefined {
     return this.inFlight.get(scopedKey(merchantId, idempotencyKey));
   }
@@ -247,7 +257,7 @@ export class AcquirerState {
    */
   private restore(journal: AcquirerJournal): void {
     const read = journal.read();
-    const records = read.map((record) => this.withoutCardNumber(record));
+    const records = read.map((record) => withoutCardNumber(record, this));
     const hadCardNumbers = records.some((record, i) => record !== read[i]);
     for (const record of records) this.apply(record);
     const ledgerIds = new Set(this.ledger.map((entry) => entry.id));
@@ -266,27 +276,7 @@ export class AcquirerState {
     });
     if (hadCardNumbers || records.length > 2 * remembered.length + 10_000) journal.rewrite(remembered);
   }
-
-  /** A record of a journal from before fingerprints, as it is written now (the same record when already so). */
-  private withoutCardNumber(record: JournalRecord): JournalRecord {
-    if (record.kind === 'answer' && !record.fingerprint.startsWith(fingerprintPrefix))
-      return { ...record, fingerprint: this.fingerprint(record.fingerprint) };
-    if (record.kind !== 'transaction') return record;
-    const { cardNumber, ...transaction } = record.transaction as Transaction & { cardNumber?: string };
-    if (cardNumber === undefined) return record;
-    return {
-      kind: 'transaction',
-      transaction: {
-        ...transaction,
-        cardFingerprint: this.cardFingerprint(cardNumber),
-        cardLast4: cardNumber.slice(-4),
-        ...(testCards[cardNumber]?.kind === 'dispute' ? { disputesOnCapture: true } : {}),
-      },
-    };
-  }
 }
-
-const fingerprintPrefix = 'hmac-sha256:';
 
 /** Maps and sets iterate in insertion order: the first keys are the oldest. */
 function dropOldest(collection: Map<string, unknown> | Set<string>, max: number): void {
