@@ -5,6 +5,7 @@ import { ok } from '../commerce/commerceHelpers';
 import { adyenKit, adyenLedger } from '../processors/kits/adyen';
 import type { KitAccount } from '../processors/kits/types';
 import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
+import { passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through an adyen processor (the Adyen simulator over real
@@ -62,21 +63,8 @@ describe('step-up authentication at an adyen processor (Postgres, dev server, Ad
       ...extra,
     });
 
-  /** Follows the engine's start link to the simulator's page and submits it: returns the engine's return link. */
-  async function authenticate(redirectUrl: string, outcome: 'approve' | 'fail'): Promise<string> {
-    const start = await fetch(redirectUrl, { redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const page = start.headers.get('location')!;
-    expect(page).toContain('/simulator/redirect/');
-    const submitted = await fetch(page, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome }).toString(),
-      redirect: 'manual',
-    });
-    expect(submitted.status).toBe(303);
-    return submitted.headers.get('location')!;
-  }
+  const authenticate = (redirectUrl: string, outcome: 'approve' | 'fail') =>
+    passAuthenticationPage(redirectUrl, outcome, '/simulator/redirect/');
 
   const paymentRow = (id: string) => harness.db.payment.findUniqueOrThrow({ where: { id } });
   const ledger = (paymentId: string) => adyenLedger(simulatorUrl, account.credentials.merchantAccount!, paymentId);

@@ -2,6 +2,7 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, netCharged, tenantApi, type PaymentTenant } from './paymentsFixtures';
+import { passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a `sandbox_hosted3ds` processor: the engine's own
@@ -60,21 +61,8 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     });
   }
 
-  /** Follows the engine's start link to the acquirer's page and submits it: returns the engine's return link. */
-  async function authenticate(redirectUrl: string, outcome: 'approve' | 'fail'): Promise<string> {
-    const start = await fetch(redirectUrl, { redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const page = start.headers.get('location')!;
-    expect(page).toContain(`${harness.sandboxUrl}/acquirer/authenticate/`);
-    const submitted = await fetch(page, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome }).toString(),
-      redirect: 'manual',
-    });
-    expect(submitted.status).toBe(303);
-    return submitted.headers.get('location')!;
-  }
+  const authenticate = (redirectUrl: string, outcome: 'approve' | 'fail') =>
+    passAuthenticationPage(redirectUrl, outcome, `${harness.sandboxUrl}/acquirer/authenticate/`);
 
   const paymentRow = (id: string) => harness.db.payment.findUniqueOrThrow({ where: { id } });
   const charged = async (tenant: PaymentTenant, processorId: string, paymentId: string) =>

@@ -4,6 +4,7 @@ import { until } from '../../helpers/until';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
 import { createStripeTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
+import { passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a stripe processor (the Stripe simulator over real
@@ -56,21 +57,8 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     return answer;
   }
 
-  /** Follows the engine's start link to the simulator's page and submits it: returns the engine's return link. */
-  async function authenticate(redirectUrl: string, outcome: 'approve' | 'fail'): Promise<string> {
-    const start = await fetch(redirectUrl, { redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const page = start.headers.get('location')!;
-    expect(page).toContain('/_simulator/authenticate/');
-    const submitted = await fetch(page, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome }).toString(),
-      redirect: 'manual',
-    });
-    expect(submitted.status).toBe(303);
-    return submitted.headers.get('location')!;
-  }
+  const authenticate = (redirectUrl: string, outcome: 'approve' | 'fail') =>
+    passAuthenticationPage(redirectUrl, outcome, '/_simulator/authenticate/');
 
   const paymentRow = (id: string) => harness.db.payment.findUniqueOrThrow({ where: { id } });
 
