@@ -1,6 +1,7 @@
-import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../db/prisma';
-import { conflict } from '../errors';
+import { conflict, isDomainError } from '../errors';
 import { runSubscriptionUpdate } from '../subscriptions/client';
 import { customerCancelUpdate, withdrawCancelUpdate } from '../../workflows/subscriptions/messages';
 import type { CustomerPortalSession } from './session';
@@ -20,14 +21,33 @@ async function changeOwnSubscription(
   { db, temporal }: CancellationDeps,
   session: CustomerPortalSession,
   subscriptionId: string,
-  change: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<unknown>,
+  change: (handle: WorkflowHandle, updateId: string) => Promise<unknown>,
 ) {
   const row = await findOwnSubscription(db, session, subscriptionId);
   if (row.status === 'canceled') throw conflict('This subscription is canceled', 'INVALID_SUBSCRIPTION_TRANSITION');
-  await runSubscriptionUpdate(() => change(temporal.workflow.getHandle(row.id)));
+  const handle = temporal.workflow.getHandle(row.id);
+  const updateId = randomUUID();
+  try {
+    await runSubscriptionUpdate(() => change(handle, updateId));
+  } catch (error) {
+    // A cancel now ends the workflow in the task that completes the update; the answer to the
+    // request that won can then come back as "not running". The server keeps the outcome of an
+    // update by its id: ours completed, so it is this request's success, not a conflict.
+    if (!isDomainError(error, 'SUBSCRIPTION_NOT_RUNNING') || !(await completedUpdate(temporal, handle, updateId)))
+      throw error;
+  }
   const after = await findOwnSubscription(db, session, subscriptionId);
   const [described] = await describeSubscriptions(db, session, [after]);
   return described!;
+}
+
+async function completedUpdate(temporal: Client, handle: WorkflowHandle, updateId: string): Promise<boolean> {
+  try {
+    await temporal.connection.withDeadline(Date.now() + 5_000, () => handle.getUpdateHandle(updateId).result());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -39,14 +59,17 @@ export function cancelOwnSubscription(
   session: CustomerPortalSession,
   input: { subscriptionId: string; atPeriodEnd: boolean },
 ) {
-  return changeOwnSubscription(deps, session, input.subscriptionId, (handle) =>
-    handle.executeUpdate(customerCancelUpdate, { args: [{ atPeriodEnd: input.atPeriodEnd, atMs: Date.now() }] }),
+  return changeOwnSubscription(deps, session, input.subscriptionId, (handle, updateId) =>
+    handle.executeUpdate(customerCancelUpdate, {
+      args: [{ atPeriodEnd: input.atPeriodEnd, atMs: Date.now() }],
+      updateId,
+    }),
   );
 }
 
 /** Withdraws a cancel at period end: the subscription renews at its next billing date as before. */
 export function resumeOwnSubscription(deps: CancellationDeps, session: CustomerPortalSession, subscriptionId: string) {
-  return changeOwnSubscription(deps, session, subscriptionId, (handle) =>
-    handle.executeUpdate(withdrawCancelUpdate, { args: [{ atMs: Date.now() }] }),
+  return changeOwnSubscription(deps, session, subscriptionId, (handle, updateId) =>
+    handle.executeUpdate(withdrawCancelUpdate, { args: [{ atMs: Date.now() }], updateId }),
   );
 }
