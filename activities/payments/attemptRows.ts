@@ -1,6 +1,8 @@
 import type { Db } from '../../src/db/prisma';
 import { newId } from '../../src/domain/ids';
-import type { AttemptRecord } from '../../src/payments/workflowTypes';
+import { declineCategoryOf } from '../../src/processors/declineCodes';
+import type { AuthorizeResult } from '../../src/processors/types';
+import type { AttemptRecord, AuthorizeAttemptResult } from '../../src/payments/workflowTypes';
 
 /** One PaymentAttempt row per (payment, attempt number): a retried activity updates, never adds. */
 export async function upsertAttempt(db: Db, paymentId: string, attempt: AttemptRecord): Promise<void> {
@@ -17,4 +19,61 @@ export async function upsertAttempt(db: Db, paymentId: string, attempt: AttemptR
     create: { id: newId('paymentAttempt'), paymentId, attemptNumber: attempt.attemptNumber, ...data },
     update: data,
   });
+}
+
+/** A processor's answer as the attempt's record (also a step-up's settled result). */
+export function toAttemptResult(
+  input: { attemptNumber: number; processorId: string },
+  result: AuthorizeResult,
+): AuthorizeAttemptResult {
+  const base = { attemptNumber: input.attemptNumber, processorId: input.processorId };
+  switch (result.outcome) {
+    case 'approved':
+      return {
+        ...base,
+        outcome: 'approved',
+        errorCode: null,
+        category: null,
+        message: null,
+        processorReference: result.processorReference,
+        captured: result.captured,
+        dispute: result.disputeOpened
+          ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason }
+          : null,
+      };
+    case 'declined':
+      return {
+        ...base,
+        outcome: 'declined',
+        errorCode: result.code,
+        // The table decides, also for codes it lacks (fail closed), whatever the adapter guessed.
+        category: declineCategoryOf(result.code),
+        message: result.message,
+        processorReference: result.processorReference ?? null,
+        captured: false,
+        dispute: null,
+      };
+    case 'requires_action':
+      return {
+        ...base,
+        outcome: 'requires_action',
+        errorCode: null,
+        category: null,
+        message: "Waiting for the shopper at the processor's authentication page",
+        processorReference: result.processorReference,
+        captured: false,
+        dispute: null,
+      };
+    case 'requires_3ds':
+      return {
+        ...base,
+        outcome: 'requires_3ds',
+        errorCode: result.code,
+        category: declineCategoryOf(result.code),
+        message: result.message ?? null,
+        processorReference: null,
+        captured: false,
+        dispute: null,
+      };
+  }
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { declineCategoryOf, isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
-import { ProcessorTechnicalError, type AuthorizeResult, type LookupStatus } from '../../src/processors/types';
+import { isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
+import { ProcessorTechnicalError, type LookupStatus } from '../../src/processors/types';
 import { paymentAttempts, paymentCascades } from '../../src/metrics/metrics';
 import {
   accessOf,
@@ -20,7 +20,7 @@ import { decryptPan } from '../../src/vault/cardVault';
 import { adviseAuthentication } from '../../src/payments/authenticationAdvice';
 import { stepUpReturnUrl, stepUpStartUrl } from '../../src/payments/stepUpLinks';
 import type { ActivityDeps } from '../deps';
-import { upsertAttempt as upsertAttemptRow } from './attemptRows';
+import { toAttemptResult, upsertAttempt as upsertAttemptRow } from './attemptRows';
 
 /** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
 export function attemptIdempotencyKey(paymentId: string, attemptNumber: number): string {
@@ -252,61 +252,4 @@ function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent:
     details: [details],
     nonRetryable: error instanceof ProcessorConfigurationError,
   });
-}
-
-/** A processor's answer as the attempt's record (also a step-up's settled result). */
-export function toAttemptResult(
-  input: { attemptNumber: number; processorId: string },
-  result: AuthorizeResult,
-): AuthorizeAttemptResult {
-  const base = { attemptNumber: input.attemptNumber, processorId: input.processorId };
-  switch (result.outcome) {
-    case 'approved':
-      return {
-        ...base,
-        outcome: 'approved',
-        errorCode: null,
-        category: null,
-        message: null,
-        processorReference: result.processorReference,
-        captured: result.captured,
-        dispute: result.disputeOpened
-          ? { amount: result.disputeOpened.amount, reason: result.disputeOpened.reason }
-          : null,
-      };
-    case 'declined':
-      return {
-        ...base,
-        outcome: 'declined',
-        errorCode: result.code,
-        // The table decides, also for codes it lacks (fail closed), whatever the adapter guessed.
-        category: declineCategoryOf(result.code),
-        message: result.message,
-        processorReference: result.processorReference ?? null,
-        captured: false,
-        dispute: null,
-      };
-    case 'requires_action':
-      return {
-        ...base,
-        outcome: 'requires_action',
-        errorCode: null,
-        category: null,
-        message: "Waiting for the shopper at the processor's authentication page",
-        processorReference: result.processorReference,
-        captured: false,
-        dispute: null,
-      };
-    case 'requires_3ds':
-      return {
-        ...base,
-        outcome: 'requires_3ds',
-        errorCode: result.code,
-        category: declineCategoryOf(result.code),
-        message: result.message ?? null,
-        processorReference: null,
-        captured: false,
-        dispute: null,
-      };
-  }
 }

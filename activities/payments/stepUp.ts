@@ -4,8 +4,8 @@ import { ProcessorTechnicalError, type AuthenticationResult } from '../../src/pr
 import { processorAccess, type ProcessorAccess } from '../../src/payments/processorAccess';
 import type { AuthorizeAttemptResult, StepUpCheck, StepUpCheckInput } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
-import { attemptIdempotencyKey, reversalIdempotencyKey, toAttemptResult } from './authorize';
-import { upsertAttempt } from './attemptRows';
+import { attemptIdempotencyKey, reversalIdempotencyKey } from './authorize';
+import { toAttemptResult, upsertAttempt } from './attemptRows';
 
 /**
  * The processor-hosted authentication (step-up) of one attempt, once the shopper is back, the
