@@ -251,8 +251,6 @@ export interface PaymentStateView {
   routeOrder: string[];
   /** While the shopper is at a processor's authentication page: which attempt, and the page. */
   stepUp?: { attemptNumber: number; action: AuthenticationAction } | null;
-  /** The caller's returnUrl, for the browser links of a step-up. */
-  returnUrl?: string | null;
 }
 
 export const blockedByRuleCode = 'blocked_by_rule';

@@ -52,13 +52,7 @@ const { dispatchEvents } = proxyActivities<Activities>({
  * The API waits on `awaitOutcome` (update-with-start) for the answer.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
-  const state: PaymentStateView = {
-    step: 'validating',
-    status: 'processing',
-    attempts: [],
-    routeOrder: [],
-    ...(input.returnUrl ? { returnUrl: input.returnUrl } : {}),
-  };
+  const state: PaymentStateView = { step: 'validating', status: 'processing', attempts: [], routeOrder: [] };
   let outcome: PaymentOutcome | undefined;
 
   setHandler(paymentStateQuery, () => state);

@@ -5,7 +5,7 @@ import { ok } from '../commerce/commerceHelpers';
 import { adyenKit, adyenLedger } from '../processors/kits/adyen';
 import type { KitAccount } from '../processors/kits/types';
 import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
-import { passAuthenticationPage } from './stepUpHelpers';
+import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through an adyen processor (the Adyen simulator over real
@@ -106,20 +106,14 @@ describe('step-up authentication at an adyen processor (Postgres, dev server, Ad
       expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
     expect(await account.netCharged(paymentId)).toBe(2500);
     expect(await ledger(paymentId)).toHaveLength(1);
-    const succeeded = await harness.db.event.findMany({
-      where: { accountId: t.merchant.accountId, eventType: 's_payment_succeeded' },
-    });
-    expect(succeeded.filter((event) => JSON.stringify(event).includes(paymentId))).toHaveLength(1);
-    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
-    expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
+    await expectSettledOnce(harness, t.merchant.accountId, paymentId);
   });
 
   it('a shopper who fails authentication: the payment fails authentication_failed, is not cascaded, nothing charged', async () => {
     const answer = await pay(redirectCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'fail');
-    const landed = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({
+    expect(await landOnReturn(back)).toMatchObject({
       settled: true,
       payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
     });
@@ -133,8 +127,7 @@ describe('step-up authentication at an adyen processor (Postgres, dev server, Ad
     expect(answer.body.payment).toMatchObject({ status: 'requires_action' });
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'approve');
-    const landed = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({ settled: true, payment: { status: 'authorized' } });
+    expect(await landOnReturn(back)).toMatchObject({ settled: true, payment: { status: 'authorized' } });
     expect(await ledger(paymentId)).toEqual([
       expect.objectContaining({ resultCode: 'Authorised', manualCapture: true, captured: 0 }),
     ]);
@@ -145,14 +138,12 @@ describe('step-up authentication at an adyen processor (Postgres, dev server, Ad
     const paymentId = answer.body.payment.id as string;
     const redirectUrl = answer.body.redirectUrl as string;
     const early = redirectUrl.replace('/authentication?', '/authentication/return?');
-    const landed = await fetch(early, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({
+    expect(await landOnReturn(early)).toMatchObject({
       settled: false,
       payment: { id: paymentId, status: 'requires_action' },
     });
     const back = await authenticate(redirectUrl, 'approve');
-    const done = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await done.json()).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
+    expect(await landOnReturn(back)).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
     expect(await account.netCharged(paymentId)).toBe(2500);
   });
 

@@ -1,3 +1,5 @@
+import type { Harness } from '../../helpers/harness';
+
 /**
  * The shopper's side of a step-up without a browser: follows the payment's redirectUrl (the
  * engine's start link) to the processor's page, checks it is the page expected (`pageMarker`),
@@ -21,4 +23,19 @@ export async function passAuthenticationPage(
   });
   expect(submitted.status).toBe(303);
   return submitted.headers.get('location')!;
+}
+
+/** The engine's return link as a script reads it (JSON): `{settled, payment}`. */
+export async function landOnReturn(returnLink: string): Promise<any> {
+  const landed = await fetch(returnLink, { headers: { accept: 'application/json' } });
+  expect(landed.status).toBe(200);
+  return landed.json();
+}
+
+/** One settlement: one `payment/succeeded` event for the payment and one attempt, approved. */
+export async function expectSettledOnce(harness: Harness, accountId: string, paymentId: string): Promise<void> {
+  const succeeded = await harness.db.event.findMany({ where: { accountId, eventType: 's_payment_succeeded' } });
+  expect(succeeded.filter((event) => JSON.stringify(event).includes(paymentId))).toHaveLength(1);
+  const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
+  expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
 }

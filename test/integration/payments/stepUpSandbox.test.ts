@@ -2,7 +2,7 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, netCharged, tenantApi, type PaymentTenant } from './paymentsFixtures';
-import { passAuthenticationPage } from './stepUpHelpers';
+import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a `sandbox_hosted3ds` processor: the engine's own
@@ -97,8 +97,7 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     const answer = await pay(t, challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'fail');
-    const landed = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({
+    expect(await landOnReturn(back)).toMatchObject({
       settled: true,
       payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
     });
@@ -120,12 +119,7 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     for (const body of bodies)
       expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
     expect(await charged(t, hosted, paymentId)).toBe(2500);
-    const succeeded = await harness.db.event.findMany({
-      where: { accountId: t.merchant.accountId, eventType: 's_payment_succeeded' },
-    });
-    expect(succeeded.filter((event) => JSON.stringify(event).includes(paymentId))).toHaveLength(1);
-    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
-    expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
+    await expectSettledOnce(harness, t.merchant.accountId, paymentId);
   });
 
   it('a return before the shopper finished keeps the payment waiting; it can still finish', async () => {
@@ -137,8 +131,7 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     });
     expect(await early.json()).toMatchObject({ settled: false, payment: { id: paymentId, status: 'requires_action' } });
     const back = await authenticate(redirectUrl, 'approve');
-    const done = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await done.json()).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
+    expect(await landOnReturn(back)).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
     expect(await charged(t, hosted, paymentId)).toBe(2500);
   });
 

@@ -4,7 +4,7 @@ import { until } from '../../helpers/until';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
 import { createStripeTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
-import { passAuthenticationPage } from './stepUpHelpers';
+import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a stripe processor (the Stripe simulator over real
@@ -97,20 +97,14 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     for (const body of bodies)
       expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
     expect(await account.netCharged(paymentId)).toBe(2500);
-    const succeeded = await harness.db.event.findMany({
-      where: { accountId: t.merchant.accountId, eventType: 's_payment_succeeded' },
-    });
-    expect(succeeded.filter((event) => JSON.stringify(event).includes(paymentId))).toHaveLength(1);
-    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
-    expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
+    await expectSettledOnce(harness, t.merchant.accountId, paymentId);
   });
 
   it('a shopper who fails authentication: the payment fails authentication_failed, is not cascaded, nothing charged', async () => {
     const answer = await pay(challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'fail');
-    const landed = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({
+    expect(await landOnReturn(back)).toMatchObject({
       settled: true,
       payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
     });
@@ -136,15 +130,13 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     const paymentId = answer.body.payment.id as string;
     const redirectUrl = answer.body.redirectUrl as string;
     const early = redirectUrl.replace('/authentication?', '/authentication/return?');
-    const landed = await fetch(early, { headers: { accept: 'application/json' } });
-    expect(await landed.json()).toMatchObject({
+    expect(await landOnReturn(early)).toMatchObject({
       settled: false,
       payment: { id: paymentId, status: 'requires_action' },
     });
     // The start link still leads to the processor's page, and the payment can still finish.
     const back = await authenticate(redirectUrl, 'approve');
-    const done = await fetch(back, { headers: { accept: 'application/json' } });
-    expect(await done.json()).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
+    expect(await landOnReturn(back)).toMatchObject({ settled: true, payment: { status: 'succeeded' } });
   });
 
   it("the processor's webhook settles the payment when the browser never comes back; a late return shows the result", async () => {
