@@ -13,7 +13,7 @@ import { recordEvent } from '../../src/events/recordEvent';
 import { payDueLinkFor } from '../../src/portal/payDueLink';
 import { subscriptionOrderId } from '../../src/subscriptions/chargeLinks';
 import type { ActivityDeps } from '../deps';
-import { membershipRowFromState, subscriptionProgressFromState } from './projection';
+import { membershipRowFromState, subscriptionProgressFromState } from '../../src/subscriptions/projection';
 
 type Tx = Prisma.TransactionClient;
 

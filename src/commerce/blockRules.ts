@@ -1,4 +1,4 @@
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { BlockRule } from '../generated/prisma/client';
 import {

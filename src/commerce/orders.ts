@@ -1,4 +1,4 @@
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { maxAmount } from '../domain/checkoutTotals';

@@ -1,4 +1,4 @@
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { PaymentInstrument } from '../generated/prisma/client';
 import { cardBrandOf, hasValidLengthForBrand, issuingCountryOf } from '../domain/cardBrand';

@@ -1,4 +1,4 @@
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Store } from '../generated/prisma/client';
 import { newId } from '../domain/ids';

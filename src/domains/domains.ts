@@ -1,5 +1,5 @@
 import { resolveTxt } from 'node:dns/promises';
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { CustomDomain } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';

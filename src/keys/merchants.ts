@@ -1,4 +1,4 @@
-import type { Page } from '../db/listQuery';
+import type { Page } from '../domain/listQuery';
 import type { Db } from '../db/prisma';
 import type { Account, ApiKey } from '../generated/prisma/client';
 import { visibleModes, type Mode, type Role } from '../domain/apiKeys';

@@ -1,4 +1,4 @@
-import type { Page } from '../db/listQuery';
+import type { Page } from '../domain/listQuery';
 import type { Db } from '../db/prisma';
 import type { ApiKey, ProcessingAccount } from '../generated/prisma/client';
 import { processingKeyLabel, visibleModes, type Mode } from '../domain/apiKeys';

@@ -1,4 +1,4 @@
-import type { ListDefinition, ListQuery, Page } from '../db/listQuery';
+import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { PluginDeployment } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';

@@ -9,7 +9,7 @@ import { dispatchEventsNow } from '../events/dispatch';
 import { recordEvent } from '../events/recordEvent';
 import type { Logger } from '../logging/logger';
 import { invalid, notFound } from '../errors';
-import { subscriptionRowFromState } from '../../activities/subscriptions/projection';
+import { subscriptionRowFromState } from './projection';
 import { billingLabel } from '../domain/billing';
 import { startSubscriptionWorkflow } from './client';
 

@@ -1,4 +1,4 @@
-import { buildListQuery, escapeLikePattern, pageInfo, type ListDefinition } from '../../src/db/listQuery';
+import { buildListQuery, escapeLikePattern, pageInfo, type ListDefinition } from '../../src/domain/listQuery';
 import { toApiError } from '../../src/http/core/errors';
 import { listRequestSchema, maxPageSize } from '../../src/http/lists/validators';
 

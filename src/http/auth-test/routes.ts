@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { readAccount } from '../../keys/lookup';
 import { authOf } from '../auth/authenticate';
 import type { AppDeps } from '../core/context';
-import { forbidden } from '../core/errors';
+import { forbidden } from '../../errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { authTestSchema } from './validators';

@@ -3,7 +3,8 @@ import { hashToken, isWellFormedToken, type KeyKind, type Role } from '../../dom
 import { findKeyByTokenHash } from '../../keys/lookup';
 import { assertPayfacPartner } from '../../keys/partners';
 import type { AppDeps, AuthContext } from '../core/context';
-import { forbidden, notAuthorized } from '../core/errors';
+import { notAuthorized } from '../core/errors';
+import { forbidden } from '../../errors';
 
 /**
  * Resolves `Authorization: Bearer <key>` to an AuthContext. Every call reads the key row, so a

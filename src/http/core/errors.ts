@@ -32,9 +32,6 @@ export class ApiError extends Error {
 export const badRequest = (message: string, code = 'BAD_REQUEST', issues?: ErrorBody['issues']) =>
   new ApiError(400, code, message, issues);
 export const notAuthorized = (message: string) => new ApiError(401, 'NOT_AUTHORIZED', message);
-export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, code, message);
-export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
-export const conflict = (message: string, code = 'CONFLICT') => new ApiError(409, code, message);
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { Tenant } from '../../events/tenant';
 import { authOf } from '../auth/authenticate';
-import { forbidden } from '../core/errors';
+import { forbidden } from '../../errors';
 
 /** The caller's tenant: events and webhook endpoints of other accounts and modes are 404. */
 export function tenantOf(req: Request): Tenant {

@@ -1,20 +1,10 @@
 import type { Router } from 'express';
-import { pingDatabase } from '../../db/health';
+import { probeHealth } from '../../runtime/health';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { healthResponseSchema, type HealthResponse } from './validators';
 
 const basePath = '/api/public/v1';
-
-async function timed<T>(probe: () => Promise<T>): Promise<{ value?: T; latencyMs: number; error?: string }> {
-  const started = performance.now();
-  try {
-    const value = await probe();
-    return { value, latencyMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    return { latencyMs: Math.round(performance.now() - started), error: (error as Error).message };
-  }
-}
 
 export function registerHealthRoutes(router: Router, deps: AppDeps): void {
   defineRoute(
@@ -32,17 +22,12 @@ export function registerHealthRoutes(router: Router, deps: AppDeps): void {
       otherResponseStatuses: [503],
     },
     async ({ res }) => {
-      const [database, temporal] = await Promise.all([
-        timed(() => pingDatabase(deps.db)),
-        timed(async () => {
-          const answer = await deps.temporal.workflowService.describeTaskQueue({
-            namespace: deps.config.TEMPORAL_NAMESPACE,
-            taskQueue: { name: deps.taskQueue },
-            taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
-          });
-          return (answer.pollers?.length ?? 0) > 0;
-        }),
-      ]);
+      const { database, temporal } = await probeHealth({
+        db: deps.db,
+        temporal: deps.temporal,
+        namespace: deps.config.TEMPORAL_NAMESPACE,
+        taskQueue: deps.taskQueue,
+      });
       const body: HealthResponse = {
         status: !database.error && !temporal.error && temporal.value ? 'ok' : 'degraded',
         database: {

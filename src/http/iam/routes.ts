@@ -13,7 +13,7 @@ import { mintServiceKey, listServiceKeys, revokeServiceKey } from '../../iam/ser
 import { createSessionVerifier } from '../../iam/sessions';
 import { addStaff, changeStaffRole, listStaff, removeStaff } from '../../iam/staff';
 import type { AppDeps } from '../core/context';
-import { notFound } from '../core/errors';
+import { notFound } from '../../errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { accountOf, authorizeAccount } from './access';

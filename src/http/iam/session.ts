@@ -5,7 +5,8 @@ import type { Grants } from '../../iam/policies';
 import type { SessionVerifier } from '../../iam/sessions';
 import { loadGrants, resolveSessionUser } from '../../iam/users';
 import type { User } from '../../generated/prisma/client';
-import { forbidden, notAuthorized } from '../core/errors';
+import { notAuthorized } from '../core/errors';
+import { forbidden } from '../../errors';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -1,2 +1,2 @@
-export { buildListQuery, pageInfo, type ListDefinition, type ListQuery } from '../../db/listQuery';
+export { buildListQuery, pageInfo, type ListDefinition, type ListQuery } from '../../domain/listQuery';
 export { listRequestExample, listRequestSchema, listResponseSchema, maxPageSize, type ListRequest } from './validators';

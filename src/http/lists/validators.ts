@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import '../core/openapi';
-import { defaultPageSize, filterConditions, maxPageSize } from '../../db/listQuery';
+import { defaultPageSize, filterConditions, maxPageSize } from '../../domain/listQuery';
 
 export { maxPageSize };
 

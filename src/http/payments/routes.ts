@@ -8,7 +8,8 @@ import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
-import { badRequest, forbidden } from '../core/errors';
+import { badRequest } from '../core/errors';
+import { forbidden } from '../../errors';
 import { defineRoute } from '../core/route';
 import { keyedBusinessId } from '../idempotency/middleware';
 import {

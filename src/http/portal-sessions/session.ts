@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../core/context';
-import { forbidden, notAuthorized } from '../core/errors';
+import { notAuthorized } from '../core/errors';
+import { forbidden } from '../../errors';
 import { findPortalSession, type CustomerPortalSession, type PortalSessionContext } from '../../portal/session';
 
 declare module 'express-serve-static-core' {

@@ -6,7 +6,7 @@ import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
 import { createMailer } from '../../../src/portal/mailer';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
-import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
+import { subscriptionRowFromState } from '../../../src/subscriptions/projection';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';

@@ -1,6 +1,6 @@
 import { billingDateAt } from '../../../src/domain/billing';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
-import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
+import { subscriptionRowFromState } from '../../../src/subscriptions/projection';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';

@@ -1,4 +1,4 @@
-import { idPattern, type IdPrefix } from '../domain/ids';
+import { idPattern, type IdPrefix } from './ids';
 import { invalid } from '../errors';
 
 /** The largest page any list answers; bigger requests are refused (400), not silently clipped. */

@@ -1,5 +1,5 @@
-import type { Prisma } from '../../src/db/prisma';
-import { nextBillingAtMs, type SubscriptionState } from '../../src/domain/billingState';
+import type { Prisma } from '../db/prisma';
+import { nextBillingAtMs, type SubscriptionState } from '../domain/billingState';
 
 const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
