@@ -1,4 +1,4 @@
-import type { DeclineCategory } from './types';
+import type { DeclineCategory } from './operations';
 
 /**
  * Every error code the engine records on an attempt or a payment, with its category: what a

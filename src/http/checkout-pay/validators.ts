@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
-import {
-  customerIpSchema,
-  initiatedBySchema,
-  processPaymentResponseSchema,
-  returnUrlSchema,
-  browserInfoSchema,
-} from '../payments/validators';
+import { customerIpSchema, initiatedBySchema, returnUrlSchema, browserInfoSchema } from '../payments/validators';
+import { processPaymentResponseSchema } from '../payments/views';
 import { cardAliasField, checkAlias } from '../core/aliases';
 import '../core/openapi';
 

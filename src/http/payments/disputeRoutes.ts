@@ -6,7 +6,8 @@ import { beforeWork, refusedBeforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
-import { createDisputeSchema, disputeSchema, toPublicDispute, updateDisputeSchema } from './validators';
+import { createDisputeSchema, updateDisputeSchema } from './validators';
+import { disputeSchema, toPublicDispute } from './views';
 
 const basePath = '/api/public/v1';
 const tags = ['payments'];

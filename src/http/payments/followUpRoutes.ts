@@ -11,14 +11,8 @@ import { keyedBusinessId } from '../idempotency/middleware';
 import type { Routers } from '../routes';
 import { PaymentDeclinedError } from './answer';
 import { registerDisputeRoutes } from './disputeRoutes';
-import {
-  captureSchema,
-  paymentSchema,
-  refundRequestSchema,
-  refundResultSchema,
-  toPublicPayment,
-  voidSchema,
-} from './validators';
+import { captureSchema, refundRequestSchema, voidSchema } from './validators';
+import { paymentSchema, refundResultSchema, toPublicPayment } from './views';
 
 const basePath = '/api/public/v1';
 const tags = ['payments'];

@@ -23,16 +23,14 @@ import {
 import type { Routers } from '../routes';
 import { answerPayment } from './answer';
 import { registerPaymentFollowUpRoutes, runCaptureRequest } from './followUpRoutes';
+import { paymentParams, processPaymentSchema, type ProcessPaymentBody } from './validators';
 import {
   paymentDetailSchema,
-  paymentParams,
   paymentSchema,
   processPaymentResponseSchema,
-  processPaymentSchema,
   toPublicDispute,
   toPublicPayment,
-  type ProcessPaymentBody,
-} from './validators';
+} from './views';
 
 const publicBase = '/api/public/v1';
 const processingBase = '/api/processing/v1';
