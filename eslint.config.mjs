@@ -2,6 +2,31 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The layer rules (docs/architecture.md#layout). Import strings are matched as written (relative paths).
+const layer = {
+  database: {
+    regex: '^(\\.\\./)+db(/.*)?$',
+    allowTypeImports: true,
+    message: 'src/http does not touch the database: call the process module in src/<process>/ that does.',
+  },
+  prismaValues: {
+    regex: '^(\\.\\./)+generated(/.*)?$',
+    allowTypeImports: true,
+    message: 'src/http may name Prisma types (import type) but not use the client: call src/<process>/.',
+  },
+  http: {
+    regex: '^(\\.\\./)+(src/)?http(/.*)?$',
+    message:
+      'Only src/http knows HTTP: below it code throws DomainError (src/errors.ts), never ApiError, and imports nothing from src/http.',
+  },
+  activities: {
+    regex: '^(\\.\\./)+activities(/.*)?$',
+    message: 'src/ does not import activities: put the shared code in src/<process>/ and let the activity import it.',
+  },
+};
+const restrictImports = (...patterns) => ['error', { patterns }];
+const production = ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'temporal/**/*.ts'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -33,6 +58,29 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(layer.database, layer.prismaValues) },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**'],
+    rules: { 'no-restricted-imports': restrictImports(layer.http, layer.activities) },
+  },
+  {
+    // The API's composition root: it builds the Express app, so it is the one file outside src/http that imports it.
+    files: ['src/runtime/api.ts'],
+    rules: { 'no-restricted-imports': restrictImports(layer.activities) },
+  },
+  {
+    // The worker's composition root: it registers createActivities, the one import of activities/ from src/.
+    files: ['src/runtime/worker.ts'],
+    rules: { 'no-restricted-imports': restrictImports(layer.http) },
+  },
+  {
+    files: ['activities/**/*.ts', 'temporal/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(layer.http) },
   },
   {
     files: ['test/**/*.ts'],
@@ -70,6 +118,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Import activity types only (import type).',
             },
+            layer.http,
           ],
         },
       ],
@@ -95,5 +144,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Counted as `wc -l` counts them: blank lines and comments included.
+    files: production,
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
 );

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { searchAttributesFor, startAndAwait } from '../../temporal/client';
 import { awaitOutcomeUpdate } from '../../workflows/payments/messages';
-import type { paymentWorkflow } from '../../workflows/payments/workflow';
 import type { Db } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { idPrefixes, newId, type IdKind } from '../domain/ids';
 import type { OrderSummary, PaymentOutcome, PaymentStatus, PaymentWorkflowInput } from './workflowTypes';
+
+/**
+ * The payment workflow's signature, written here rather than imported from its module: that module
+ * imports the activities' types, and the activities import this file (an import cycle).
+ */
+type PaymentWorkflow = (input: PaymentWorkflowInput) => Promise<PaymentOutcome>;
 
 const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -74,7 +79,7 @@ export async function runPayment(deps: PaymentRunDeps, input: PaymentWorkflowInp
     onDeadline: () => processingOutcome(input),
     whenClosed: async () =>
       (await outcomeFromRow(deps.db, input.paymentId)) ??
-      (await deps.temporal.workflow.getHandle<typeof paymentWorkflow>(input.paymentId).result()),
+      (await deps.temporal.workflow.getHandle<PaymentWorkflow>(input.paymentId).result()),
   });
 }
 
