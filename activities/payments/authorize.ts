@@ -20,17 +20,12 @@ import { decryptPan } from '../../src/vault/cardVault';
 import { adviseAuthentication } from '../../src/payments/authenticationAdvice';
 import { stepUpReturnUrl, stepUpStartUrl } from '../../src/payments/stepUpLinks';
 import type { ActivityDeps } from '../deps';
-import { toAttemptResult, upsertAttempt as upsertAttemptRow } from './attemptRows';
-
-/** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
-export function attemptIdempotencyKey(paymentId: string, attemptNumber: number): string {
-  return `${paymentId}:${attemptNumber}`;
-}
-
-/** The reversal of an attempt has its own key, so a retried reversal is applied once. */
-export function reversalIdempotencyKey(paymentId: string, attemptNumber: number): string {
-  return `${attemptIdempotencyKey(paymentId, attemptNumber)}:reversal`;
-}
+import {
+  attemptIdempotencyKey,
+  reversalIdempotencyKey,
+  toAttemptResult,
+  upsertAttempt as upsertAttemptRow,
+} from '../../src/payments/attemptRows';
 
 export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
   const { db } = deps;

@@ -2,7 +2,7 @@ import type { FollowUpCall, ProcessorFollowUp, SettlementOperation } from '../..
 import { processorAccess } from '../../src/payments/processorAccess';
 import { ProcessorTechnicalError, type LookupResult } from '../../src/processors/types';
 import type { ActivityDeps } from '../deps';
-import { attemptIdempotencyKey } from './authorize';
+import { attemptIdempotencyKey } from '../../src/payments/attemptRows';
 
 /**
  * What a follow-up the processor answered `pending` came to, asked after the workflow waited long

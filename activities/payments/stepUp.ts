@@ -4,8 +4,12 @@ import { ProcessorTechnicalError, type AuthenticationResult } from '../../src/pr
 import { processorAccess, type ProcessorAccess } from '../../src/payments/processorAccess';
 import type { AuthorizeAttemptResult, StepUpCheck, StepUpCheckInput } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
-import { attemptIdempotencyKey, reversalIdempotencyKey } from './authorize';
-import { toAttemptResult, upsertAttempt } from './attemptRows';
+import {
+  attemptIdempotencyKey,
+  reversalIdempotencyKey,
+  toAttemptResult,
+  upsertAttempt,
+} from '../../src/payments/attemptRows';
 
 /**
  * The processor-hosted authentication (step-up) of one attempt, once the shopper is back, the

@@ -4,6 +4,7 @@ import type { Db, Prisma } from '../db/prisma';
 import { searchAttributesFor } from '../../temporal/searchAttributes';
 import { webhookTypeOf } from '../webhooks/catalogue';
 import { emailKindOfEvent, eventEmailWorkflowId, type EventEmailKind } from '../email/eventEmails';
+import { recordEvents, type RecordEventInput } from './recordEvent';
 
 export interface DispatchDeps {
   db: Db;
@@ -136,6 +137,22 @@ async function subscribersOf(db: Db | Prisma.TransactionClient, eventIds: string
       subscribers.set(event.id, subscribedEndpointIds(event, endpoints));
   }
   return { events, subscribers };
+}
+
+/**
+ * Records events in one INSERT, after one query for what they have to dispatch: those with nothing
+ * are written processed already. Answers the ids that still need dispatching, in order.
+ */
+export async function recordSubscribedEvents(
+  tx: Prisma.TransactionClient,
+  inputs: (RecordEventInput & { storeId: string | null })[],
+): Promise<string[]> {
+  const subscribed = await subscribedAmong(tx, inputs);
+  const ids = await recordEvents(
+    tx,
+    inputs.map((input, index) => ({ ...input, processed: !subscribed[index] })),
+  );
+  return ids.filter((_, index) => subscribed[index]);
 }
 
 /**

@@ -82,7 +82,7 @@ function eventRow(id: string, input: RecordEventInput) {
 /**
  * Noted, never thrown: a payload that drifted from its documented shape must not stop the payment
  * or renewal whose transaction records it. Test runs turn it into a failure. Events written by SQL
- * of their own (src/payments/paidCheckoutFinalize.ts) are checked with this after the write.
+ * of their own (src/payments/finalize/paidCheckoutStatement.ts) are checked with this after the write.
  */
 export function noteEventShape(eventType: string, properties: unknown): void {
   if (!isEventRecordType(eventType)) {

@@ -169,3 +169,9 @@ export function createProcessorService(deps: { db: Db; config: KeySource & Pick<
 }
 
 export type ProcessorService = ReturnType<typeof createProcessorService>;
+
+/** A processor's type by id (unscoped: for labels and logs, never for access); null when it is gone. */
+export async function processorTypeOf(db: Db, processorId: string): Promise<string | null> {
+  const processor = await db.processor.findUnique({ where: { id: processorId }, select: { type: true } });
+  return processor?.type ?? null;
+}

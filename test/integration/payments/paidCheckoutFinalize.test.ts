@@ -2,14 +2,14 @@ import { createPaymentFinalizeActivities } from '../../../activities/payments/fi
 import { backendPid, untilBlockedBy } from '../../helpers/rowLocks';
 import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { idPattern, newId } from '../../../src/domain/ids';
-import { recordPaidCheckout } from '../../../src/payments/paidCheckoutFinalize';
+import { recordPaidCheckout } from '../../../src/payments/finalize';
 import type { FinalizeInput } from '../../../src/payments/workflowTypes';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { createStore } from '../subscriptions/subscriptionsFixtures';
 
 /**
- * The one-statement end of an approved checkout payment (src/payments/paidCheckoutFinalize.ts)
+ * The one-statement end of an approved checkout payment (src/payments/finalize/paidCheckoutStatement.ts)
  * against real Postgres: it writes what the transaction path writes, or nothing at all.
  */
 describe('finalize of an approved checkout payment in one statement', () => {

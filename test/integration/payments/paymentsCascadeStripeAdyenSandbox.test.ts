@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { attemptIdempotencyKey } from '../../../activities/payments/authorize';
+import { attemptIdempotencyKey } from '../../../src/payments/attemptRows';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { adyenKit, adyenLedger } from '../processors/kits/adyen';
 import { stripeKit } from '../processors/kits/stripe';

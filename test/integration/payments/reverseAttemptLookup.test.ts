@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { attemptIdempotencyKey, createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
+import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
+import { attemptIdempotencyKey } from '../../../src/payments/attemptRows';
 import { getProcessorAdapter } from '../../../src/processors/registry';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';

@@ -1,8 +1,18 @@
-import type { Db } from '../../src/db/prisma';
-import { newId } from '../../src/domain/ids';
-import { declineCategoryOf } from '../../src/processors/declineCodes';
-import type { AuthorizeResult } from '../../src/processors/types';
-import type { AttemptRecord, AuthorizeAttemptResult } from '../../src/payments/workflowTypes';
+import type { Db } from '../db/prisma';
+import { newId } from '../domain/ids';
+import { declineCategoryOf } from '../processors/declineCodes';
+import type { AuthorizeResult } from '../processors/types';
+import type { AttemptRecord, AuthorizeAttemptResult } from './workflowTypes';
+
+/** The idempotency key the acquirer dedupes on: one key per (payment, attempt). */
+export function attemptIdempotencyKey(paymentId: string, attemptNumber: number): string {
+  return `${paymentId}:${attemptNumber}`;
+}
+
+/** The reversal of an attempt has its own key, so a retried reversal is applied once. */
+export function reversalIdempotencyKey(paymentId: string, attemptNumber: number): string {
+  return `${attemptIdempotencyKey(paymentId, attemptNumber)}:reversal`;
+}
 
 /** One PaymentAttempt row per (payment, attempt number): a retried activity updates, never adds. */
 export async function upsertAttempt(db: Db, paymentId: string, attempt: AttemptRecord): Promise<void> {

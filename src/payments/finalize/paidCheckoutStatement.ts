@@ -1,10 +1,10 @@
-import { maxAmount } from '../domain/checkoutTotals';
-import { newId, randomBase62 } from '../domain/ids';
-import { Prisma, type Db } from '../db/prisma';
-import { emailKindOfEvent } from '../email/eventEmails';
-import { noteEventShape } from '../events/recordEvent';
-import { webhookTypeOf } from '../webhooks/catalogue';
-import type { FinalizeInput, OrderSummary } from './workflowTypes';
+import { maxAmount } from '../../domain/checkoutTotals';
+import { newId, randomBase62 } from '../../domain/ids';
+import { Prisma, type Db } from '../../db/prisma';
+import { emailKindOfEvent } from '../../email/eventEmails';
+import { noteEventShape } from '../../events/recordEvent';
+import { webhookTypeOf } from '../../webhooks/catalogue';
+import type { FinalizeInput, OrderSummary } from '../workflowTypes';
 
 /** What the one statement recorded; null when it wrote nothing and the transaction path must decide. */
 export interface PaidCheckoutRecorded {
@@ -25,7 +25,7 @@ export function fitsPaidCheckoutStatement(input: FinalizeInput): boolean {
  * The end of an approved checkout payment in ONE statement (atomic without BEGIN/COMMIT): the
  * payment row locked while open, the session flipped to paid, its order and items, the payment
  * row, and the three events (processed at once when no enabled endpoint subscribes and they send
- * no e-mail), as the transaction in activities/payments/finalize.ts writes them.
+ * no e-mail), as the transaction of transaction.ts writes them.
  *
  * It writes nothing, and answers null, unless all of it can be written as that transaction would:
  * the payment is open and belongs to a checkout session; the session is open, unchanged since the
