@@ -51,3 +51,24 @@ export type ThreeDsPlan =
   | { kind: 'declined'; code: string; message: string }
   /** deviceChannel is absent in plans recorded before 3RI existed: those are browser. */
   | { kind: 'authenticate'; sessionId: string; deviceChannel?: 'browser' | '3ri' };
+
+/**
+ * What the payment workflow's 3DS step hands its planning activity. workflows/payments/threeDs.ts
+ * declares the same shape as ThreeDsStepInput; the activity's signature keeps the two in step.
+ */
+export interface PaymentThreeDsInput {
+  paymentId: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string;
+  customerId: string;
+  paymentInstrumentId: string;
+  threedsSessionId?: string | null;
+  initiatedBy: 'customer' | 'merchant';
+  flowThreeDsEnabled: boolean;
+  processors: { id: string; enable3DS: boolean; type: string }[];
+  amount: number;
+  currency: string;
+  /** The API's base URL as the caller reached it, for the challenge return link (PUBLIC_BASE_URL wins). */
+  returnBaseUrl?: string | null;
+}
