@@ -1,11 +1,9 @@
 import { statusClass, webhookDeliveries } from '../../src/metrics/metrics';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { newId } from '../../src/domain/ids';
-import { recordEvent } from '../../src/events/recordEvent';
-import { toEventViews } from '../../src/events/serialize';
 import { webhookTypeOf } from '../../src/webhooks/catalogue';
 import { deliveryPayload, deliveryPolicy, signingSecrets } from '../../src/webhooks/delivery';
-import { failingTooLong, failingWindowMs, streakOf } from '../../src/webhooks/failureStreak';
+import { disableEndpoint, loadDelivery, recordDeliveryAttempt } from '../../src/webhooks/deliveryRecords';
+import { failingWindowMs, streakOf } from '../../src/webhooks/failureStreak';
 import {
   attemptHeader,
   eventIdHeader,
@@ -42,20 +40,17 @@ export function createWebhookActivities(deps: ActivityDeps) {
       endpointId: string;
     }): Promise<{ status: number; attempt: number }> {
       const info = Context.current().info;
-      const endpoint = await deps.db.webhookEndpoint.findUnique({ where: { id: input.endpointId } });
-      if (!endpoint || !endpoint.enabled) {
+      const target = await loadDelivery(deps.db, input);
+      if (target.missing === 'endpoint') {
         throw ApplicationFailure.nonRetryable(
           `endpoint ${input.endpointId} is deleted or disabled`,
           webhookErrorTypes.unavailable,
         );
       }
-      const event = await deps.db.event.findUnique({ where: { id: input.eventId } });
-      if (!event)
+      if (target.missing === 'event')
         throw ApplicationFailure.nonRetryable(`event ${input.eventId} not found`, webhookErrorTypes.unavailable);
-      const [view] = await toEventViews(deps.db, [event]);
-      const body = JSON.stringify(
-        deliveryPayload(view!, webhookTypeOf(event.eventType) ?? event.eventType, event.mode),
-      );
+      const { endpoint, event, view } = target;
+      const body = JSON.stringify(deliveryPayload(view, webhookTypeOf(event.eventType) ?? event.eventType, event.mode));
       const policy = deliveryPolicy(deps.config, endpoint.mode);
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = {
@@ -82,39 +77,15 @@ export function createWebhookActivities(deps: ActivityDeps) {
       // previous attempt fails), so the attempt scheduled 3 days or more into it ends it.
       const now = new Date(info.currentAttemptScheduledTimestampMs);
       const streak = delivered ? null : streakOf(endpoint, now);
-      await deps.db.$transaction([
-        deps.db.webhookDeliveryAttempt.create({
-          data: {
-            id: newId('webhookDelivery'),
-            accountId: endpoint.accountId,
-            mode: endpoint.mode,
-            eventId: event.id,
-            endpointId: endpoint.id,
-            workflowId: info.workflowExecution?.workflowId ?? 'unknown',
-            attempt: info.attempt,
-            outcome: delivered ? 'succeeded' : 'failed',
-            responseStatus: result.status ?? null,
-            latencyMs: result.latencyMs,
-            error: result.error ?? (delivered ? null : `HTTP ${result.status}`),
-            responseSnippet: result.snippet || null,
-          },
-        }),
-        !streak
-          ? deps.db.webhookEndpoint.update({
-              where: { id: endpoint.id },
-              data: { failingSince: null, lastFailedAt: null },
-            })
-          : streak.restarted
-            ? deps.db.webhookEndpoint.update({
-                where: { id: endpoint.id },
-                data: { failingSince: now, lastFailedAt: now },
-              })
-            : // Concurrent deliveries finish out of order: the latest failure only moves forward.
-              deps.db.webhookEndpoint.updateMany({
-                where: { id: endpoint.id, OR: [{ lastFailedAt: null }, { lastFailedAt: { lt: now } }] },
-                data: { lastFailedAt: now },
-              }),
-      ]);
+      await recordDeliveryAttempt(deps.db, endpoint, {
+        eventId: event.id,
+        workflowId: info.workflowExecution?.workflowId ?? 'unknown',
+        attempt: info.attempt,
+        delivered,
+        result,
+        at: now,
+        streak,
+      });
       webhookDeliveries.inc({
         outcome: delivered ? 'succeeded' : 'failed',
         endpoint_status: statusClass(result.status),
@@ -132,42 +103,22 @@ export function createWebhookActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Disables an endpoint that answered 410 or failed for 3 days straight, and records
-     * `s_webhook_endpoint_disabled` in the same transaction. When an event's retries run out but
-     * another event reached the endpoint meanwhile, the streak is shorter and it stays enabled.
+     * Disables an endpoint that answered 410 or failed for 3 days straight (src/webhooks/deliveryRecords.ts).
+     * When an event's retries run out but another event reached the endpoint meanwhile, it stays enabled.
      */
     async disableWebhookEndpoint(input: {
       endpointId: string;
       eventId: string;
       reason: 'gone' | 'failing';
     }): Promise<{ disabled: boolean; eventId?: string }> {
-      return deps.db.$transaction(async (tx) => {
-        const endpoint = await tx.webhookEndpoint.findUnique({ where: { id: input.endpointId } });
-        if (!endpoint || !endpoint.enabled) return { disabled: false };
-        const now = new Date(Context.current().info.currentAttemptScheduledTimestampMs);
-        if (input.reason === 'failing' && !failingTooLong(endpoint, now)) return { disabled: false };
-        const disabledReason =
-          input.reason === 'gone' ? 'receiver answered 410 Gone' : 'every delivery failed for 3 days';
-        await tx.webhookEndpoint.update({
-          where: { id: endpoint.id },
-          data: { enabled: false, disabledReason, disabledAt: new Date() },
-        });
-        const event = await recordEvent(tx, {
-          accountId: endpoint.accountId,
-          mode: endpoint.mode,
-          storeId: endpoint.storeId,
-          eventType: 's_webhook_endpoint_disabled',
-          properties: {
-            endpointId: endpoint.id,
-            url: endpoint.url,
-            reason: input.reason,
-            detail: disabledReason,
-            lastEventId: input.eventId,
-          },
-        });
-        deps.logger.warn({ endpointId: endpoint.id, reason: input.reason }, 'webhook endpoint disabled');
-        return { disabled: true, eventId: event.id };
-      });
+      const outcome = await disableEndpoint(
+        deps.db,
+        input,
+        new Date(Context.current().info.currentAttemptScheduledTimestampMs),
+      );
+      if (outcome.disabled)
+        deps.logger.warn({ endpointId: input.endpointId, reason: input.reason }, 'webhook endpoint disabled');
+      return outcome;
     },
   };
 }
