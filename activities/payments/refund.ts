@@ -2,7 +2,7 @@ import { refundsFinished } from '../../src/metrics/metrics';
 import type { FollowUpCall, FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
 import { reserveRefundAmount } from '../../src/payments/refundReservation';
 import type { ActivityDeps } from '../deps';
-import { lockPayment, settlePendingRefund } from '../../src/payments/refundOutcomes';
+import { recordRefundResult } from '../../src/payments/refundOutcomes';
 import { callProcessor } from './settlement';
 
 /** A refund settled as failed elsewhere (by the processor's webhook) as the workflow's answer. */
@@ -42,29 +42,10 @@ export function createPaymentRefundActivities(deps: ActivityDeps) {
       input: RefundInput & { call: FollowUpCall; result: ProcessorFollowUp },
     ): Promise<FollowUpOutcome> {
       const { result } = input;
-      const settled = await db.$transaction(async (tx) => {
-        const payment = await lockPayment(tx, input.paymentId);
-        const refund = await tx.refund.findUniqueOrThrow({ where: { id: input.refundId } });
-        if (result.outcome === 'pending') {
-          // Accepted, not confirmed: the refund stays pending with its amount reserved until the
-          // processor confirms or fails it (webhook, or the workflow's lookup after a long wait).
-          if (refund.status !== 'pending')
-            return { effect: 'already_settled' as const, paymentStatus: payment.status, eventIds: [] };
-          await tx.refund.update({ where: { id: refund.id }, data: { processorReference: result.processorReference } });
-          return { effect: 'pending' as const, paymentStatus: payment.status, eventIds: [] };
-        }
-        return settlePendingRefund(
-          tx,
-          refund.id,
-          result.outcome === 'failed'
-            ? { succeeded: false, code: result.code, message: result.message }
-            : { succeeded: true, processorReference: result.processorReference },
-        );
-      });
+      const { settled, refund } = await recordRefundResult(db, input, result);
       // Counted only by the call that settles the refund: a repeat after commit is not counted again.
       if (settled.effect === 'settled')
         refundsFinished.inc({ status: result.outcome === 'failed' ? 'failed' : 'succeeded' });
-      const refund = await db.refund.findUniqueOrThrow({ where: { id: input.refundId } });
       const failure = result.outcome === 'failed' ? result : refund.status === 'failed' ? refundFailure(refund) : null;
       return {
         kind: 'done',

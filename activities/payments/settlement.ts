@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { settlementAmount } from '../../src/domain/paymentAmounts';
-import { settleClaimedPayment } from '../../src/payments/settlementOutcomes';
+import { claimPaymentForSettlement, settleClaimedPaymentNow } from '../../src/payments/settlementOutcomes';
 import type {
   FollowUpCall,
   FollowUpOutcome,
@@ -8,7 +7,6 @@ import type {
   SettlementInput,
 } from '../../src/payments/followUpTypes';
 import { processorAccess } from '../../src/payments/processorAccess';
-import { rejection } from '../../src/payments/workflowTypes';
 import { ProcessorTechnicalError, type FollowUpResult } from '../../src/processors/types';
 import type { ActivityDeps } from '../deps';
 
@@ -54,40 +52,7 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
     async beginSettlement(
       input: SettlementInput & { workflowId: string },
     ): Promise<FollowUpCall | Extract<FollowUpOutcome, { kind: 'rejected' }>> {
-      const payment = await db.payment.findFirst({
-        where: { id: input.paymentId, accountId: input.accountId, mode: input.mode },
-      });
-      if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
-      const settled = settlementAmount(input.operation, payment.amount, input.amount);
-      if (!settled.ok)
-        return rejection('invalid', 'AMOUNT_EXCEEDS_AUTHORIZATION', `At most ${payment.amount} can be captured`);
-      const { amount } = settled;
-      const call = {
-        processorId: payment.processorId ?? '',
-        processorReference: payment.processorReference ?? '',
-        amount,
-        currency: payment.currency,
-        idempotencyKey: `${payment.id}:${input.operation}`,
-      };
-      const owner = { settlement: input.workflowId };
-      const ours = (payment.metadata as Record<string, unknown> | null)?.settlement === input.workflowId;
-      if (payment.status === 'processing' && ours) return call; // a retried activity after its commit
-      const claimed = await db.payment.updateMany({
-        where: { id: payment.id, status: 'authorized', processorReference: { not: null } },
-        data: {
-          status: 'processing',
-          metadata: { ...((payment.metadata as Record<string, unknown> | null) ?? {}), ...owner },
-        },
-      });
-      if (claimed.count === 0) {
-        const verb = input.operation === 'capture' ? 'captured' : 'voided';
-        return rejection(
-          'conflict',
-          input.operation === 'capture' ? 'PAYMENT_NOT_CAPTURABLE' : 'PAYMENT_NOT_VOIDABLE',
-          `Only an authorized payment can be ${verb}; this one is ${payment.status}`,
-        );
-      }
-      return call;
+      return claimPaymentForSettlement(db, input);
     },
 
     async settleAtProcessor(input: SettlementInput & { call: FollowUpCall }): Promise<ProcessorFollowUp> {
@@ -98,17 +63,10 @@ export function createPaymentSettlementActivities(deps: ActivityDeps) {
       input: SettlementInput & { workflowId: string; call: FollowUpCall; result: ProcessorFollowUp },
     ): Promise<FollowUpOutcome> {
       const { result } = input;
-      const settled = await db.$transaction((tx) =>
-        settleClaimedPayment(
-          tx,
-          {
-            paymentId: input.paymentId,
-            owner: input.workflowId,
-            operation: input.operation,
-            amount: input.call.amount,
-          },
-          result,
-        ),
+      const settled = await settleClaimedPaymentNow(
+        db,
+        { paymentId: input.paymentId, owner: input.workflowId, operation: input.operation, amount: input.call.amount },
+        result,
       );
       const failure = result.outcome === 'failed' ? result : null;
       // Settled elsewhere first (the processor's webhook): the payment's status tells how it ended.

@@ -1,4 +1,5 @@
-import type { Prisma } from '../db/prisma';
+import type { Db, Prisma } from '../db/prisma';
+import type { ProcessorFollowUp } from './followUpTypes';
 import { refundedPaymentStatus } from '../domain/paymentAmounts';
 import { recordEvent } from '../events/recordEvent';
 
@@ -133,4 +134,37 @@ export async function reopenSucceededRefund(tx: Tx, refundId: string, failureCod
     ],
   ]);
   return { effect: 'reopened' as RefundEffect, paymentStatus: status, eventIds };
+}
+
+/**
+ * The processor's answer to a refund, in one transaction with the payment locked: `pending` keeps
+ * the refund pending with its amount reserved (the webhook or the workflow's lookup settles it
+ * later), otherwise it is settled. Answers the effect and the refund row as it then stands.
+ */
+export async function recordRefundResult(
+  db: Db,
+  input: { paymentId: string; refundId: string },
+  result: ProcessorFollowUp,
+) {
+  const settled = await db.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, input.paymentId);
+    const refund = await tx.refund.findUniqueOrThrow({ where: { id: input.refundId } });
+    if (result.outcome === 'pending') {
+      // Accepted, not confirmed: the refund stays pending with its amount reserved until the
+      // processor confirms or fails it (webhook, or the workflow's lookup after a long wait).
+      if (refund.status !== 'pending')
+        return { effect: 'already_settled' as const, paymentStatus: payment.status, eventIds: [] };
+      await tx.refund.update({ where: { id: refund.id }, data: { processorReference: result.processorReference } });
+      return { effect: 'pending' as const, paymentStatus: payment.status, eventIds: [] };
+    }
+    return settlePendingRefund(
+      tx,
+      refund.id,
+      result.outcome === 'failed'
+        ? { succeeded: false, code: result.code, message: result.message }
+        : { succeeded: true, processorReference: result.processorReference },
+    );
+  });
+  const refund = await db.refund.findUniqueOrThrow({ where: { id: input.refundId } });
+  return { settled, refund };
 }

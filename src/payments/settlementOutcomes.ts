@@ -1,7 +1,9 @@
-import type { Prisma } from '../db/prisma';
+import type { Db, Prisma } from '../db/prisma';
+import { settlementAmount } from '../domain/paymentAmounts';
 import { recordDispute } from './disputes';
-import type { SettlementOperation } from './followUpTypes';
+import type { FollowUpCall, FollowUpOutcome, SettlementInput, SettlementOperation } from './followUpTypes';
 import { recordPaymentEvents } from './refundOutcomes';
+import { rejection } from './workflowTypes';
 
 type Tx = Prisma.TransactionClient;
 
@@ -86,4 +88,55 @@ export async function settleClaimedPayment(tx: Tx, claim: ClaimedSettlement, res
     eventIds.push((await recordDispute(tx, payment, { amount, reason, status: 'needs_response' })).eventId);
   }
   return answer('settled', status, eventIds);
+}
+
+/**
+ * Claims an authorized payment for a capture or void with a conditional UPDATE (authorized →
+ * processing, the claiming workflow noted in metadata), so a capture and a void, or two captures,
+ * can never both reach the processor. Answers the processor call to make, or the refusal; a
+ * repeat by the same workflow after its commit answers the same call.
+ */
+export async function claimPaymentForSettlement(
+  db: Db,
+  input: SettlementInput & { workflowId: string },
+): Promise<FollowUpCall | Extract<FollowUpOutcome, { kind: 'rejected' }>> {
+  const payment = await db.payment.findFirst({
+    where: { id: input.paymentId, accountId: input.accountId, mode: input.mode },
+  });
+  if (!payment) return rejection('not_found', 'NOT_FOUND', 'Payment not found');
+  const settled = settlementAmount(input.operation, payment.amount, input.amount);
+  if (!settled.ok)
+    return rejection('invalid', 'AMOUNT_EXCEEDS_AUTHORIZATION', `At most ${payment.amount} can be captured`);
+  const { amount } = settled;
+  const call = {
+    processorId: payment.processorId ?? '',
+    processorReference: payment.processorReference ?? '',
+    amount,
+    currency: payment.currency,
+    idempotencyKey: `${payment.id}:${input.operation}`,
+  };
+  const owner = { settlement: input.workflowId };
+  const ours = (payment.metadata as Record<string, unknown> | null)?.settlement === input.workflowId;
+  if (payment.status === 'processing' && ours) return call; // a retried activity after its commit
+  const claimed = await db.payment.updateMany({
+    where: { id: payment.id, status: 'authorized', processorReference: { not: null } },
+    data: {
+      status: 'processing',
+      metadata: { ...((payment.metadata as Record<string, unknown> | null) ?? {}), ...owner },
+    },
+  });
+  if (claimed.count === 0) {
+    const verb = input.operation === 'capture' ? 'captured' : 'voided';
+    return rejection(
+      'conflict',
+      input.operation === 'capture' ? 'PAYMENT_NOT_CAPTURABLE' : 'PAYMENT_NOT_VOIDABLE',
+      `Only an authorized payment can be ${verb}; this one is ${payment.status}`,
+    );
+  }
+  return call;
+}
+
+/** settleClaimedPayment in a transaction of its own (the capture or void workflow's last step). */
+export async function settleClaimedPaymentNow(db: Db, claim: ClaimedSettlement, result: SettlementResult) {
+  return db.$transaction((tx) => settleClaimedPayment(tx, claim, result));
 }
