@@ -1,4 +1,4 @@
-import { followUpFromLookup } from '../../activities/payments/confirmation';
+import { followUpFromLookup } from '../../src/payments/followUpLookup';
 import type { FollowUpCall } from '../../src/payments/followUpTypes';
 import type { LookupResult } from '../../src/processors/types';
 
