@@ -7,6 +7,7 @@ import {
   processorAccess,
   ProcessorMissingError,
   type ProcessorAccess,
+  attemptCardAndProcessor,
 } from '../../src/payments/processorAccess';
 import type {
   AttemptRecord,
@@ -32,23 +33,6 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
 
   const upsertAttempt = (paymentId: string, attempt: AttemptRecord) => upsertAttemptRow(db, paymentId, attempt);
 
-  /** The card and the processor of an attempt, both scoped to the account and mode, in one statement. */
-  async function cardAndProcessor(input: AuthorizeAttemptInput) {
-    const [row] = await db.$queryRaw<{ instrument: CardRow | null; processor: ProcessorRow | null }[]>`
-      SELECT
-        (SELECT jsonb_build_object('encryptedPan', encrypted_pan, 'expMonth', exp_month, 'expYear', exp_year,
-                'cardholderName', cardholder_name)
-           FROM payment_instruments
-          WHERE id = ${input.paymentInstrumentId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
-          AS instrument,
-        (SELECT jsonb_build_object('id', id, 'type', type, 'encryptedCredentials', encrypted_credentials,
-                'enable3DS', enable_3ds)
-           FROM processors
-          WHERE id = ${input.processorId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
-          AS processor`;
-    return { instrument: row?.instrument ?? null, processor: row?.processor ?? null };
-  }
-
   return {
     /**
      * Calls the processor once for this attempt (card decrypted in memory only). A decline is
@@ -61,7 +45,7 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
       let sent = false;
       let processorType = 'unknown';
       try {
-        const { instrument, processor } = await cardAndProcessor(input);
+        const { instrument, processor } = await attemptCardAndProcessor(db, input);
         if (!instrument) throw new Error(`Payment instrument ${input.paymentInstrumentId} not found`);
         let access: ProcessorAccess;
         try {
@@ -184,20 +168,6 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
       }
     },
   };
-}
-
-interface CardRow {
-  encryptedPan: string;
-  expMonth: number;
-  expYear: number;
-  cardholderName: string | null;
-}
-
-interface ProcessorRow {
-  id: string;
-  type: string;
-  encryptedCredentials: string;
-  enable3DS: boolean;
 }
 
 /** Lookup states under which money stands or may still move: those are reversed, the others need nothing. */

@@ -3,6 +3,7 @@ import { declineCategoryOf } from '../../src/processors/declineCodes';
 import { ProcessorTechnicalError, type AuthenticationResult } from '../../src/processors/types';
 import { processorAccess, type ProcessorAccess } from '../../src/payments/processorAccess';
 import type { AuthorizeAttemptResult, StepUpCheck, StepUpCheckInput } from '../../src/payments/workflowTypes';
+import { paymentIntentOf } from '../../src/payments/queries';
 import type { ActivityDeps } from '../deps';
 import {
   attemptIdempotencyKey,
@@ -34,12 +35,12 @@ export function createPaymentStepUpActivities(deps: ActivityDeps) {
   }
 
   async function resultOf(input: StepUpCheckInput, access: ProcessorAccess): Promise<AuthenticationResult> {
-    const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, select: { intent: true } });
+    const intent = await paymentIntentOf(db, input.paymentId);
     return access.adapter.authenticationResult!({
       processorReference: input.processorReference,
       idempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),
       ...(input.returnData ? { returnData: input.returnData } : {}),
-      capture: payment.intent === 'purchase',
+      capture: intent === 'purchase',
       credentials: access.credentials,
     });
   }

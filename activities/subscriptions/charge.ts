@@ -4,10 +4,10 @@ import type {
   SubscriptionChargeInput,
   SubscriptionChargeResult,
 } from '../../src/domain/billingState';
-import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
-import { businessId, runPayment } from '../../src/payments/startPayment';
-import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
-import { subscriptionOrderId } from '../../src/subscriptions/chargeLinks';
+import { chargeResultOf } from '../../src/domain/subscriptionChargeResult';
+import { runPayment } from '../../src/payments/startPayment';
+import type { PaymentOutcome } from '../../src/payments/workflowTypes';
+import { renewalPaymentPlan } from '../../src/subscriptions/chargeLinks';
 import type { ActivityDeps } from '../deps';
 import { paymentEndWaiter, terminalPaymentStatuses } from '../payments/awaitPayment';
 
@@ -26,50 +26,15 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
     return deps.temporal;
   }
 
-  /** The payment input for a charge, or the decline that stops it before any payment exists. */
-  async function paymentFor(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
-    const [store, instrument] = await Promise.all([
-      deps.db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
-      deps.db.paymentInstrument.findFirst({
-        where: {
-          id: input.paymentMethodId,
-          accountId: input.accountId,
-          mode: input.mode,
-          customerId: input.customerId,
-        },
-      }),
-    ]);
-    const cardBrand = instrument?.brand ?? null;
-    if (!instrument)
-      return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
-    // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
-    if (!store?.defaultPaymentFlowId)
-      return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
-    const payment: PaymentWorkflowInput = {
-      paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
-      accountId: input.accountId,
-      mode: input.mode,
-      storeId: input.storeId,
-      customerId: input.customerId,
-      paymentInstrumentId: instrument.id,
-      amount: input.amount,
-      currency: input.currency,
-      intent: 'purchase',
-      initiatedBy: input.initiatedBy,
-      source: null,
-      paymentFlowId: store.defaultPaymentFlowId,
-      orderId: subscriptionOrderId(input.accountId, input.mode, input.chargeKey),
-      subscriptionId: input.subscriptionId,
-    };
-    return { kind: 'start', payment, cardBrand };
-  }
-
   return {
-    prepareRenewalPayment: paymentFor,
+    /** The payment input for a charge, or the decline that stops it before any payment exists. */
+    async prepareRenewalPayment(input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
+      return renewalPaymentPlan(deps.db, input);
+    },
 
     /** A charge started from here (a portal switch, or a renewal of a run from before renewals were children). */
     async chargeSubscription(input: SubscriptionChargeInput): Promise<SubscriptionChargeResult> {
-      const plan = await paymentFor(input);
+      const plan = await renewalPaymentPlan(deps.db, input);
       if (plan.kind === 'declined') return plan.result;
       const answer = await runPayment(
         {

@@ -85,3 +85,9 @@ export async function findRefund(db: Db, scope: Scope, refundId: string) {
   if (!refund) throw notFound('Refund');
   return refund;
 }
+
+/** A payment's intent (purchase, auth, capture), by id. */
+export async function paymentIntentOf(db: Db, paymentId: string): Promise<string> {
+  const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { intent: true } });
+  return payment.intent;
+}

@@ -1,5 +1,8 @@
 import type { Db } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
+import type { RenewalPaymentPlan, SubscriptionChargeInput } from '../domain/billingState';
+import { declinedCharge } from '../domain/subscriptionChargeResult';
+import type { PaymentWorkflowInput } from '../payments/workflowTypes';
 import { businessId } from '../payments/startPayment';
 
 /**
@@ -37,4 +40,41 @@ export async function latestChargeLinks(db: Db, subscriptionIds: string[]): Prom
   for (const row of orders) links.get(row.subscription_id)!.latestOrderId = row.id;
   for (const row of payments) links.get(row.subscription_id)!.latestPaymentId = row.id;
   return links;
+}
+
+/** The payment input for a charge, or the decline that stops it before any payment exists. */
+export async function renewalPaymentPlan(db: Db, input: SubscriptionChargeInput): Promise<RenewalPaymentPlan> {
+  const [store, instrument] = await Promise.all([
+    db.store.findFirst({ where: { id: input.storeId, accountId: input.accountId, mode: input.mode } }),
+    db.paymentInstrument.findFirst({
+      where: {
+        id: input.paymentMethodId,
+        accountId: input.accountId,
+        mode: input.mode,
+        customerId: input.customerId,
+      },
+    }),
+  ]);
+  const cardBrand = instrument?.brand ?? null;
+  if (!instrument) return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
+  // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
+  if (!store?.defaultPaymentFlowId)
+    return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+  const payment: PaymentWorkflowInput = {
+    paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
+    accountId: input.accountId,
+    mode: input.mode,
+    storeId: input.storeId,
+    customerId: input.customerId,
+    paymentInstrumentId: instrument.id,
+    amount: input.amount,
+    currency: input.currency,
+    intent: 'purchase',
+    initiatedBy: input.initiatedBy,
+    source: null,
+    paymentFlowId: store.defaultPaymentFlowId,
+    orderId: subscriptionOrderId(input.accountId, input.mode, input.chargeKey),
+    subscriptionId: input.subscriptionId,
+  };
+  return { kind: 'start', payment, cardBrand };
 }
