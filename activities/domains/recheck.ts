@@ -1,4 +1,4 @@
-import { defaultTxtResolver, verifyDomain } from '../../src/domains/domains';
+import { defaultTxtResolver, domainsToRecheck, verifyDomain } from '../../src/domains/domains';
 import { isDomainError } from '../../src/errors';
 import type { ActivityDeps } from '../deps';
 
@@ -13,11 +13,7 @@ export function createDomainActivities(deps: ActivityDeps) {
      * not answer leaves the status as it was).
      */
     async recheckDomains(): Promise<{ checked: number; verified: number; failed: number; unanswered: number }> {
-      const domains = await deps.db.customDomain.findMany({
-        orderBy: [{ lastCheckedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
-        take: batchSize,
-        select: { id: true, accountId: true, mode: true },
-      });
+      const domains = await domainsToRecheck(deps.db, batchSize);
       const counts = { checked: 0, verified: 0, failed: 0, unanswered: 0 };
       for (const domain of domains) {
         counts.checked += 1;

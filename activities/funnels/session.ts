@@ -1,7 +1,7 @@
 import { dispatchAfterCommit } from '../../src/events/afterCommit';
 import { loadFunnelCheckout, saveFunnelSession } from '../../src/funnels/sessions';
 import type { FunnelSessionView, OfferAnswerStatus } from '../../src/funnels/sessionTypes';
-import { prepareUpsell, recordOfferAnswer, type PrepareUpsellInput } from '../../src/funnels/upsells';
+import { prepareUpsell, recordSessionOfferAnswer, type PrepareUpsellInput } from '../../src/funnels/upsells';
 import type { PaymentOutcome } from '../../src/payments/workflowTypes';
 import type { ActivityDeps } from '../deps';
 import { paymentEndWaiter } from '../payments/awaitPayment';
@@ -49,8 +49,7 @@ export function createFunnelActivities(deps: ActivityDeps) {
       status: OfferAnswerStatus;
       declineCode: string | null;
     }) {
-      const session = await deps.db.funnelSession.findUniqueOrThrow({ where: { id: input.sessionId } });
-      const { answer, eventIds } = await recordOfferAnswer(deps.db, input, session);
+      const { answer, eventIds } = await recordSessionOfferAnswer(deps.db, input);
       await dispatch(eventIds);
       return answer;
     },

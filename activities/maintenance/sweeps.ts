@@ -1,6 +1,6 @@
 import { expireLapsedCheckoutSessions } from '../../src/commerce/checkoutExpirySweep';
 import type { ActivityDeps } from '../deps';
-import { expireIdempotencyAnswers, idempotencyRetentionMs } from '../../src/idempotency/store';
+import { expireIdempotencyAnswers, forgetGoneOwners } from '../../src/idempotency/store';
 
 export function createMaintenanceActivities(deps: ActivityDeps) {
   return {
@@ -10,10 +10,7 @@ export function createMaintenanceActivities(deps: ActivityDeps) {
      */
     async purgeExpiredIdempotencyRecords(): Promise<number> {
       const count = await expireIdempotencyAnswers(deps.db);
-      // Heartbeat rows of API processes gone for longer than any record they could still own.
-      await deps.db.idempotencyOwner.deleteMany({
-        where: { heartbeatAt: { lt: new Date(Date.now() - idempotencyRetentionMs) } },
-      });
+      await forgetGoneOwners(deps.db);
       if (count > 0) deps.logger.info({ count }, 'stripped expired idempotency answers to their fingerprints');
       return count;
     },

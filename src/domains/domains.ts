@@ -119,3 +119,12 @@ export async function deleteDomain(db: Db, scope: Scope, domainId: string): Prom
   await db.customDomain.delete({ where: { id: domain.id } });
   return domain;
 }
+
+/** The `limit` domains checked longest ago (never checked first), of every account: the rechecker's round. */
+export async function domainsToRecheck(db: Db, limit: number) {
+  return db.customDomain.findMany({
+    orderBy: [{ lastCheckedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
+    take: limit,
+    select: { id: true, accountId: true, mode: true },
+  });
+}

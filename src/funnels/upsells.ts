@@ -207,3 +207,12 @@ export async function recordOfferAnswer(
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }
+
+/** recordOfferAnswer for the funnel session the answer belongs to (its scope read from the session row). */
+export async function recordSessionOfferAnswer(
+  db: Db,
+  input: { sessionId: string; stepId: string; status: OfferAnswerStatus; declineCode: string | null },
+): Promise<{ answer: OfferAnswerView; eventIds: string[] }> {
+  const session = await db.funnelSession.findUniqueOrThrow({ where: { id: input.sessionId } });
+  return recordOfferAnswer(db, input, session);
+}

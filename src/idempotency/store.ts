@@ -93,3 +93,10 @@ export async function expireIdempotencyAnswers(db: Db, now = new Date()): Promis
   });
   return count;
 }
+
+/** Deletes the heartbeat rows of API processes gone for longer than any record they could still own. */
+export async function forgetGoneOwners(db: Db, now = new Date()): Promise<void> {
+  await db.idempotencyOwner.deleteMany({
+    where: { heartbeatAt: { lt: new Date(now.getTime() - idempotencyRetentionMs) } },
+  });
+}
