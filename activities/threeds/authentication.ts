@@ -10,7 +10,10 @@ import type { ProviderResult, ThreeDsProvider } from '../../src/threeds/provider
 import { returnUrlOf } from '../../src/threeds/returnLink';
 import { challengeTimeoutMs, statusForTransStatus } from '../../src/threeds/rules';
 import {
+  cardOfSession,
+  providerProcessorOf,
   sessionAlreadyFinalCode,
+  sessionById,
   transitionSession,
   valuesOf,
   type SessionTransition,
@@ -75,9 +78,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
    */
   async function serverFor(row: ThreeDsSessionRow): Promise<ThreeDsProvider | null> {
     if (!row.providerProcessorId) return simulatorUrl(row.mode, deps.sandboxUrl) === null ? null : simulator;
-    const processor = await db.processor.findFirst({
-      where: { id: row.providerProcessorId, accountId: row.accountId, mode: row.mode },
-    });
+    const processor = await providerProcessorOf(db, row, row.providerProcessorId);
     if (!processor?.enabled || !isThreeDsProviderType(processor.type)) return null;
     try {
       return createAdyenAuthenticationOnlyProvider({
@@ -99,7 +100,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
     } catch (error) {
       if (isDomainError(error, sessionAlreadyFinalCode)) {
         // Another path finished the session first (e.g. the timeout raced the return): keep its result.
-        return db.threeDsSession.findUniqueOrThrow({ where: { id: sessionId } });
+        return sessionById(db, sessionId);
       }
       throw error;
     }
@@ -134,7 +135,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
      * retried call finds the session already moved, or the server's answer for the same reference.
      */
     async startThreeDsAuthentication(input: StartAuthenticationInput): Promise<ThreeDsDecision> {
-      const session = await db.threeDsSession.findUniqueOrThrow({ where: { id: input.sessionId } });
+      const session = await sessionById(db, input.sessionId);
       if (session.status === 'authenticated' || session.status === 'failed') return finalOf(session);
       if (session.status === 'challenge_required')
         return { kind: 'challenge', sessionId: session.id, challengeUrl: session.challengeUrl! };
@@ -145,9 +146,7 @@ export function createThreeDsActivities(deps: ActivityDeps) {
         );
       const server = await serverFor(session);
       if (!server) return finalOf(await move(session.id, noProvider));
-      const instrument = await db.paymentInstrument.findFirst({
-        where: { id: session.paymentInstrumentId, accountId: session.accountId, mode: session.mode },
-      });
+      const instrument = await cardOfSession(db, session, session.paymentInstrumentId);
       if (!instrument)
         throw ApplicationFailure.nonRetryable(
           `payment instrument ${session.paymentInstrumentId} not found`,
@@ -201,12 +200,12 @@ export function createThreeDsActivities(deps: ActivityDeps) {
 
     /** After the browser came back: the server's result (never the browser's word for it). */
     async checkThreeDsChallenge(input: { sessionId: string }): Promise<ThreeDsCheck> {
-      return check(await db.threeDsSession.findUniqueOrThrow({ where: { id: input.sessionId } }));
+      return check(await sessionById(db, input.sessionId));
     },
 
     /** The challenge deadline passed: a last look at the server, then the session fails. */
     async expireThreeDsChallenge(input: { sessionId: string }): Promise<ThreeDsFinal> {
-      const row = await db.threeDsSession.findUniqueOrThrow({ where: { id: input.sessionId } });
+      const row = await sessionById(db, input.sessionId);
       const checked = await check(row);
       if (checked.kind === 'final') return checked;
       return finalOf(await move(row.id, { status: 'failed', failureReason: 'challenge_timeout' }));

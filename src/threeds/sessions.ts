@@ -145,6 +145,31 @@ export function findSession(db: Client, scope: { accountId: string; mode: 'test'
   return db.threeDsSession.findFirst({ where: { id, accountId: scope.accountId, mode: scope.mode } });
 }
 
+/** A session by id, unscoped: for the 3DS workflows, which were started for it. */
+export function sessionById(db: Client, id: string): Promise<ThreeDsSessionRow> {
+  return db.threeDsSession.findUniqueOrThrow({ where: { id } });
+}
+
+/** The card a session authenticates, of the session's own account and mode; null when it is gone. */
+export function cardOfSession(
+  db: Client,
+  session: Pick<ThreeDsSessionRow, 'accountId' | 'mode'>,
+  instrumentId: string,
+) {
+  return db.paymentInstrument.findFirst({
+    where: { id: instrumentId, accountId: session.accountId, mode: session.mode },
+  });
+}
+
+/** The processor a session names as its 3DS server, of the session's own account and mode; null when it is gone. */
+export function providerProcessorOf(
+  db: Client,
+  session: Pick<ThreeDsSessionRow, 'accountId' | 'mode'>,
+  processorId: string,
+) {
+  return db.processor.findFirst({ where: { id: processorId, accountId: session.accountId, mode: session.mode } });
+}
+
 /** The values forwarded to an acquirer, exactly as stored (never re-encoded). */
 export function valuesOf(row: ThreeDsSessionRow): ThreeDsValues | null {
   if (row.status !== 'authenticated' || !row.eci || !row.authenticationValue || !row.transStatus) return null;
