@@ -83,6 +83,23 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrictImports(layer.http) },
   },
   {
+    // Activities hand the database handle to src/<process>/ and never query it themselves. Matched by
+    // name (db, tx, deps.db): the handle only reaches an activity that way.
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'MemberExpression[object.name=/^(db|tx)$/]',
+          "MemberExpression[object.type='MemberExpression'][object.property.name='db']",
+        ].map((selector) => ({
+          selector,
+          message: 'No database calls in activities: the process module in src/<process>/ does them.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

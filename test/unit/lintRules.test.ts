@@ -116,12 +116,28 @@ const cases: { name: string; snippet: Snippet; rule: string | null }[] = [
     rule: 'no-restricted-imports',
   },
   {
-    name: 'an activity importing a process module',
+    name: 'an activity handing the database to a process module',
     snippet: {
       filePath: 'activities/payments/example.ts',
-      code: "import { notFound } from '../../src/errors';\nvoid notFound;\n",
+      code: "import { preparePayment } from '../../src/payments/prepare';\nexport const run = (deps: { db: never }) => preparePayment(deps.db, {} as never);\n",
     },
     rule: null,
+  },
+  {
+    name: 'an activity querying the database through its deps',
+    snippet: {
+      filePath: 'activities/payments/example.ts',
+      code: 'export const run = (deps: { db: never }) => deps.db.payment.findMany();\n',
+    },
+    rule: 'no-restricted-syntax',
+  },
+  {
+    name: 'an activity opening a transaction',
+    snippet: {
+      filePath: 'activities/payments/example.ts',
+      code: 'export const run = (db: never) => db.$transaction([]);\n',
+    },
+    rule: 'no-restricted-syntax',
   },
   {
     name: 'a production file of 301 lines',
