@@ -54,7 +54,9 @@ describe('processor registry → API document', () => {
       jest.doMock('../../src/processors/sandbox_hosted3ds', () => {
         const { z } = jest.requireActual<typeof import('zod')>('zod');
         const { sandboxAcquirerCapabilities } =
-          jest.requireActual<typeof import('../../src/processors/sandbox')>('../../src/processors/sandbox');
+          jest.requireActual<typeof import('../../src/processors/sandbox/capabilities')>(
+            '../../src/processors/sandbox/capabilities',
+          );
         return {
           sandboxHosted3dsProcessor: {
             type: 'acme',

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { withEndpoint } from '../endpoint';
 import { ProcessorTechnicalError } from '../types';
-import type { StripeCredentials } from './mappers';
+import type { StripeCredentials } from './credentials';
 
 /** Stripe's API; `credentials.endpoint` replaces its scheme, host and port (paths stay `/v1/…`). */
 export const stripeApiBase = 'https://api.stripe.com';
