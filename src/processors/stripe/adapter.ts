@@ -36,7 +36,8 @@ import { authenticationResultOf, authorizeResultOf, declined, followUpFailure, l
  * attempt's key in its metadata, so `lookup` and reversals find it by search.
  */
 export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCapabilities): ProcessorAdapter {
-  const clientFor = (credentials: Record<string, string>) => stripeClient(parseStripeCredentials(credentials), deps.timeoutMs);
+  const clientFor = (credentials: Record<string, string>) =>
+    stripeClient(parseStripeCredentials(credentials), deps.timeoutMs);
 
   /** The PaymentIntent an authorization created under `idempotencyKey`, with its latest charge. */
   async function findIntent(stripe: Stripe, idempotencyKey: string, reference?: string) {
