@@ -56,7 +56,7 @@ class ExecutorHttpClient extends Stripe.HttpClient {
       headers: Object.fromEntries(
         Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
       ),
-      // The SDK gives a body to every POST (an empty one for a POST without parameters).
+      // A POST without parameters still sends an (empty) body, as the SDK's own clients do.
       ...(method === 'GET' || method === 'DELETE' ? {} : { body: requestData || '' }),
       timeoutMs: timeout,
     });
