@@ -1,11 +1,11 @@
 import {
+  adyenWebhooks,
   buildNotification,
   notificationSigningString,
   signNotificationItem,
   verifyNotification,
   type AdyenNotificationItem,
 } from '../../../src/processors/adyen/webhooks';
-import { adyenWebhooks } from '../../../src/processors/adyen/engineEvents';
 import { webhookErrors } from '../../helpers/adyenSchemas';
 
 // Adyen's published test vector (adyen-node-api-library, hmacValidator.spec.ts).
