@@ -90,4 +90,6 @@ module.exports = {
   // A worker whose heap is above this after a file is replaced by a fresh one before the next file.
   workerIdleMemoryLimit: '1GB',
   reporters: ['default', '<rootDir>/test/helpers/slowestFilesReporter.js'],
+  // Longest files first, from test/timings.json when jest has no times of its own (a fresh clone).
+  testSequencer: '<rootDir>/test/helpers/timingsSequencer.js',
 };
