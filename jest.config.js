@@ -27,7 +27,7 @@ const teardown = { globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts' };
 const services = { globalSetup: '<rootDir>/test/helpers/globalSetup.ts', ...teardown };
 
 /** Workflow tests that run real activities against Postgres: they need the integration tier's set-up. */
-const workflowFilesWithDatabase = ['webhooks/webhookDelivery'];
+const workflowFilesWithDatabase = ['webhooks/webhookDelivery', 'payments/stepUpAbandoned'];
 
 /** Files that spawn engines, CLIs or killers of them, or run for minutes: the system tier. */
 const systemFiles = [
