@@ -1,8 +1,8 @@
 import type { DeclineCode } from '../declineCodes';
 
 /**
- * Stripe's error `code` and card `decline_code` values → the engine's codes
- * (https://docs.stripe.com/declines/codes, https://docs.stripe.com/error-codes). A card error
+ * Stripe's error `code` and card `decline_code` values → the engine's codes (docs/processors.md,
+ * under `stripe`). A card error
  * carries `code: card_declined` plus a `decline_code`; the decline code is the one classified.
  */
 const stripeCodes: Readonly<Record<string, DeclineCode>> = {
