@@ -1,9 +1,9 @@
 import type { DeclineCode } from '../declineCodes';
 
 /**
- * Stripe's error `code` and card `decline_code` values → the engine's codes
- * (https://docs.stripe.com/declines/codes, https://docs.stripe.com/error-codes). A card error
- * carries `code: card_declined` plus a `decline_code`; the decline code is the one classified.
+ * Stripe's error `code` and card `decline_code` values → the engine's codes (docs/processors.md,
+ * under `stripe`). A card error carries `code: card_declined` plus a `decline_code`; the decline
+ * code is the one classified.
  */
 const stripeCodes: Readonly<Record<string, DeclineCode>> = {
   // Hard: the issuer's answer will not change elsewhere.

@@ -22,7 +22,7 @@ describe('block rules over HTTP', () => {
     ...overrides,
   });
 
-  it('creates a rule and answers the spec fields plus operator, ttlHours and expiresAt', async () => {
+  it('creates a rule and answers its fields with operator, ttlHours and expiresAt', async () => {
     const before = Date.now();
     const answer = await create(rule({ operator: 'AND', ttlHours: 24 }));
     expect(answer.status).toBe(200);

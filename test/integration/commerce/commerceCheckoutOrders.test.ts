@@ -51,7 +51,7 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
   });
 
   describe('paying a session and the resulting order', () => {
-    it('a paid session cannot be paid again, even by two concurrent payers; the order has part 2 shape', async () => {
+    it('a paid session cannot be paid again, even by two concurrent payers; the order has its documented shape', async () => {
       const customer = await ok(harness, 'POST', '/customers', t.merchant.token, {
         email: `payer-${Date.now()}@example.com`,
         firstName: 'Ada',

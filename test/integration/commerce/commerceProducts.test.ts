@@ -107,7 +107,7 @@ describe('products and prices over HTTP', () => {
       expect(await harness.db.price.count({ where: { variantId } })).toBe(2);
     });
 
-    it('PUT /products/{id} with updatedData answers the product shape of part 2', async () => {
+    it('PUT /products/{id} with updatedData answers the product shape', async () => {
       const product = await createProduct(
         harness,
         t.merchant.token,

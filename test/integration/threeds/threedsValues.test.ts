@@ -7,7 +7,7 @@ const valid = { eci: '05', authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=', 
 
 type Case = [name: string, body: Record<string, unknown>, status: 200 | 400, expected?: Record<string, unknown>];
 
-/** Every field rule of part 4 with the boundaries of part 8 (the acceptance list). */
+/** Every field rule of POST /threeds/create-from-values (docs/threeds.md), with its boundaries. */
 const cases: Case[] = [
   [
     'minimal valid body: defaults Y, 2.2.0, customer',

@@ -8,7 +8,7 @@ import {
 } from '../../../src/processors/adyen/webhooks';
 import { webhookErrors } from '../../helpers/adyenSchemas';
 
-// Adyen's published test vector (adyen-node-api-library, hmacValidator.spec.ts).
+// The HMAC test vector of Adyen's own Node library.
 const vectorKey = 'DFB1EB5485895CFA84146406857104ABB4CBCABDC8AAF103A624C8F6A3EAAB00';
 const vectorItem: AdyenNotificationItem = {
   pspReference: 'pspReference',

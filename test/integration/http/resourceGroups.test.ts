@@ -1,8 +1,8 @@
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 
-/** The resource groups (tags) of the published API, in its order. */
-const specTags = [
+/** The resource groups (tags) the API offers; each must have an operation in /openapi.json. */
+const resourceGroups = [
   'auth',
   'stores',
   'products',
@@ -39,7 +39,7 @@ interface Operation {
   security?: Record<string, string[]>[];
 }
 
-describe('every resource group of the spec has routes in /openapi.json', () => {
+describe('every resource group of the API has routes in /openapi.json', () => {
   let harness: Harness;
   let operations: { method: string; path: string; operation: Operation }[];
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('every resource group of the spec has routes in /openapi.json', () => {
 
   const tagged = (tag: string) => operations.filter(({ operation }) => operation.tags?.includes(tag));
 
-  it.each(specTags)('tag %s has at least one operation', (tag) => {
+  it.each(resourceGroups)('tag %s has at least one operation', (tag) => {
     expect(tagged(tag).length).toBeGreaterThan(0);
   });
 
