@@ -1,13 +1,11 @@
 import { loadCheckoutForPayment } from '../commerce/orders';
+import type { Scope } from '../commerce/scope';
 import type { Db } from '../db/prisma';
-import type { Mode } from '../domain/apiKeys';
 import { DomainError } from '../errors';
 import { assertThreeDsSessionFits } from '../threeds/paymentValidation';
 import { preparePaymentRequest, type PaymentMeans, type PaymentRequestDraft } from './paymentRequest';
 import type { BrowserInfo } from '../processors/types';
 import type { InitiatedBy, PaymentIntent, PaymentSource, PaymentWorkflowInput } from './workflowTypes';
-
-type Scope = { accountId: string; mode: Mode };
 
 /** What pay-v2 and payments/process both take from their caller besides what is paid. */
 interface CallerFields {

@@ -35,9 +35,10 @@ export function registerCheckoutPayRoutes({ publicRouter }: Routers, deps: AppDe
       errors: [402, 404, 409],
     },
     async ({ body, req, res }) => {
+      const scope = scopeOf(req);
       const paymentId = keyedBusinessId(req, 'payment', 'pay-v2');
       const input = await beforeWork(() =>
-        checkoutPaymentInput(deps.db, scopeOf(req), {
+        checkoutPaymentInput(deps.db, scope, {
           ...body,
           paymentId,
           idempotencyKey: idempotencyKeyOf(req),
