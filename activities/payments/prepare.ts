@@ -2,6 +2,7 @@ import { findBlockingRule, ipRulesEvaluated, type BlockRuleInput } from '../../s
 import { capabilityNames, routableCurrencies, routableInMode } from '../../src/payments/processorAccess';
 import { claimCheckoutSessionForPayment } from '../../src/payments/checkoutClaims';
 import type { DomainErrorData } from '../../src/errors';
+import { isFreeCart } from '../../src/payments/paymentRequest';
 import { readPaymentRequest, type PaymentRequestRows } from '../../src/payments/paymentRequestRows';
 import { existingPaymentRefusal } from '../../src/payments/existingPayment';
 import { paymentRequestRefusal } from '../../src/payments/validatePayment';
@@ -44,7 +45,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
         if (refused) return { kind: 'rejected', error: refused };
       }
       const noBlockRules = rows.blockRulesEnabled ? {} : { noBlockRules: true as const };
-      if (input.amount === 0) return { kind: 'free', ...noBlockRules };
+      if (isFreeCart(input)) return { kind: 'free', ...noBlockRules };
       const charge = chargeOf(input);
       // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
       if (!charge)

@@ -5,6 +5,7 @@ import type {
   SubscriptionChargeResult,
 } from '../../src/domain/billingState';
 import { chargeResultOf, declinedCharge } from '../../src/domain/subscriptionChargeResult';
+import { preparePaymentRequest } from '../../src/payments/paymentRequest';
 import { businessId, runPayment } from '../../src/payments/startPayment';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
 import { subscriptionOrderId } from '../../src/subscriptions/chargeLinks';
@@ -40,24 +41,25 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
       }),
     ]);
     const cardBrand = instrument?.brand ?? null;
-    if (!instrument)
-      return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
-    // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
-    if (!store?.defaultPaymentFlowId)
-      return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+    // A charge names no flow: its store's default pays it (paymentRequest.ts).
+    const prepared = preparePaymentRequest({
+      amount: input.amount,
+      paymentInstrumentId: instrument?.id,
+      store: { defaultPaymentFlowId: store?.defaultPaymentFlowId ?? null },
+    });
+    if (prepared.kind === 'rejected') return { kind: 'declined', result: declinedFor(prepared.missing, cardBrand) };
     const payment: PaymentWorkflowInput = {
       paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
       accountId: input.accountId,
       mode: input.mode,
       storeId: input.storeId,
       customerId: input.customerId,
-      paymentInstrumentId: instrument.id,
+      ...prepared.means,
       amount: input.amount,
       currency: input.currency,
       intent: 'purchase',
       initiatedBy: input.initiatedBy,
       source: null,
-      paymentFlowId: store.defaultPaymentFlowId,
       orderId: subscriptionOrderId(input.accountId, input.mode, input.chargeKey),
       subscriptionId: input.subscriptionId,
     };
@@ -101,4 +103,14 @@ export function createSubscriptionChargeActivities(deps: ActivityDeps) {
     if (answer.kind !== 'payment' || terminalPaymentStatuses.has(answer.status)) return answer;
     return waitForPaymentEnd(answer.paymentId);
   }
+}
+
+/**
+ * A charge that cannot start: a card that is gone is a hard decline; a store without a default
+ * flow is merchant configuration, not the card, so soft (dunning retries once the merchant fixes it).
+ */
+function declinedFor(missing: 'card' | 'flow', cardBrand: string | null): SubscriptionChargeResult {
+  return missing === 'card'
+    ? declinedCharge(null, 'payment_method_missing', true, cardBrand)
+    : declinedCharge(null, 'no_payment_flow', false, cardBrand);
 }
