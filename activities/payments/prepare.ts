@@ -47,7 +47,7 @@ export function createPaymentActivities(deps: ActivityDeps) {
       const noBlockRules = rows.blockRulesEnabled ? {} : { noBlockRules: true as const };
       if (isFreeCart(input)) return { kind: 'free', ...noBlockRules };
       const charge = chargeOf(input);
-      // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
+      // paymentRequestRefusal refuses a payment of more than 0 without a card or a flow.
       if (!charge)
         return rejection(
           'invalid',

@@ -4,7 +4,7 @@ import type { DomainErrorData, DomainErrorKind } from '../errors';
 import { planThreeDs } from '../threeds/paymentPlan';
 import { hasThreeDsServer, threeDsProviderRequired } from '../threeds/provider';
 import { amountRefusal, isFreeCart, missingForCharge, missingRefusal } from './paymentRequest';
-import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
+import type { PaymentRequestRows } from './paymentRequestRows';
 import { capabilityNames } from './processorAccess';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
@@ -14,16 +14,12 @@ const missing = (what: string) => refuse('not_found', 'NOT_FOUND', `${what} not 
 /**
  * Everything a payment must satisfy before anything is written: amount and currency, and that
  * store, customer, card, flow, checkout session and order exist in the caller's account and mode
- * and belong together. Returns the refusal, or null when the payment may go ahead.
+ * and belong together, on the rows readPaymentRequest read (only a named order is read here).
+ * Returns the refusal, or null when the payment may go ahead.
  *
  * Only a checkout session may be paid with 0 (a free cart, paymentRequest.ts): it needs no card
  * and no flow; one given anyway is still checked.
  */
-export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
-  return paymentRequestRefusal(db, input, await readPaymentRequest(db, input));
-}
-
-/** validatePaymentRequest on rows read already (readPaymentRequest); reads only a named order. */
 export async function paymentRequestRefusal(
   db: Db,
   input: PaymentWorkflowInput,
