@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { createActivities } from '../../../activities';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 
@@ -29,14 +30,10 @@ function getWithHost(harness: Harness, host: string, pathAndQuery: string): Prom
 }
 
 describe('hosted pages on a store’s custom domain (stub DNS resolver)', () => {
-  let harness: Harness;
+  const harness = useHarness({}, { dnsTxt: stubResolveTxt });
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness({}, { dnsTxt: stubResolveTxt });
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const session = (storeId = t.storeId) =>

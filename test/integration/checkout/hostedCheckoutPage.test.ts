@@ -1,6 +1,6 @@
-import { startHarness, type Harness } from '../../helpers/harness';
 import { api, createProduct, ok } from '../commerce/commerceHelpers';
 import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
 
@@ -12,14 +12,10 @@ const approvedCard = {
 };
 
 describe('hosted payment page: links, CSRF, rendering (real Postgres and Temporal)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const session = (extra: Record<string, unknown> = {}) =>

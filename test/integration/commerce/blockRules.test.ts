@@ -1,15 +1,12 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('block rules over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const create = (body: Record<string, unknown>, token = t.merchant.token) =>

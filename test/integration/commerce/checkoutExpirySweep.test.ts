@@ -1,6 +1,7 @@
 import { expireLapsedCheckoutSessions } from '../../../src/commerce/checkoutExpirySweep';
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   api,
   createCustomer,
@@ -15,7 +16,7 @@ import {
 
 /** The sweep that moves checkout sessions whose expiry passed unpaid to expired, with their events. */
 describe('checkout expiry sweep', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let priceId: string;
@@ -41,14 +42,10 @@ describe('checkout expiry sweep', () => {
   const sweep = () => expireLapsedCheckoutSessions(harness.db, new Date());
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
       .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('expires a lapsed session once, gives its code use back and records s_checkout_session_expired in the same change', async () => {

@@ -5,7 +5,8 @@ import {
   loadCheckoutForPayment,
 } from '../../../src/commerce/orders';
 import { toApiError } from '../../../src/http/core/errors';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   api,
   createCheckoutShop,
@@ -33,7 +34,7 @@ function refusalOf(promise: Promise<unknown>) {
 }
 
 describe('checkout sessions over HTTP: paying a session and its order', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let eurPrice: string;
@@ -42,12 +43,8 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
     call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId, ...body } });
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     ({ storeId, eurPrice } = await createCheckoutShop(harness, t.merchant.token));
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('paying a session and the resulting order', () => {
@@ -206,14 +203,10 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
 });
 
 describe('createOrder for direct orders (subscriptions, credits)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('creates an order with item totals in minor units and refuses bad amounts without writing', async () => {

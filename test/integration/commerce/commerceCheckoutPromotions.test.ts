@@ -1,9 +1,10 @@
 import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('checkout sessions over HTTP: promotion code limits', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let eurPrice: string;
@@ -22,12 +23,8 @@ describe('checkout sessions over HTTP: promotion code limits', () => {
     call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId, ...body } });
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     ({ storeId, eurPrice } = await createCheckoutShop(harness, t.merchant.token));
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('promotion code limits under concurrency', () => {

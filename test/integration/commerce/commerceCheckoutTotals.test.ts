@@ -1,8 +1,9 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('checkout sessions over HTTP: totals', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let eurPrice: string;
@@ -23,12 +24,8 @@ describe('checkout sessions over HTTP: totals', () => {
     call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId, ...body } });
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     ({ storeId, eurPrice, jpyPrice, usdPrice } = await createCheckoutShop(harness, t.merchant.token));
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('totals, computed server-side in minor units', () => {

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCustomer, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
 
 /**
@@ -8,7 +9,7 @@ import { api, createCustomer, createProduct, createStore, createTenants, ok, typ
  * way nothing is written, in either account.
  */
 describe('commerce writes across accounts and modes', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   // The victim: test-mode objects of t.merchant.
   let victim: {
@@ -20,7 +21,6 @@ describe('commerce writes across accounts and modes', () => {
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     const storeId = (await createStore(harness, t.merchant.token)).id;
     const product = await createProduct(
@@ -50,9 +50,6 @@ describe('commerce writes across accounts and modes', () => {
       promotionId,
       code,
     };
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /** Row counts of every commerce table for both accounts, both modes. */

@@ -1,14 +1,14 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('checkout offers and email templates over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let priceId: string;
   let promotionId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     priceId = (
@@ -22,9 +22,6 @@ describe('checkout offers and email templates over HTTP', () => {
         percentBasisPoints: 2000,
       })
     ).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('checkout offers', () => {

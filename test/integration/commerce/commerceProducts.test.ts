@@ -1,19 +1,16 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
 
 const ids = (list: { data: { id: string }[] }) => list.data.map((row) => row.id);
 
 describe('products and prices over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('products and prices', () => {

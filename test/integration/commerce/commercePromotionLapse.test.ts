@@ -1,5 +1,6 @@
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   api,
   createCustomer,
@@ -14,7 +15,7 @@ import {
 
 /** Sessions that lapse on their own (open, past expiresAt, never expired explicitly) and the code uses they hold. */
 describe('promotion codes held by lapsed checkout sessions', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let priceId: string;
@@ -43,14 +44,10 @@ describe('promotion codes held by lapsed checkout sessions', () => {
   const statusInDb = (id: string) => sessionStatusInDb(harness, id);
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
       .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('a limit-1 code held by a lapsed session can be redeemed again: the session flips to expired and gives its use back', async () => {

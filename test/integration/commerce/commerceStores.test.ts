@@ -1,15 +1,12 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('stores over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /** A real payment flow (over one sandbox processor) made with the given key, so in its account and mode. */

@@ -1,9 +1,10 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
 
 /** `contains` / `starts-with` match the literal text: LIKE's `%`, `_` and `\` are not wildcards. */
 describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   const names = [
     '100% cotton',
@@ -24,12 +25,8 @@ describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased'
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     for (const name of names) await createStore(harness, t.merchant.token, { name });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it.each([

@@ -1,21 +1,18 @@
 import { claimCheckoutSessionForPayment, type NewPaymentRow } from '../../../src/payments/checkoutClaims';
 import { backendPid, untilBlockedBy } from '../../helpers/rowLocks';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
 
 describe('upsell and order-bump offers (/offers) over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let shop: Awaited<ReturnType<typeof createCheckoutShop>>;
   let customerId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     shop = await createCheckoutShop(harness, t.merchant.token);
     customerId = (await createCustomer(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const openSession = () =>

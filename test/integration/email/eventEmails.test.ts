@@ -8,8 +8,8 @@ import { createMailer } from '../../../src/portal/mailer';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
 import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { ok } from '../commerce/commerceHelpers';
 import { recordPaidOrder } from './receiptFixtures';
@@ -28,13 +28,7 @@ import {
 const day = 24 * 3600 * 1000;
 
 describe('e-mails after money moves: receipts and the failed-renewal notice (real Postgres, Temporal, outbox)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
 
   const mailbox = async (to: string): Promise<any[]> =>
     ((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(to)}`)).json()) as any).data;

@@ -1,21 +1,18 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { funnelSteps } from './funnelFixtures';
 import { api, createProduct, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
 
 describe('funnels over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let priceId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 990, currency: 'EUR' }]))
       .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('creates, reads, lists, updates (step ids kept by key) and deletes a funnel', async () => {

@@ -1,5 +1,6 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, type Harness } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
 
@@ -23,14 +24,10 @@ async function postBytes(
 }
 
 describe('HTTP request guards (characters, encodings, content types)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let merchant: Merchant;
   beforeAll(async () => {
-    harness = await startHarness();
     merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('U+0000 anywhere in the input is 400 INVALID_CHARACTER, naming where', () => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
 
@@ -68,14 +68,10 @@ function writeAndWaitForClose(
 }
 
 describe('HTTP request guards: body sizes and slow clients', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let merchant: Merchant;
   beforeAll(async () => {
-    harness = await startHarness();
     merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('413 at once, before reading the body', () => {

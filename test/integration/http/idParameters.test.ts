@@ -1,5 +1,6 @@
 import { addProcessingKey, createMerchant, createPartner, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { createCustomer, createStore, portalLogin } from '../subscriptions/subscriptionsFixtures';
 import { createUserCommand } from '../../../src/iam/adminCommands';
 
@@ -131,7 +132,7 @@ function idCases(document: { paths: Record<string, Record<string, Operation>> })
 }
 
 describe('id parameters without their prefix are 400 on every route', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let merchant: Merchant;
   let partnerToken: string;
   let processingToken: string;
@@ -140,7 +141,6 @@ describe('id parameters without their prefix are 400 on every route', () => {
   let found: ReturnType<typeof idCases>;
 
   beforeAll(async () => {
-    harness = await startHarness();
     merchant = await createMerchant(harness.db);
     partnerToken = (await createPartner(harness.db)).token;
     const storeId = (await createStore(harness.db, merchant, 'Ids')).id;
@@ -157,9 +157,6 @@ describe('id parameters without their prefix are 400 on every route', () => {
     const document = (await call(harness, 'GET', '/openapi.json')).body;
     components = document.components.schemas;
     found = idCases(document);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('types every id-named parameter and body field with its prefix, but for values that are not our ids', () => {

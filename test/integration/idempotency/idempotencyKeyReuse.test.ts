@@ -3,7 +3,8 @@ import { createPaymentActivities } from '../../../activities/payments/prepare';
 import { createPaymentRefundActivities } from '../../../activities/payments/refund';
 import { createMaintenanceActivities } from '../../../activities/maintenance/sweeps';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 
@@ -16,14 +17,10 @@ import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } fro
  * the database, not waited for.
  */
 describe('Idempotency-Key reused after its answer expired (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const post = (path: string, body: unknown, key: string) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 
@@ -11,14 +12,10 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../paymen
  * 409 from a workflow that ran) are stored and replayed.
  */
 describe('Idempotency-Key: refusals before work are not stored, answers after work are replayed', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const post = (path: string, body: unknown, key: string, token = t.token) =>

@@ -1,22 +1,19 @@
 import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { mintApiKey } from '../../../src/keys/mintKey';
 
 const crmSide = '/api/public/v1/partner';
 const processingSide = '/api/processing/v1/partner';
 
 describe('partner provisioning: processing accounts and processing keys', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let partner: PartnerFixture;
   let otherPartner: PartnerFixture;
 
   beforeAll(async () => {
-    harness = await startHarness();
     partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
     otherPartner = await createPartner(harness.db, { name: 'Other Partner', mode: 'test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>

@@ -8,7 +8,8 @@ import {
   type PartnerFixture,
   type ProcessingFixture,
 } from '../../helpers/fixtures';
-import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { call, type ApiAnswer } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /** Status and error code of an answer, and the object type of a success: one comparison per cell. */
 const outcome = (answer: ApiAnswer) =>
@@ -21,7 +22,7 @@ const outcome = (answer: ApiAnswer) =>
  * else. (processing key → payments.process on another account's store is tested with payments.)
  */
 describe('key domains and scope', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let payfac: PartnerFixture;
   let crmOnly: PartnerFixture;
   let merchant: Merchant;
@@ -29,7 +30,6 @@ describe('key domains and scope', () => {
   let storeId: string;
 
   beforeAll(async () => {
-    harness = await startHarness();
     payfac = await createPartner(harness.db, { kind: 'payfac' });
     crmOnly = await createPartner(harness.db, { kind: 'crm_only' });
     merchant = await createMerchant(harness.db);
@@ -39,9 +39,6 @@ describe('key domains and scope', () => {
     });
     storeId = store.body.id;
     processing = await addProcessingKey(harness.db, merchant, [storeId]);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const createTpa = async (token: string, accountId: string, store: string) =>

@@ -1,17 +1,14 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 
 /** Ten identical follow-ups at once (a client retrying in a loop, a double-click) move money once. */
 describe('capture, void and refund bursts (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const authorize = async (amount: number) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 
@@ -8,14 +9,10 @@ import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtur
  * nothing sent to the processor); once its dispute is won, it may be refunded again.
  */
 describe('refunds of disputed payments (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const post = (path: string, body: unknown) =>

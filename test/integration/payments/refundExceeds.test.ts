@@ -1,16 +1,13 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 
 describe('a refund above what is left says how much is still refundable', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const refund = (body: Record<string, unknown>) =>

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
 
 const manifest = {
@@ -10,12 +11,11 @@ const manifest = {
 const allPermissions = ['read:source', 'write:deploy', 'read:manifest', 'write:manifest'];
 
 describe('builder sessions over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let deployment: { id: string; pluginId: string };
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     const plugin = await ok(harness, 'POST', '/plugins/create', t.merchant.token, { storeId, manifest });
@@ -24,9 +24,6 @@ describe('builder sessions over HTTP', () => {
       pluginId: plugin.id,
       instances: [{ name: 'Main' }],
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const open = (permissions: string[], extra: Record<string, unknown> = {}) =>

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
 
 /** A fake DNS: TXT records by name; a name mapped to an Error makes the lookup throw it. */
@@ -13,16 +14,12 @@ async function fakeResolveTxt(name: string): Promise<string[][]> {
 }
 
 describe('custom domains over HTTP (fake DNS resolver, no outside traffic)', () => {
-  let harness: Harness;
+  const harness = useHarness({}, { dnsTxt: fakeResolveTxt });
   let t: Tenants;
   let storeId: string;
   beforeAll(async () => {
-    harness = await startHarness({}, { dnsTxt: fakeResolveTxt });
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const register = (hostname: string, token = t.merchant.token, store = storeId) =>

@@ -1,5 +1,6 @@
 import { forkInstance } from '../../../src/plugins/fork';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
 
 const manifest = {
@@ -13,13 +14,12 @@ const manifest = {
 };
 
 describe('plugins and plugins v2 over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let storeId: string;
   let pluginId: string;
   let deployment: any;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     pluginId = (await ok(harness, 'POST', '/plugins/create', t.merchant.token, { storeId, manifest })).id;
@@ -28,9 +28,6 @@ describe('plugins and plugins v2 over HTTP', () => {
       pluginId,
       instances: [{ name: 'Main', config: { stars: 5, theme: { color: 'blue' } } }],
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const instancesOf = (deploymentId: string) =>

@@ -3,7 +3,8 @@ import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
 import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
 import { paymentMethodChangedSignal } from '../../../workflows/subscriptions/messages';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
 import {
@@ -26,15 +27,11 @@ const publicBaseUrl = 'http://engine.test';
  * customer, whose session may only pay that renewal on-session (`renewals.pay`).
  */
 describe('portal: paying a failed renewal on-session', () => {
-  let harness: Harness;
+  // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
+  const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
   let merchant: Merchant;
   beforeAll(async () => {
-    // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
-    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
     merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /** A subscription one paid period in whose renewal (on a declining card) is due now; waits for past_due. */

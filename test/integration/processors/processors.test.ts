@@ -1,5 +1,6 @@
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { openProcessorCredentials } from '../../../src/processors/credentials';
 import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
 
@@ -14,16 +15,12 @@ const validBody = () => ({
 });
 
 describe('processors over HTTP', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: Tenants;
   let memberToken: string;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const create = (body: unknown, token = t.merchant.token) =>

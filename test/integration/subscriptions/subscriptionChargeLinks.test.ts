@@ -1,5 +1,6 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { startReceiver, until, type Receiver } from '../webhooks/webhookReceiver';
 import {
   createCard,
@@ -15,7 +16,7 @@ import {
 
 /** A subscription charge's payment names its order; subscriptions name their latest order and payment. */
 describe('subscription charges linked to their orders', () => {
-  let harness: Harness;
+  const harness = useHarness(testVaultEnv);
   let merchant: Merchant;
   let storeId: string;
   let customerId: string;
@@ -24,7 +25,6 @@ describe('subscription charges linked to their orders', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
     merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Linked beans', 1200)).price.id;
@@ -39,7 +39,6 @@ describe('subscription charges linked to their orders', () => {
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   const api = (method: 'GET' | 'POST', path: string, body?: unknown) =>

@@ -1,5 +1,6 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
   createCustomer,
@@ -12,7 +13,7 @@ import {
 } from './subscriptionsFixtures';
 
 describe('subscriptions public API', () => {
-  let harness: Harness;
+  const harness = useHarness(testVaultEnv);
   let merchant: Merchant;
   let storeId: string;
   let customerId: string;
@@ -21,16 +22,12 @@ describe('subscriptions public API', () => {
   let oneTime: Awaited<ReturnType<typeof createRecurringPrice>>;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
     merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     monthly = await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500);
     oneTime = await createRecurringPrice(harness.db, merchant, storeId, 'Mug', 900, 'one_time');
     customerId = (await createCustomer(harness.db, merchant, 'subs@example.com')).id;
     cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const create = (body: Record<string, unknown>, token = merchant.token) =>

@@ -1,5 +1,6 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
   createCustomer,
@@ -17,7 +18,7 @@ import {
  */
 describe('subscription changes under a burst of identical requests', () => {
   const burst = 10;
-  let harness: Harness;
+  const harness = useHarness(testVaultEnv);
   let merchant: Merchant;
   let storeId: string;
   let customerId: string;
@@ -25,15 +26,11 @@ describe('subscription changes under a burst of identical requests', () => {
   let priceId: string;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
     merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500)).price.id;
     customerId = (await createCustomer(harness.db, merchant, `burst-subs-${Date.now()}@example.com`)).id;
     cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const all = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: burst }, make));

@@ -2,7 +2,7 @@ import { billingDateAt } from '../../../src/domain/billing';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
 import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { threeDsCards } from '../threeds/threedsHelpers';
 import {
@@ -17,14 +17,10 @@ import {
 const day = 24 * 3600 * 1000;
 
 describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, sandbox acquirer + 3DS server)', () => {
-  let harness: Harness;
+  const harness = useHarness(testVaultEnv);
   let merchant: Merchant;
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
     merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   async function ledger(acquirerMerchantId: string) {

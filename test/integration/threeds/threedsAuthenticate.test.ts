@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from './threedsHelpers';
 
@@ -6,14 +7,10 @@ const api = '/api/public/v1';
 const uuidPattern = /^[0-9a-f-]{36}$/;
 
 describe('3DS authentication against the sandbox 3DS server', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const authenticate = async (card: string, extra: Record<string, unknown> = {}) =>

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 
@@ -7,13 +8,11 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../paymen
  * real payment recorded, in the store's currency (a EUR store gets EUR samples).
  */
 describe('test-trigger samples are shaped like real events (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
   });
-  afterAll(async () => harness?.stop());
 
   async function sampleOf(eventType: string): Promise<Record<string, unknown>> {
     const answer = await call(harness, 'POST', `${api}/test/webhooks/trigger`, {

@@ -1,16 +1,16 @@
 import { newId } from '../../../src/domain/ids';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { newWebhookSecret } from '../../../src/webhooks/signing';
 import { startReceiver, until } from './webhookReceiver';
 
 describe('webhook URL rules (SSRF)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let live: Merchant;
   let liveStoreId: string;
 
   beforeAll(async () => {
-    harness = await startHarness();
     live = await createMerchant(harness.db, { mode: 'live' });
     liveStoreId = newId('store');
     await harness.db.store.create({
@@ -23,9 +23,6 @@ describe('webhook URL rules (SSRF)', () => {
         presentmentCurrencies: ['USD'],
       },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   // The message is part of each row: a DNS failure ("does not resolve") must not pass for a refusal.
@@ -63,12 +60,11 @@ describe('webhook URL rules (SSRF)', () => {
 });
 
 describe('loopback webhook receivers when the operator has not allowed them (WEBHOOK_ALLOW_LOOPBACK=false)', () => {
-  let harness: Harness;
+  const harness = useHarness({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
   let merchant: Merchant;
   let storeId: string;
 
   beforeAll(async () => {
-    harness = await startHarness({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
     merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     await harness.db.store.create({
@@ -81,9 +77,6 @@ describe('loopback webhook receivers when the operator has not allowed them (WEB
         presentmentCurrencies: ['USD'],
       },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const refusal = {

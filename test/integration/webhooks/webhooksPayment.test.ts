@@ -1,7 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../../src/webhooks/signing';
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 import { startReceiver, until, type Receiver } from './webhookReceiver';
 
@@ -12,7 +13,7 @@ interface Endpoint {
 
 /** A real pay-v2 payment through to signed webhook deliveries on loopback receivers. */
 describe('payments emit events that reach subscribed webhook endpoints', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let t: PaymentTenant;
   let paidReceiver: Receiver;
   let failedReceiver: Receiver;
@@ -20,7 +21,6 @@ describe('payments emit events that reach subscribed webhook endpoints', () => {
   let paymentFailedEndpoint: Endpoint;
 
   beforeAll(async () => {
-    harness = await startHarness();
     t = await createPaymentTenant(harness);
     paidReceiver = await startReceiver();
     failedReceiver = await startReceiver();
@@ -38,7 +38,6 @@ describe('payments emit events that reach subscribed webhook endpoints', () => {
   afterAll(async () => {
     await paidReceiver?.stop();
     await failedReceiver?.stop();
-    await harness?.stop();
   });
 
   /** Every event a payment recorded, once all of them have been dispatched (so nothing else can start). */
