@@ -2,9 +2,9 @@ import { request } from 'node:http';
 import { createActivities } from '../../../activities';
 import { call, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 
 /** A stub DNS: TXT records by name, nothing else resolves (no outside traffic). */
 const dns = new Map<string, string[][]>();
@@ -31,10 +31,7 @@ function getWithHost(harness: Harness, host: string, pathAndQuery: string): Prom
 
 describe('hosted pages on a store’s custom domain (stub DNS resolver)', () => {
   const harness = useHarness({}, { dnsTxt: stubResolveTxt });
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const session = (storeId = t.storeId) =>
     ok(harness, 'POST', '/checkout-sessions', t.token, {

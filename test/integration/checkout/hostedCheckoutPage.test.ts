@@ -1,7 +1,8 @@
 import { api, createProduct, ok } from '../commerce/commerceHelpers';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
-import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards } from '../payments/paymentsFixtures';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
 
 const approvedCard = {
@@ -13,10 +14,7 @@ const approvedCard = {
 
 describe('hosted payment page: links, CSRF, rendering (real Postgres and Temporal)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const session = (extra: Record<string, unknown> = {}) =>
     ok(harness, 'POST', '/checkout-sessions', t.token, {

@@ -1,13 +1,11 @@
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, ok } from './commerceHelpers';
 
 describe('block rules over HTTP', () => {
   const harness = useHarness();
-  let t: Tenants;
-  beforeAll(async () => {
-    t = await createTenants(harness);
-  });
+  const t = useTenants(harness);
 
   const create = (body: Record<string, unknown>, token = t.merchant.token) =>
     call(harness, 'POST', `${api}/block-rules`, { token, body });

@@ -6,16 +6,9 @@ import {
 } from '../../../src/commerce/orders';
 import { toApiError } from '../../../src/http/core/errors';
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import {
-  api,
-  createCheckoutShop,
-  createCustomer,
-  createStore,
-  createTenants,
-  ok,
-  type Tenants,
-} from './commerceHelpers';
+import { api, createCheckoutShop, createCustomer, createStore, ok } from './commerceHelpers';
 
 /** A thrown refusal as the API answers it: status and code. */
 function answered(error: unknown) {
@@ -35,7 +28,7 @@ function refusalOf(promise: Promise<unknown>) {
 
 describe('checkout sessions over HTTP: paying a session and its order', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   let storeId: string;
   let eurPrice: string;
 
@@ -43,7 +36,6 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
     call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId, ...body } });
 
   beforeAll(async () => {
-    t = await createTenants(harness);
     ({ storeId, eurPrice } = await createCheckoutShop(harness, t.merchant.token));
   });
 
@@ -204,10 +196,7 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
 
 describe('createOrder for direct orders (subscriptions, credits)', () => {
   const harness = useHarness();
-  let t: Tenants;
-  beforeAll(async () => {
-    t = await createTenants(harness);
-  });
+  const t = useTenants(harness);
 
   it('creates an order with item totals in minor units and refuses bad amounts without writing', async () => {
     const storeId = (await createStore(harness, t.merchant.token)).id;

@@ -1,6 +1,7 @@
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createCustomer, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createCustomer, createProduct, createStore, ok } from './commerceHelpers';
 
 /**
  * Write paths that name someone else's object: another account's (other merchant) or another
@@ -10,7 +11,7 @@ import { api, createCustomer, createProduct, createStore, createTenants, ok, typ
  */
 describe('commerce writes across accounts and modes', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   // The victim: test-mode objects of t.merchant.
   let victim: {
     storeId: string;
@@ -21,7 +22,6 @@ describe('commerce writes across accounts and modes', () => {
   };
 
   beforeAll(async () => {
-    t = await createTenants(harness);
     const storeId = (await createStore(harness, t.merchant.token)).id;
     const product = await createProduct(
       harness,

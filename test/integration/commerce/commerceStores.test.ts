@@ -1,13 +1,11 @@
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createStore, ok } from './commerceHelpers';
 
 describe('stores over HTTP', () => {
   const harness = useHarness();
-  let t: Tenants;
-  beforeAll(async () => {
-    t = await createTenants(harness);
-  });
+  const t = useTenants(harness);
 
   /** A real payment flow (over one sandbox processor) made with the given key, so in its account and mode. */
   async function createFlow(token: string): Promise<string> {

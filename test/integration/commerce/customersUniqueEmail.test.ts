@@ -1,11 +1,12 @@
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createProduct, createStore, ok } from './commerceHelpers';
 
 /** One customer per (account, mode, store, lower-cased e-mail), under concurrency too. */
 describe('customers are unique per store and lower-cased e-mail', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   let storeId: string;
   let otherStoreId: string;
   let priceId: string;
@@ -17,7 +18,6 @@ describe('customers are unique per store and lower-cased e-mail', () => {
     harness.db.customer.findMany({ where: { accountId: t.merchant.accountId, email: email.toLowerCase() } });
 
   beforeAll(async () => {
-    t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     otherStoreId = (await createStore(harness, t.merchant.token, { name: 'Second shop' })).id;
     priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 2500, currency: 'EUR' }]))

@@ -1,11 +1,12 @@
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { api, createStore, ok } from './commerceHelpers';
 
 /** `contains` / `starts-with` match the literal text: LIKE's `%`, `_` and `\` are not wildcards. */
 describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   const names = [
     '100% cotton',
     '100 cotton',
@@ -25,7 +26,6 @@ describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased'
   };
 
   beforeAll(async () => {
-    t = await createTenants(harness);
     for (const name of names) await createStore(harness, t.merchant.token, { name });
   });
 

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
 import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 
 describe('e-mails from the store’s templates (real Postgres; the sandbox outbox)', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let storeId: string;
   const storeName = 'Tea & <Cakes>';
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     storeId = (await ok(harness, 'POST', '/stores', merchant.token, { name: storeName, baseCurrency: 'EUR' })).id;
   });
 

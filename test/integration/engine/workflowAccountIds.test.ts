@@ -13,9 +13,10 @@ import { maintenanceWorkflowId } from '../../../workflows/maintenance/idempotenc
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 import {
   createCard,
   createCustomer,
@@ -29,10 +30,9 @@ import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 describe('workflow starts: ownership first, and every run carries AccountId (dev server visibility)', () => {
   const harness = useHarness(testVaultEnv);
-  let t: PaymentTenant;
+  const t = usePaymentTenant(harness);
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await createPaymentTenant(harness);
     receiver = await startReceiver();
   });
   afterAll(async () => {

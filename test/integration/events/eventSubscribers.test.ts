@@ -3,14 +3,15 @@ import { webhookTypeOf, type WebhookEventType } from '../../../src/webhooks/cata
 import { newId } from '../../../src/domain/ids';
 import { keepEventsWithSubscribers } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
 import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 
 /** Events nobody subscribes to are settled in the recording transaction; the rest wait for dispatch. */
 describe('keepEventsWithSubscribers', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness, { mode: 'test' });
   let subscribedStore: string;
   let quietStore: string;
 
@@ -39,7 +40,6 @@ describe('keepEventsWithSubscribers', () => {
   const processedAt = async (id: string) => (await harness.db.event.findUniqueOrThrow({ where: { id } })).processedAt;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     subscribedStore = await store();
     quietStore = await store();
     const endpoint = await call(harness, 'POST', '/api/public/v1/webhooks', {

@@ -1,18 +1,17 @@
 import { newId } from '../../../src/domain/ids';
 import { recordEvent } from '../../../src/events/recordEvent';
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
+import { addCrmKey, createMerchant, useMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 
 describe('event log: POST /events/recent', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness, { mode: 'test' });
   let storeId: string;
   let customerId: string;
   const base = Date.now() - 3600_000;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     customerId = newId('customer');
     await harness.db.store.create({

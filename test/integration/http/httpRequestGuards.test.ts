@@ -1,5 +1,5 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, type Harness } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
@@ -25,10 +25,7 @@ async function postBytes(
 
 describe('HTTP request guards (characters, encodings, content types)', () => {
   const harness = useHarness();
-  let merchant: Merchant;
-  beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
-  });
+  const merchant = useMerchant(harness);
 
   describe('U+0000 anywhere in the input is 400 INVALID_CHARACTER, naming where', () => {
     it.each([

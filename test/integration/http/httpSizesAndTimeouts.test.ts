@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
@@ -69,10 +70,7 @@ function writeAndWaitForClose(
 
 describe('HTTP request guards: body sizes and slow clients', () => {
   const harness = useHarness();
-  let merchant: Merchant;
-  beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
-  });
+  const merchant = useMerchant(harness);
 
   describe('413 at once, before reading the body', () => {
     it('for a declared Content-Length over the limit, even without a key, and closes the connection', async () => {

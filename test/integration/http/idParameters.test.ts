@@ -1,4 +1,4 @@
-import { addProcessingKey, createMerchant, createPartner, type Merchant } from '../../helpers/fixtures';
+import { addProcessingKey, createPartner, useMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 import { createCustomer, createStore, portalLogin } from '../subscriptions/subscriptionsFixtures';
@@ -133,7 +133,7 @@ function idCases(document: { paths: Record<string, Record<string, Operation>> })
 
 describe('id parameters without their prefix are 400 on every route', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let partnerToken: string;
   let processingToken: string;
   let portalToken: string;
@@ -141,7 +141,6 @@ describe('id parameters without their prefix are 400 on every route', () => {
   let found: ReturnType<typeof idCases>;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     partnerToken = (await createPartner(harness.db)).token;
     const storeId = (await createStore(harness.db, merchant, 'Ids')).id;
     processingToken = (await addProcessingKey(harness.db, merchant, [storeId])).token;

@@ -4,9 +4,10 @@ import { createPaymentRefundActivities } from '../../../activities/payments/refu
 import { createMaintenanceActivities } from '../../../activities/maintenance/sweeps';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, netCharged, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Payment and refund ids are derived from the Idempotency-Key, and those rows live for good, while
@@ -18,10 +19,7 @@ import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } fro
  */
 describe('Idempotency-Key reused after its answer expired (Postgres, dev server, sandbox acquirer)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown, key: string) =>
     call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });

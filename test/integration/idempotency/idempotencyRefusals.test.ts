@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Which answers an Idempotency-Key keeps (Stripe's rule): refusals before any work (validation,
@@ -13,10 +14,7 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../paymen
  */
 describe('Idempotency-Key: refusals before work are not stored, answers after work are replayed', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown, key: string, token = t.token) =>
     call(harness, 'POST', `${api}${path}`, { token, body, headers: { 'idempotency-key': key } });

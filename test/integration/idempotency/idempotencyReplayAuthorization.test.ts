@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { addCrmKey } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 /**
@@ -12,10 +13,9 @@ import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
  */
 describe('Idempotency-Key replays: authorized first, never a secret (Postgres, dev server)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
+  const t = usePaymentTenant(harness);
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await createPaymentTenant(harness);
     receiver = await startReceiver();
   });
   afterAll(async () => {

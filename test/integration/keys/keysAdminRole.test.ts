@@ -1,4 +1,4 @@
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
+import { addCrmKey, useMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 
@@ -29,12 +29,11 @@ const concretePath = (path: string) =>
 
 describe('org:admin operations, found generically in the OpenAPI document', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let member: string;
   let operations: AdminOperation[];
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     member = await addCrmKey(harness.db, merchant, { role: 'org:member' });
     operations = adminOperations((await call(harness, 'GET', '/openapi.json')).body);
   });

@@ -1,4 +1,4 @@
-import { createMerchant, createPartner, type PartnerFixture } from '../../helpers/fixtures';
+import { createMerchant, usePartner } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { useHarness } from '../../helpers/useHarness';
@@ -8,11 +8,7 @@ const crmSide = '/api/public/v1/partner';
 
 describe('partner provisioning: lastUsedAt of the keys it mints', () => {
   const harness = useHarness();
-  let partner: PartnerFixture;
-
-  beforeAll(async () => {
-    partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
-  });
+  const partner = usePartner(harness, { name: 'Acme Payments', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

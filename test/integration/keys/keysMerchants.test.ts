@@ -1,4 +1,4 @@
-import { createPartner, addLegacyCrmKey, createMerchant, type PartnerFixture } from '../../helpers/fixtures';
+import { createPartner, addLegacyCrmKey, createMerchant, usePartner } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 
@@ -6,13 +6,8 @@ const crmSide = '/api/public/v1/partner';
 
 describe('partner provisioning: merchant accounts and CRM keys', () => {
   const harness = useHarness();
-  let partner: PartnerFixture;
-  let otherPartner: PartnerFixture;
-
-  beforeAll(async () => {
-    partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
-    otherPartner = await createPartner(harness.db, { name: 'Other Partner', mode: 'test' });
-  });
+  const partner = usePartner(harness, { name: 'Acme Payments', mode: 'test' });
+  const otherPartner = usePartner(harness, { name: 'Other Partner', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

@@ -1,5 +1,5 @@
-import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { usePartner } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 
 interface PartnerKindOperation {
@@ -39,13 +39,11 @@ const invalidBody = { accountId: 42, storeIds: 'not a list', mode: 'sideways', u
 
 describe('payfac-only partner operations, found generically in the OpenAPI document', () => {
   const harness = useHarness();
-  let payfac: PartnerFixture;
-  let crmOnly: PartnerFixture;
+  const payfac = usePartner(harness, { kind: 'payfac', mode: 'test' });
+  const crmOnly = usePartner(harness, { kind: 'crm_only', mode: 'test' });
   let operations: PartnerKindOperation[];
 
   beforeAll(async () => {
-    payfac = await createPartner(harness.db, { kind: 'payfac', mode: 'test' });
-    crmOnly = await createPartner(harness.db, { kind: 'crm_only', mode: 'test' });
     operations = payfacOperations((await call(harness, 'GET', '/openapi.json')).body);
   });
 

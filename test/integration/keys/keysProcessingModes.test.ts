@@ -1,4 +1,4 @@
-import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
+import { createPartner, usePartner } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 
@@ -8,11 +8,7 @@ const processingSide = '/api/processing/v1/partner';
 /** For processing keys: a key has its processing account's mode, and a test partner key never reaches live. */
 describe('processing key modes', () => {
   const harness = useHarness();
-  let partner: PartnerFixture;
-
-  beforeAll(async () => {
-    partner = await createPartner(harness.db, { name: 'Mode Partner', mode: 'test' });
-  });
+  const partner = usePartner(harness, { name: 'Mode Partner', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

@@ -3,10 +3,9 @@ import {
   addCrmKey,
   addProcessingKey,
   createMerchant,
-  createPartner,
-  type Merchant,
-  type PartnerFixture,
   type ProcessingFixture,
+  useMerchant,
+  usePartner,
 } from '../../helpers/fixtures';
 import { call, type ApiAnswer } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
@@ -23,16 +22,13 @@ const outcome = (answer: ApiAnswer) =>
  */
 describe('key domains and scope', () => {
   const harness = useHarness();
-  let payfac: PartnerFixture;
-  let crmOnly: PartnerFixture;
-  let merchant: Merchant;
+  const payfac = usePartner(harness, { kind: 'payfac' });
+  const crmOnly = usePartner(harness, { kind: 'crm_only' });
+  const merchant = useMerchant(harness);
   let processing: ProcessingFixture;
   let storeId: string;
 
   beforeAll(async () => {
-    payfac = await createPartner(harness.db, { kind: 'payfac' });
-    crmOnly = await createPartner(harness.db, { kind: 'crm_only' });
-    merchant = await createMerchant(harness.db);
     const store = await call(harness, 'POST', '/api/public/v1/stores', {
       token: merchant.token,
       body: { name: 'Scope Store', baseCurrency: 'EUR' },

@@ -4,7 +4,8 @@ import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { idPattern, newId } from '../../../src/domain/ids';
 import { recordPaidCheckout } from '../../../src/payments/paidCheckoutFinalize';
 import type { FinalizeInput } from '../../../src/payments/workflowTypes';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { createStore } from '../subscriptions/subscriptionsFixtures';
 
@@ -14,12 +15,11 @@ import { createStore } from '../subscriptions/subscriptionsFixtures';
  */
 describe('finalize of an approved checkout payment in one statement', () => {
   const harness = useHarness();
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let store: Awaited<ReturnType<typeof createStore>>;
   let customerId: string;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     store = await createStore(harness.db, merchant);
     customerId = newId('customer');
     await harness.db.customer.create({

@@ -1,17 +1,17 @@
 import { addCrmKey } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { api, ok } from '../commerce/commerceHelpers';
 
 describe('payment flows over HTTP', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   let memberToken: string;
   let procA: string;
   let procB: string;
   let foreignProc: string;
   beforeAll(async () => {
-    t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
     const processor = async (token: string, name: string) =>
       (

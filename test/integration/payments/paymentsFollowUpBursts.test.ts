@@ -1,15 +1,13 @@
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { cards } from './paymentsFixtures';
 
 /** Ten identical follow-ups at once (a client retrying in a loop, a double-click) move money once. */
 describe('capture, void and refund bursts (Postgres, dev server, sandbox)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const authorize = async (amount: number) => {
     const answer = await call(harness, 'POST', `${api}/payments/process`, {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { cards } from './paymentsFixtures';
 
 /**
  * A payment with an open or lost dispute is not refunded (409 PAYMENT_DISPUTED, nothing reserved,
@@ -10,10 +11,7 @@ import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtur
  */
 describe('refunds of disputed payments (Postgres, dev server, sandbox)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown) =>
     call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });

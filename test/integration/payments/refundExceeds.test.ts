@@ -1,14 +1,12 @@
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { cards } from './paymentsFixtures';
 
 describe('a refund above what is left says how much is still refundable', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const refund = (body: Record<string, unknown>) =>
     call(harness, 'POST', `${api}/payments/refund`, { token: t.token, body });

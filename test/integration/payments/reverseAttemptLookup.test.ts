@@ -2,7 +2,8 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { attemptIdempotencyKey, createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { getProcessorAdapter } from '../../../src/processors/registry';
-import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
+import { cards, netCharged } from './paymentsFixtures';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 
 /**
@@ -11,11 +12,10 @@ import { useHarness } from '../../helpers/useHarness';
  */
 describe('reverseAttempt asks lookup before reversing (Postgres, sandbox acquirer)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
+  const t = usePaymentTenant(harness);
   let processorId: string;
   let counter = 0;
   beforeAll(async () => {
-    t = await createPaymentTenant(harness);
     processorId = t.processorIds[0]!;
   });
 

@@ -1,5 +1,5 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call, type ApiAnswer } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
@@ -20,13 +20,12 @@ import {
 describe('portal writes under a burst of identical requests', () => {
   const burst = 10;
   const harness = useHarness(testVaultEnv);
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let store: Awaited<ReturnType<typeof createStore>>;
   let basic: Awaited<ReturnType<typeof createRecurringPrice>>;
   let pro: Awaited<ReturnType<typeof createRecurringPrice>>;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     store = await createStore(harness.db, merchant, 'Burst Shop');
     basic = await createRecurringPrice(harness.db, merchant, store.id, 'Basic box', 1000);
     pro = await createRecurringPrice(harness.db, merchant, store.id, 'Pro box', 3000);

@@ -2,8 +2,9 @@ import { billingDateAt } from '../../../src/domain/billing';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
 import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
 import { paymentMethodChangedSignal } from '../../../workflows/subscriptions/messages';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
 import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
@@ -29,10 +30,7 @@ const publicBaseUrl = 'http://engine.test';
 describe('portal: paying a failed renewal on-session', () => {
   // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
   const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
-  let merchant: Merchant;
-  beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
-  });
+  const merchant = useMerchant(harness);
 
   /** A subscription one paid period in whose renewal (on a declining card) is due now; waits for past_due. */
   async function pastDueSubscription(options: { threeDs?: boolean } = {}) {

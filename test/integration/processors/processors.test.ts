@@ -1,8 +1,9 @@
 import { addCrmKey } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
 import { openProcessorCredentials } from '../../../src/processors/credentials';
-import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { api, ok } from '../commerce/commerceHelpers';
 
 const secret = 'sk_live_super_secret_value_123';
 const validBody = () => ({
@@ -16,10 +17,9 @@ const validBody = () => ({
 
 describe('processors over HTTP', () => {
   const harness = useHarness();
-  let t: Tenants;
+  const t = useTenants(harness);
   let memberToken: string;
   beforeAll(async () => {
-    t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
   });
 

@@ -1,5 +1,5 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { startReceiver, until, type Receiver } from '../webhooks/webhookReceiver';
 import {
@@ -17,7 +17,7 @@ import {
 /** A subscription charge's payment names its order; subscriptions name their latest order and payment. */
 describe('subscription charges linked to their orders', () => {
   const harness = useHarness(testVaultEnv);
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let storeId: string;
   let customerId: string;
   let cardId: string;
@@ -25,7 +25,6 @@ describe('subscription charges linked to their orders', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Linked beans', 1200)).price.id;
     customerId = (await createCustomer(harness.db, merchant, 'linked@example.com')).id;

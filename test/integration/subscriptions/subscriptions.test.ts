@@ -1,4 +1,4 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+import { createMerchant, useMerchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
 import { useHarness } from '../../helpers/useHarness';
 import {
@@ -14,7 +14,7 @@ import {
 
 describe('subscriptions public API', () => {
   const harness = useHarness(testVaultEnv);
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let storeId: string;
   let customerId: string;
   let cardId: string;
@@ -22,7 +22,6 @@ describe('subscriptions public API', () => {
   let oneTime: Awaited<ReturnType<typeof createRecurringPrice>>;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     monthly = await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500);
     oneTime = await createRecurringPrice(harness.db, merchant, storeId, 'Mug', 900, 'one_time');

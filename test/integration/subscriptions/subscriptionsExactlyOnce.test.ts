@@ -1,5 +1,5 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
@@ -19,14 +19,13 @@ import {
 describe('subscription changes under a burst of identical requests', () => {
   const burst = 10;
   const harness = useHarness(testVaultEnv);
-  let merchant: Merchant;
+  const merchant = useMerchant(harness);
   let storeId: string;
   let customerId: string;
   let cardId: string;
   let priceId: string;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
     storeId = (await createStore(harness.db, merchant)).id;
     priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500)).price.id;
     customerId = (await createCustomer(harness.db, merchant, `burst-subs-${Date.now()}@example.com`)).id;

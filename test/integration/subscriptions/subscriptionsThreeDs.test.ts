@@ -1,7 +1,8 @@
 import { billingDateAt } from '../../../src/domain/billing';
 import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
 import { subscriptionRowFromState } from '../../../activities/subscriptions/projection';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
 import { threeDsCards } from '../threeds/threedsHelpers';
@@ -18,10 +19,7 @@ const day = 24 * 3600 * 1000;
 
 describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, sandbox acquirer + 3DS server)', () => {
   const harness = useHarness(testVaultEnv);
-  let merchant: Merchant;
-  beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
-  });
+  const merchant = useMerchant(harness);
 
   async function ledger(acquirerMerchantId: string) {
     const answer = await fetch(

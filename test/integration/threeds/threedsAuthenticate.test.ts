@@ -1,6 +1,7 @@
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+
 import { completeChallenge, threeDsCards } from './threedsHelpers';
 
 const api = '/api/public/v1';
@@ -8,10 +9,7 @@ const uuidPattern = /^[0-9a-f-]{36}$/;
 
 describe('3DS authentication against the sandbox 3DS server', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   const authenticate = async (card: string, extra: Record<string, unknown> = {}) =>
     call(harness, 'POST', `${api}/threeds/authenticate`, {

@@ -1,5 +1,5 @@
 import { call } from '../../helpers/harness';
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
+import { addCrmKey, createMerchant, useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 
 const path = '/api/public/v1/threeds/create-from-values';
@@ -78,10 +78,7 @@ const cases: Case[] = [
 
 describe('POST /threeds/create-from-values', () => {
   const harness = useHarness();
-  let merchant: Merchant;
-  beforeAll(async () => {
-    merchant = await createMerchant(harness.db);
-  });
+  const merchant = useMerchant(harness);
 
   // A rest parameter: jest passes `done` to a callback declaring more parameters than a row has.
   it.each(cases)('%s', async (...testCase: Case) => {

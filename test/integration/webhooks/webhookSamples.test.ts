@@ -1,7 +1,8 @@
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Test-trigger samples have the shape real events of their type have: the same keys as an event a
@@ -9,10 +10,7 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../paymen
  */
 describe('test-trigger samples are shaped like real events (Postgres, dev server, sandbox)', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    t = await createPaymentTenant(harness);
-  });
+  const t = usePaymentTenant(harness);
 
   async function sampleOf(eventType: string): Promise<Record<string, unknown>> {
     const answer = await call(harness, 'POST', `${api}/test/webhooks/trigger`, {

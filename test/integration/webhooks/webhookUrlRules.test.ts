@@ -1,17 +1,17 @@
 import { newId } from '../../../src/domain/ids';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+
 import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { newWebhookSecret } from '../../../src/webhooks/signing';
 import { startReceiver, until } from './webhookReceiver';
 
 describe('webhook URL rules (SSRF)', () => {
   const harness = useHarness();
-  let live: Merchant;
+  const live = useMerchant(harness, { mode: 'live' });
   let liveStoreId: string;
 
   beforeAll(async () => {
-    live = await createMerchant(harness.db, { mode: 'live' });
     liveStoreId = newId('store');
     await harness.db.store.create({
       data: {
@@ -61,11 +61,10 @@ describe('webhook URL rules (SSRF)', () => {
 
 describe('loopback webhook receivers when the operator has not allowed them (WEBHOOK_ALLOW_LOOPBACK=false)', () => {
   const harness = useHarness({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
-  let merchant: Merchant;
+  const merchant = useMerchant(harness, { mode: 'test' });
   let storeId: string;
 
   beforeAll(async () => {
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     await harness.db.store.create({
       data: {

@@ -2,8 +2,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../../src/webhooks/signing';
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 import { startReceiver, until, type Receiver } from './webhookReceiver';
 
 interface Endpoint {
@@ -14,14 +15,13 @@ interface Endpoint {
 /** A real pay-v2 payment through to signed webhook deliveries on loopback receivers. */
 describe('payments emit events that reach subscribed webhook endpoints', () => {
   const harness = useHarness();
-  let t: PaymentTenant;
+  const t = usePaymentTenant(harness);
   let paidReceiver: Receiver;
   let failedReceiver: Receiver;
   let orderPaidEndpoint: Endpoint;
   let paymentFailedEndpoint: Endpoint;
 
   beforeAll(async () => {
-    t = await createPaymentTenant(harness);
     paidReceiver = await startReceiver();
     failedReceiver = await startReceiver();
     const subscribe = async (url: string, eventTypes: string[]) => {
