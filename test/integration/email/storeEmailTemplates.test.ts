@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-
 import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { useMerchant } from '../../helpers/fixtures';

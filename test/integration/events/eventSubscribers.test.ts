@@ -3,7 +3,6 @@ import { webhookTypeOf, type WebhookEventType } from '../../../src/webhooks/cata
 import { newId } from '../../../src/domain/ids';
 import { keepEventsWithSubscribers } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
-
 import { call } from '../../helpers/harness';
 import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
-
 import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 

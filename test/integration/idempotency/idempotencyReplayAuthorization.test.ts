@@ -4,7 +4,6 @@ import { call } from '../../helpers/harness';
 import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 /**

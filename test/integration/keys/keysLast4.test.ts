@@ -1,6 +1,5 @@
 import { hashToken, mintToken, tokenPrefix } from '../../../src/domain/apiKeys';
 import { newId } from '../../../src/domain/ids';
-
 import { call } from '../../helpers/harness';
 import { usePartner } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';

@@ -4,7 +4,6 @@ import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { idPattern, newId } from '../../../src/domain/ids';
 import { recordPaidCheckout } from '../../../src/payments/paidCheckoutFinalize';
 import type { FinalizeInput } from '../../../src/payments/workflowTypes';
-
 import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
 import { createStore } from '../subscriptions/subscriptionsFixtures';

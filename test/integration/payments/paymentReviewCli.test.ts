@@ -2,7 +2,6 @@ import { createPaymentFinalizeActivities } from '../../../activities/payments/fi
 import { newId } from '../../../src/domain/ids';
 import { resolvePaymentReview } from '../../../src/payments/review';
 import { outcomeUnknownCode } from '../../../src/payments/workflowTypes';
-
 import { call } from '../../helpers/harness';
 import { runCommand, type CommandRun } from '../../helpers/runCommand';
 import { useMerchant } from '../../helpers/fixtures';

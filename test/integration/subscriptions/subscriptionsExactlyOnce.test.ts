@@ -1,15 +1,7 @@
 import { call } from '../../helpers/harness';
-import { useMerchant } from '../../helpers/fixtures';
+import { useSubscriber } from '../../helpers/fixtures/subscriptions';
 import { useHarness } from '../../helpers/useHarness';
-import {
-  createCard,
-  createCustomer,
-  createRecurringPrice,
-  createStore,
-  eventually,
-  goodCard,
-  testVaultEnv,
-} from './subscriptionsFixtures';
+import { eventually, testVaultEnv } from './subscriptionsFixtures';
 
 /**
  * Subscription changes through the public API under a burst of identical requests. "Identical"
@@ -19,24 +11,22 @@ import {
 describe('subscription changes under a burst of identical requests', () => {
   const burst = 10;
   const harness = useHarness(testVaultEnv);
-  const merchant = useMerchant(harness);
-  let storeId: string;
-  let customerId: string;
-  let cardId: string;
-  let priceId: string;
-
-  beforeAll(async () => {
-    storeId = (await createStore(harness.db, merchant)).id;
-    priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500)).price.id;
-    customerId = (await createCustomer(harness.db, merchant, `burst-subs-${Date.now()}@example.com`)).id;
-    cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
+  const sub = useSubscriber(harness, {
+    price: 'Monthly beans',
+    unitAmount: 1500,
+    email: `burst-subs-${Date.now()}@example.com`,
   });
 
   const all = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: burst }, make));
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    call(harness, 'POST', `/api/public/v1${path}`, { token: merchant.token, body, headers });
+    call(harness, 'POST', `/api/public/v1${path}`, { token: sub.merchant.token, body, headers });
   async function paidSubscription() {
-    const created = await post('/subscriptions', { storeId, customerId, priceId, paymentMethodId: cardId });
+    const created = await post('/subscriptions', {
+      storeId: sub.storeId,
+      customerId: sub.customerId,
+      priceId: sub.priceId,
+      paymentMethodId: sub.cardId,
+    });
     expect(created.status).toBe(201);
     return eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
@@ -46,7 +36,7 @@ describe('subscription changes under a burst of identical requests', () => {
   const eventsOf = (subscriptionId: string, eventType: string) =>
     harness.db.event.findMany({
       where: {
-        accountId: merchant.accountId,
+        accountId: sub.merchant.accountId,
         eventType,
         properties: { path: ['subscriptionId'], equals: subscriptionId },
       },

@@ -1,7 +1,6 @@
 import { call } from '../../helpers/harness';
 import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
-
 import { completeChallenge, threeDsCards } from './threedsHelpers';
 
 const api = '/api/public/v1';

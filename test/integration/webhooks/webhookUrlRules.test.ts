@@ -1,5 +1,4 @@
 import { newId } from '../../../src/domain/ids';
-
 import { call } from '../../helpers/harness';
 import { useMerchant } from '../../helpers/fixtures';
 import { useHarness } from '../../helpers/useHarness';
