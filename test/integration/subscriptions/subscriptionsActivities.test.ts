@@ -1,6 +1,5 @@
 import { newId } from '../../../src/domain/ids';
-import { useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { insertActiveSubscription, stateOf, useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
 import { createCard, createCustomer, createRecurringPrice, createStore } from './subscriptionsFixtures';
 
 const hour = 3600_000;
@@ -55,36 +54,13 @@ describe('subscription activities against Postgres', () => {
     const store = await createStore(world.db, world.merchant);
     const { price, product, variant } = await createRecurringPrice(world.db, world.merchant, store.id, 'Club', 2500);
     const customer = await createCustomer(world.db, world.merchant, `club-${Date.now()}@example.com`);
-    const state = subscriptionState({
-      accountId: world.merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: product.id,
-      variantId: variant.id,
-      optionId: price.id,
-      price: 2500,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await world.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: world.merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: product.id,
-        variantId: variant.id,
-        optionId: price.id,
-        currency: 'USD',
-        price: 2500,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: { product, variant, price }, customerId: customer.id },
+        { price: 2500, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
     const program = await world.db.membershipProgram.create({
       data: {
         id: newId('membershipProgram'),
@@ -169,36 +145,13 @@ describe('subscription activities against Postgres', () => {
     const silverProgram = await program('Silver', silver.price.id, 2);
     await expect(program('Gold again', gold.price.id, 50)).rejects.toMatchObject({ code: 'P2002' });
 
-    const state = subscriptionState({
-      accountId: world.merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: gold.product.id,
-      variantId: gold.variant.id,
-      optionId: gold.price.id,
-      price: 3000,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await world.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: world.merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: gold.product.id,
-        variantId: gold.variant.id,
-        optionId: gold.price.id,
-        currency: 'USD',
-        price: 3000,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: gold, customerId: customer.id },
+        { price: 3000, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
     const membership = await world.db.membership.create({
       data: {
         id: newId('membership'),

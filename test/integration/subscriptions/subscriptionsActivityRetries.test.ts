@@ -1,5 +1,4 @@
-import { useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { insertActiveSubscription, stateOf, useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
 import { createCard, createCustomer, createRecurringPrice, createStore } from './subscriptionsFixtures';
 
 /** Activities retried after their commit (a lost completion) must not write twice. */
@@ -10,36 +9,13 @@ describe('subscription activities retried after commit', () => {
     const store = await createStore(world.db, world.merchant);
     const { price, product, variant } = await createRecurringPrice(world.db, world.merchant, store.id, 'Box', 1500);
     const customer = await createCustomer(world.db, world.merchant, `retry-${Date.now()}@example.com`);
-    const state = subscriptionState({
-      accountId: world.merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: product.id,
-      variantId: variant.id,
-      optionId: price.id,
-      price: 1500,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await world.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: world.merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: product.id,
-        variantId: variant.id,
-        optionId: price.id,
-        currency: 'USD',
-        price: 1500,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: { product, variant, price }, customerId: customer.id },
+        { price: 1500, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
     const events = () =>
       world.db.event.count({
         where: {
