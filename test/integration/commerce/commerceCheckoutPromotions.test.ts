@@ -1,6 +1,6 @@
 import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { call } from '../../helpers/harness';
-import { useCheckoutShop } from '../../helpers/fixtures/shop';
+import { checkoutCalls, useCheckoutShop } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
 import { api, createCustomer, ok } from './commerceHelpers';
 
@@ -8,18 +8,7 @@ describe('checkout sessions over HTTP: promotion code limits', () => {
   const harness = useHarness();
   const shop = useCheckoutShop(harness);
 
-  const promotion = (body: Record<string, unknown>) =>
-    ok(harness, 'POST', '/promotions', shop.merchant.token, { storeId: shop.storeId, name: 'promo', ...body });
-  const code = async (promotionId: string, extra: Record<string, unknown> = {}) => {
-    const created = await ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
-      promotionId,
-      code: `C${Date.now()}${Math.floor(Math.random() * 1e6)}`,
-      ...extra,
-    });
-    return created as { id: string; code: string };
-  };
-  const session = (body: Record<string, unknown>, token = shop.merchant.token) =>
-    call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId: shop.storeId, ...body } });
+  const { promotion, code, session } = checkoutCalls(harness, shop);
 
   describe('promotion code limits under concurrency', () => {
     it('50 concurrent redemptions of a code limited to 10 give exactly 10 sessions, and nothing half-written', async () => {

@@ -1,24 +1,12 @@
-import { call } from '../../helpers/harness';
-import { useCheckoutShop } from '../../helpers/fixtures/shop';
+import { checkoutCalls, useCheckoutShop } from '../../helpers/fixtures/shop';
 import { useHarness } from '../../helpers/useHarness';
-import { api, createCustomer, ok } from './commerceHelpers';
+import { createCustomer, ok } from './commerceHelpers';
 
 describe('checkout sessions over HTTP: totals', () => {
   const harness = useHarness();
   const shop = useCheckoutShop(harness);
 
-  const promotion = (body: Record<string, unknown>) =>
-    ok(harness, 'POST', '/promotions', shop.merchant.token, { storeId: shop.storeId, name: 'promo', ...body });
-  const code = async (promotionId: string, extra: Record<string, unknown> = {}) => {
-    const created = await ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
-      promotionId,
-      code: `C${Date.now()}${Math.floor(Math.random() * 1e6)}`,
-      ...extra,
-    });
-    return created as { id: string; code: string };
-  };
-  const session = (body: Record<string, unknown>, token = shop.merchant.token) =>
-    call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId: shop.storeId, ...body } });
+  const { promotion, code, session } = checkoutCalls(harness, shop);
 
   describe('totals, computed server-side in minor units', () => {
     it('multi-quantity lines with a percentage promotion (basis points, rounded half up)', async () => {
