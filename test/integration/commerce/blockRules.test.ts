@@ -1,16 +1,11 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, ok } from './commerceHelpers';
 
 describe('block rules over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = useTenants(harness);
 
   const create = (body: Record<string, unknown>, token = t.merchant.token) =>
     call(harness, 'POST', `${api}/block-rules`, { token, body });
