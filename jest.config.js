@@ -27,7 +27,7 @@ const teardown = { globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts' };
 const services = { globalSetup: '<rootDir>/test/helpers/globalSetup.ts', ...teardown };
 
 /** Workflow tests that run real activities against Postgres: they need the integration tier's set-up. */
-const workflowFilesWithDatabase = ['webhooks/webhookDelivery'];
+const workflowFilesWithDatabase = ['webhooks/webhookDelivery', 'payments/stepUpAbandoned'];
 
 /** Files that spawn engines, CLIs or killers of them, or run for minutes: the system tier. */
 const systemFiles = [
@@ -90,4 +90,6 @@ module.exports = {
   // A worker whose heap is above this after a file is replaced by a fresh one before the next file.
   workerIdleMemoryLimit: '1GB',
   reporters: ['default', '<rootDir>/test/helpers/slowestFilesReporter.js'],
+  // Longest files first, from test/timings.json when jest has no times of its own (a fresh clone).
+  testSequencer: '<rootDir>/test/helpers/timingsSequencer.js',
 };

@@ -8,6 +8,7 @@ import {
 import type { Activities } from '../activities';
 import { projectRoot } from '../src/projectRoot';
 import { workerTracingOptions } from '../src/tracing/temporal';
+import { livenessHeartbeats } from './heartbeat';
 
 // From the project root, not __dirname: webpack bundles the TypeScript sources, also when this file runs compiled.
 export const workflowsPath = path.join(projectRoot, 'workflows', 'index.ts');
@@ -60,6 +61,15 @@ export function workerConcurrency(maxCachedWorkflows: number) {
   };
 }
 
+/** Tracing's interceptors (when tracing) after the liveness heartbeats every worker has. */
+function workerInterceptors() {
+  const tracing = workerTracingOptions();
+  return {
+    sinks: tracing.sinks,
+    interceptors: { activity: [livenessHeartbeats, ...(tracing.interceptors?.activity ?? [])] },
+  };
+}
+
 /** A worker running every workflow in workflows/ and the given activities. */
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -68,7 +78,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.workflowCodePath ? { codePath: options.workflowCodePath } : await workflowBundle(),
     activities: options.activities,
-    ...workerTracingOptions(),
+    ...workerInterceptors(),
     ...workerConcurrency(options.maxCachedWorkflows),
   });
 }

@@ -25,7 +25,7 @@ export const webhookErrorTypes = {
   failed: 'WebhookDeliveryFailed',
 } as const;
 
-/** How long one HTTP attempt may take before it counts as failed (the issue: 10 s). */
+/** How long one HTTP attempt may take before it counts as failed (docs/webhooks.md: 10 s). */
 export const attemptTimeoutMs = 10_000;
 
 export function createWebhookActivities(deps: ActivityDeps) {

@@ -30,7 +30,7 @@ export function idParam<N extends string>(name: N, prefix: IdPrefix) {
   return z.object({ [name]: idOf(prefix) } as Record<N, ReturnType<typeof idOf>>);
 }
 
-/** Update bodies follow the spec's `{id, data}` convention (POST /promotion-codes/update). */
+/** Update bodies follow one `{id, data}` convention (POST /promotion-codes/update). */
 export function updateBody<D extends z.ZodType>(prefix: IdPrefix, data: D) {
   return z.object({ id: idOf(prefix), data }).strict();
 }

@@ -18,7 +18,7 @@ import { activeTracing } from '../tracing/tracing';
 import { mountRoutes } from './routes';
 
 /**
- * The Express application: JSON in, JSON out, every error in the spec's error shape. `lastUsed`
+ * The Express application: JSON in, JSON out, every error in one shape (ErrorBody in /openapi.json). `lastUsed`
  * collects the keys' lastUsedAt; whoever stops the server flushes it.
  */
 export function createApp(

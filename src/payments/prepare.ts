@@ -2,6 +2,7 @@ import { findBlockingRule, ipRulesEvaluated, type BlockRuleInput } from '../doma
 import { capabilityNames, routableCurrencies, routableInMode } from './processorAccess';
 import { claimCheckoutSessionForPayment } from './checkoutClaims';
 import type { DomainErrorData } from '../errors';
+import { isFreeCart } from './paymentRequest';
 import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
 import { existingPaymentRefusal } from './existingPayment';
 import { paymentRequestRefusal } from './validatePayment';
@@ -42,9 +43,9 @@ export async function preparePayment(db: Db, input: PaymentWorkflowInput): Promi
     if (refused) return { kind: 'rejected', error: refused };
   }
   const noBlockRules = rows.blockRulesEnabled ? {} : { noBlockRules: true as const };
-  if (input.amount === 0) return { kind: 'free', ...noBlockRules };
+  if (isFreeCart(input)) return { kind: 'free', ...noBlockRules };
   const charge = chargeOf(input);
-  // validatePaymentRequest refuses a payment of more than 0 without a card or a flow.
+  // paymentRequestRefusal refuses a payment of more than 0 without a card or a flow.
   if (!charge)
     return rejection(
       'invalid',

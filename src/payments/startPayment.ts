@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { searchAttributesFor, startAndAwait } from '../../temporal/client';
 import { awaitOutcomeUpdate } from '../../workflows/payments/messages';
+import type { Config } from '../config';
 import type { Db } from '../db/prisma';
-import type { Mode } from '../domain/apiKeys';
 import { idPrefixes, newId, type IdKind } from '../domain/ids';
 import type { OrderSummary, PaymentOutcome, PaymentStatus, PaymentWorkflowInput } from './workflowTypes';
 
@@ -28,28 +28,27 @@ export function businessId(kind: IdKind, scope: string, idempotencyKey: string |
   return `${idPrefixes[kind]}_${out}`;
 }
 
-/**
- * Whether this payment (id derived from an Idempotency-Key) has its row already: the same keyed
- * request ran before and its answer was lost (its API process was killed, or it answered 5xx).
- * That payment may have paid the checkout session itself, so its retry attaches to it rather
- * than being refused as "already paid".
- */
-export async function keyedPaymentExists(
-  db: Db,
-  scope: { accountId: string; mode: Mode },
-  paymentId: string,
-  idempotencyKey: string | undefined,
-): Promise<boolean> {
-  if (!idempotencyKey) return false;
-  return (await db.payment.count({ where: { id: paymentId, accountId: scope.accountId, mode: scope.mode } })) > 0;
-}
-
 export interface PaymentRunDeps {
   db: Db;
   temporal: Client;
   taskQueue: string;
   /** How long the caller waits for the answer (PAYMENT_RESPONSE_TIMEOUT_MS). */
   responseTimeoutMs: number;
+}
+
+/** PaymentRunDeps of the API's or an activity's deps. */
+export function paymentRunDeps(deps: {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  config: Pick<Config, 'PAYMENT_RESPONSE_TIMEOUT_MS'>;
+}): PaymentRunDeps {
+  return {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Db } from '../db/prisma';
-import { maxAmount } from '../domain/checkoutTotals';
 import { isSupportedCurrency } from '../domain/money';
 import type { DomainErrorData, DomainErrorKind } from '../errors';
 import { planThreeDs } from '../threeds/paymentPlan';
 import { hasThreeDsServer, threeDsProviderRequired } from '../threeds/provider';
-import { readPaymentRequest, type PaymentRequestRows } from './paymentRequestRows';
+import { amountRefusal, isFreeCart, missingForCharge, missingRefusal } from './paymentRequest';
+import type { PaymentRequestRows } from './paymentRequestRows';
 import { capabilityNames } from './processorAccess';
 import type { PaymentWorkflowInput } from './workflowTypes';
 
@@ -14,33 +14,22 @@ const missing = (what: string) => refuse('not_found', 'NOT_FOUND', `${what} not 
 /**
  * Everything a payment must satisfy before anything is written: amount and currency, and that
  * store, customer, card, flow, checkout session and order exist in the caller's account and mode
- * and belong together. Returns the refusal, or null when the payment may go ahead.
+ * and belong together, on the rows readPaymentRequest read (only a named order is read here).
+ * Returns the refusal, or null when the payment may go ahead.
  *
- * Only a checkout session may be paid with 0 (a discount took its whole total): such a payment
- * charges nothing, so it needs no card and no flow; one given anyway is still checked.
+ * Only a checkout session may be paid with 0 (a free cart, paymentRequest.ts): it needs no card
+ * and no flow; one given anyway is still checked.
  */
-export async function validatePaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
-  return paymentRequestRefusal(db, input, await readPaymentRequest(db, input));
-}
-
-/** validatePaymentRequest on rows read already (readPaymentRequest); reads only a named order. */
 export async function paymentRequestRefusal(
   db: Db,
   input: PaymentWorkflowInput,
   rows: PaymentRequestRows,
 ): Promise<DomainErrorData | null> {
-  const lowest = input.checkoutSessionId ? 0 : 1;
-  if (!Number.isSafeInteger(input.amount) || input.amount < lowest || input.amount > maxAmount) {
-    return refuse(
-      'invalid',
-      'INVALID_AMOUNT',
-      `amount must be an integer of minor units from ${lowest} to ${maxAmount}${lowest === 1 ? ' (a direct payment of 0 has nothing to charge)' : ''}`,
-    );
-  }
-  if (input.amount > 0 && !input.paymentInstrumentId)
-    return refuse('invalid', 'PAYMENT_INSTRUMENT_REQUIRED', 'A payment of more than 0 needs a paymentInstrumentId');
-  if (input.amount > 0 && !input.paymentFlowId)
-    return refuse('invalid', 'PAYMENT_FLOW_REQUIRED', 'A payment of more than 0 needs a payment flow');
+  // Amount, card and flow: the rules every payment request follows (paymentRequest.ts).
+  const badAmount = amountRefusal(input);
+  if (badAmount) return badAmount;
+  const lacking = missingForCharge(input);
+  if (lacking) return missingRefusal(lacking, input);
   if (!isSupportedCurrency(input.currency))
     return refuse('invalid', 'CURRENCY_NOT_SUPPORTED', `Currency ${input.currency} is not supported`);
   const scope = { accountId: input.accountId, mode: input.mode };
@@ -102,7 +91,7 @@ export async function paymentRequestRefusal(
  * values ask for 3DS. Refused here, before anything is written, in a mode without a 3DS server.
  */
 function wouldRunEngineThreeDs(input: PaymentWorkflowInput, rows: PaymentRequestRows): boolean {
-  if (input.amount === 0 || input.threedsSessionId || !rows.flow) return false;
+  if (isFreeCart(input) || input.threedsSessionId || !rows.flow) return false;
   const plan = planThreeDs({
     initiatedBy: input.initiatedBy,
     flowThreeDsEnabled: rows.flow.threeDsEnabled,

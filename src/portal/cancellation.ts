@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Db } from '../db/prisma';
-import { conflict, isDomainError } from '../errors';
+import { conflict } from '../errors';
 import { runSubscriptionUpdate } from '../subscriptions/client';
 import { customerCancelUpdate, withdrawCancelUpdate } from '../../workflows/subscriptions/messages';
 import type { CustomerPortalSession } from './session';
@@ -21,33 +20,14 @@ async function changeOwnSubscription(
   { db, temporal }: CancellationDeps,
   session: CustomerPortalSession,
   subscriptionId: string,
-  change: (handle: WorkflowHandle, updateId: string) => Promise<unknown>,
+  send: (handle: WorkflowHandle, updateId: string) => Promise<unknown>,
 ) {
   const row = await findOwnSubscription(db, session, subscriptionId);
   if (row.status === 'canceled') throw conflict('This subscription is canceled', 'INVALID_SUBSCRIPTION_TRANSITION');
-  const handle = temporal.workflow.getHandle(row.id);
-  const updateId = randomUUID();
-  try {
-    await runSubscriptionUpdate(() => change(handle, updateId));
-  } catch (error) {
-    // A cancel now ends the workflow in the task that completes the update; the answer to the
-    // request that won can then come back as "not running". The server keeps the outcome of an
-    // update by its id: ours completed, so it is this request's success, not a conflict.
-    if (!isDomainError(error, 'SUBSCRIPTION_NOT_RUNNING') || !(await completedUpdate(temporal, handle, updateId)))
-      throw error;
-  }
+  await runSubscriptionUpdate(temporal, row.id, send);
   const after = await findOwnSubscription(db, session, subscriptionId);
   const [described] = await describeSubscriptions(db, session, [after]);
   return described!;
-}
-
-async function completedUpdate(temporal: Client, handle: WorkflowHandle, updateId: string): Promise<boolean> {
-  try {
-    await temporal.connection.withDeadline(Date.now() + 5_000, () => handle.getUpdateHandle(updateId).result());
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

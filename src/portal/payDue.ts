@@ -23,8 +23,8 @@ export async function payDueRenewal(
   });
   if (!subscription) throw notFound('Subscription');
   assertSameStore(session, subscription.storeId);
-  const answer = await runSubscriptionUpdate(() =>
-    temporal.workflow.getHandle(subscription.id).executeUpdate(payDueOnSessionUpdate, { args: [{ atMs: Date.now() }] }),
+  const answer = await runSubscriptionUpdate(temporal, subscription.id, (handle, updateId) =>
+    handle.executeUpdate(payDueOnSessionUpdate, { updateId, args: [{ atMs: Date.now() }] }),
   );
   const after = await db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
   return { subscription: after, answer };

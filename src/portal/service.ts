@@ -52,8 +52,9 @@ export async function switchOption(
   assertSameStore(session, subscription.storeId);
   const price = await findRecurringPrice(db, scope, input.optionId, subscription.storeId);
 
-  const answer = await runSubscriptionUpdate(() =>
-    temporal.workflow.getHandle(subscription.id).executeUpdate(switchOptionUpdate, {
+  const answer = await runSubscriptionUpdate(temporal, subscription.id, (handle, updateId) =>
+    handle.executeUpdate(switchOptionUpdate, {
+      updateId,
       args: [
         {
           optionId: price.id,

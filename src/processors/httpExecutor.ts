@@ -2,11 +2,13 @@ import type { DeclineCode } from './declineCodes';
 import { ProcessorTechnicalError } from './types';
 
 /**
- * The one place a processor adapter's HTTP call happens: timeout, error classification and
- * timing. Adapters build the request and map the answer; they never see a socket error. What
- * reaches the adapter is a parsed JSON answer with a status of 2xx or 4xx; everything else (timeout,
- * network failure, a redirect, which is never followed, 5xx, a body that is not JSON) is thrown as
- * a ProcessorTechnicalError. Request bodies carry card numbers, so nothing here logs or echoes them.
+ * The one place a processor's HTTP call happens, for every type: timeout, error classification,
+ * secrets kept out of messages, timing. Adapters build the request and map the answer; they never
+ * see a socket error. What reaches the adapter is a parsed JSON answer (`postJson`, `getJson`) or
+ * the raw one (`sendHttp`, under the Stripe SDK) with a status of 2xx or 4xx; everything else
+ * (timeout, network failure, a redirect, which is never followed, 5xx, and for the JSON calls a
+ * body that is not JSON) is thrown as a ProcessorTechnicalError. Request bodies carry card numbers, so nothing here
+ * logs or echoes them.
  */
 export interface JsonAnswer {
   status: number;
@@ -35,20 +37,37 @@ export function getJson(request: Omit<JsonRequest, 'body'>): Promise<JsonAnswer>
   return sendJson('GET', { ...request, body: undefined });
 }
 
-async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<JsonAnswer> {
+/**
+ * One HTTP call as any processor makes it, JSON or not (the Stripe SDK sends forms through it):
+ * the body is read whole within the timeout. What comes back is a 2xx or 4xx answer; everything
+ * else is thrown as a ProcessorTechnicalError.
+ */
+export interface HttpCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  classifyServerError?: JsonRequest['classifyServerError'];
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  elapsedMs: number;
+}
+
+export async function sendHttp(call: HttpCall): Promise<HttpAnswer> {
   const started = performance.now();
   let response: Response;
   let text: string;
   try {
-    response = await fetch(request.url, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...request.headers,
-      },
-      ...(method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
-      signal: AbortSignal.timeout(request.timeoutMs),
+    response = await fetch(call.url, {
+      method: call.method,
+      headers: call.headers,
+      ...(call.body === undefined ? {} : { body: call.body }),
+      signal: AbortSignal.timeout(call.timeoutMs),
       // A processor answers; it never sends the engine (and the card data it carries) elsewhere.
       redirect: 'manual',
     });
@@ -56,14 +75,14 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
   } catch (error) {
     const name = (error as Error | undefined)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new ProcessorTechnicalError(`processor did not answer within ${request.timeoutMs} ms`, 'timeout');
+      throw new ProcessorTechnicalError(`processor did not answer within ${call.timeoutMs} ms`, 'timeout');
     }
     const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
     const neverConnected = typeof cause?.code === 'string' && neverConnectedCodes.has(cause.code);
     // A connection that never opened carried no request; any other network failure may have
     // dropped the answer to a request the processor received.
     throw new ProcessorTechnicalError(
-      `processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`,
+      masked(`processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`, call.headers),
       neverConnected ? 'processor_unreachable' : 'network_error',
     );
   }
@@ -76,17 +95,49 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
     );
   }
   if (response.status >= 500) {
-    const code = request.classifyServerError?.(response.status, response.headers) ?? serverErrorCode(response.status);
+    const code = call.classifyServerError?.(response.status, response.headers) ?? serverErrorCode(response.status);
     throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, code);
   }
+  return { status: response.status, headers: response.headers, text, elapsedMs };
+}
+
+async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<JsonAnswer> {
+  const answer = await sendHttp({
+    method,
+    url: request.url,
+    headers: {
+      accept: 'application/json',
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...request.headers,
+    },
+    ...(method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
+    timeoutMs: request.timeoutMs,
+    ...(request.classifyServerError ? { classifyServerError: request.classifyServerError } : {}),
+  });
   try {
-    return { status: response.status, body: JSON.parse(text) as unknown, elapsedMs };
+    return { status: answer.status, body: JSON.parse(answer.text) as unknown, elapsedMs: answer.elapsedMs };
   } catch {
     throw new ProcessorTechnicalError(
-      `processor answered HTTP ${response.status} with a body that is not JSON`,
+      `processor answered HTTP ${answer.status} with a body that is not JSON`,
       'invalid_response',
     );
   }
+}
+
+/** Headers that carry the credentials' secrets (the sandbox's and Stripe's bearer keys, Adyen's API key). */
+const secretHeaders = new Set(['authorization', 'proxy-authorization', 'x-api-key']);
+
+/**
+ * A message from below (fetch quotes a header value it refuses, e.g. a key with a line break) with
+ * the call's secrets taken out: these messages end up in payment records and logs.
+ */
+function masked(message: string, headers: Record<string, string>): string {
+  const secrets = Object.entries(headers)
+    .filter(([name]) => secretHeaders.has(name.toLowerCase()))
+    .flatMap(([, value]) => [value, value.replace(/^(?:Bearer|Basic)\s+/i, '')])
+    .filter((secret) => secret.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  return secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), message);
 }
 
 const neverConnectedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

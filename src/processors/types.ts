@@ -165,6 +165,14 @@ export interface ProcessorWebhooks {
   acknowledgement?: Record<string, string>;
 }
 
+/**
+ * What the `webhooks.ts` of a type whose vendor sends no notifications exports instead of a
+ * ProcessorWebhooks: the reason, written down (its definition then has no `webhooks`).
+ */
+export interface NoProcessorWebhooks {
+  readonly none: string;
+}
+
 /** An integration failure: retried by the activity's retry policy, then cascades. Its code is in the table. */
 export class ProcessorTechnicalError extends Error {
   constructor(

@@ -1,7 +1,8 @@
 import type { Db } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
-import type { RenewalPaymentPlan, SubscriptionChargeInput } from '../domain/billingState';
+import type { RenewalPaymentPlan, SubscriptionChargeInput, SubscriptionChargeResult } from '../domain/billingState';
 import { declinedCharge } from '../domain/subscriptionChargeResult';
+import { preparePaymentRequest } from '../payments/paymentRequest';
 import type { PaymentWorkflowInput } from '../payments/workflowTypes';
 import { businessId } from '../payments/startPayment';
 
@@ -56,25 +57,37 @@ export async function renewalPaymentPlan(db: Db, input: SubscriptionChargeInput)
     }),
   ]);
   const cardBrand = instrument?.brand ?? null;
-  if (!instrument) return { kind: 'declined', result: declinedCharge(null, 'payment_method_missing', true, cardBrand) };
-  // Merchant configuration, not the card: soft, so dunning retries once the merchant fixes it.
-  if (!store?.defaultPaymentFlowId)
-    return { kind: 'declined', result: declinedCharge(null, 'no_payment_flow', false, cardBrand) };
+  // A charge names no flow: its store's default pays it (paymentRequest.ts).
+  const prepared = preparePaymentRequest({
+    amount: input.amount,
+    paymentInstrumentId: instrument?.id,
+    store: { defaultPaymentFlowId: store?.defaultPaymentFlowId ?? null },
+  });
+  if (prepared.kind === 'rejected') return { kind: 'declined', result: declinedFor(prepared.missing, cardBrand) };
   const payment: PaymentWorkflowInput = {
     paymentId: businessId('payment', `${input.accountId}:${input.mode}`, input.chargeKey),
     accountId: input.accountId,
     mode: input.mode,
     storeId: input.storeId,
     customerId: input.customerId,
-    paymentInstrumentId: instrument.id,
+    ...prepared.means,
     amount: input.amount,
     currency: input.currency,
     intent: 'purchase',
     initiatedBy: input.initiatedBy,
     source: null,
-    paymentFlowId: store.defaultPaymentFlowId,
     orderId: subscriptionOrderId(input.accountId, input.mode, input.chargeKey),
     subscriptionId: input.subscriptionId,
   };
   return { kind: 'start', payment, cardBrand };
+}
+
+/**
+ * A charge that cannot start: a card that is gone is a hard decline; a store without a default
+ * flow is merchant configuration, not the card, so soft (dunning retries once the merchant fixes it).
+ */
+function declinedFor(missing: 'card' | 'flow', cardBrand: string | null): SubscriptionChargeResult {
+  return missing === 'card'
+    ? declinedCharge(null, 'payment_method_missing', true, cardBrand)
+    : declinedCharge(null, 'no_payment_flow', false, cardBrand);
 }

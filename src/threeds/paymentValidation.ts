@@ -7,7 +7,7 @@ import { findSession } from './sessions';
  * The HTTP check of a payment call's `threedsSessionId` (pay-v2, /payments/process), before any
  * workflow starts: the session must exist in the caller's account and mode, and its type must
  * pair with `initiatedBy` (merchant ↔ merchant). A session stored as failed passes here on
- * purpose: the spec declines such a charge at the 3DS step, with the payment recorded.
+ * purpose: the payment then declines at its 3DS step, so the charge is refused with the payment recorded.
  */
 export async function assertThreeDsSessionFits(
   db: Db,

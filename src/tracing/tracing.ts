@@ -60,8 +60,8 @@ export async function startTracing(options: { serviceName: string; spanProcessor
 
 /**
  * Tracing as configured: spans batched to the OTLP/HTTP collector at OTEL_EXPORTER_OTLP_ENDPOINT
- * (the exporter reads it and the other OTEL_EXPORTER_OTLP_* variables itself, per the OpenTelemetry
- * specification), or none when it is unset. `role` names the service unless OTEL_SERVICE_NAME does.
+ * (the exporter reads it and the other OTEL_EXPORTER_OTLP_* variables itself; the engine does not
+ * parse them), or none when it is unset. `role` names the service unless OTEL_SERVICE_NAME does.
  */
 export async function startTracingFromConfig(cfg: Config, role: string): Promise<Tracing | undefined> {
   if (!cfg.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;

@@ -23,7 +23,7 @@ const shape = (s: Shape) =>
   s ? `${s.workflowTasks} workflow tasks, ${s.events} history events, ${s.activities} activities` : 'n/a';
 const x = (a: number, b: number) => `×${(a / b).toFixed(2)}`;
 
-/** The bench's printout: rows, ratios to the floor, per-payment costs and the issue's targets. */
+/** The bench's printout: rows, ratios to the floor, per-payment costs and the speed targets (docs/speed.md). */
 export function report(m: Measured): string {
   const { one, many, clients } = m;
   const check = (label: string, ok: boolean) => `  ${ok ? 'met   ' : 'MISSED'} ${label}`;

@@ -25,7 +25,7 @@ import { startWorkerProcess } from './workerProcess';
  * workflow and a payment-shaped one with no work), then frictionless pay-v2 charges, at 1 client and
  * at BENCH_CLIENTS (default 16); then the same payment steps in-process without HTTP or Temporal.
  * It prints the rows, the ratios to the floor, SQL statements and CPU per payment, workflow tasks
- * and history events per payment, and the issue's targets (met / MISSED).
+ * and history events per payment, and the speed targets of docs/speed.md (met / MISSED).
  */
 const clients = Number(process.env.BENCH_CLIENTS ?? 16);
 const payments = Number(process.env.BENCH_PAYMENTS ?? 400);
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     const api = await startApi({ ...deps, taskQueue: cfg.TEMPORAL_TASK_QUEUE }, 0, '127.0.0.1');
     lifecycle.add('api', api.stop);
 
-    // One merchant account per client: the spec's per-account quota (premium: 500/min, burst 750)
+    // One merchant account per client: the per-account quota (premium: 500/min, burst 750)
     // stays in force, and 16 accounts paying at once is the load the engine is sized for.
     const tenants = await Promise.all(Array.from({ length: clients }, () => createBenchTenant(db, api.url)));
     type Tenant = (typeof tenants)[number];

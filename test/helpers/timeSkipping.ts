@@ -59,7 +59,7 @@ const waitingEvents = new Set<number>([
 /**
  * Waits until the workflow has no workflow task and no activity in flight. An update sent to the
  * Java time-skipping test server while it is completing an activity's workflow task can be lost
- * (the call never answers; see temporalio/samples-dotnet#72), which real servers do not do; tests
+ * (the call never answers), which real servers do not do; tests
  * that send an update right after an activity ends wait for this first.
  */
 export async function untilQuiescent(handle: WorkflowHandle, timeoutMs = 10_000): Promise<void> {

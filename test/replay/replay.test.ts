@@ -19,7 +19,7 @@ import { releasedFiles } from './releasedManifest';
  * Histories recorded from real runs (`npm run replay:record`) replayed against today's workflow
  * code. A change that would make a running workflow take another path (a command added, removed
  * or reordered) fails here with a non-determinism error: guard it with `patched()` or record anew
- * when nothing that ran the old code is still open (see docs/workflows.md).
+ * when nothing that ran the old code is still open (see docs/testing.md, "Replay by branch").
  */
 // `histories/released/` holds one history per branch (command signature) of every workflow type,
 // frozen (MANIFEST.json, checked by test/unit/releasedHistories.test.ts): a workflow change must keep

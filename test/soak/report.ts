@@ -49,7 +49,7 @@ export interface Verdict {
   lost: number;
 }
 
-/** The targets: ≤ 1 MB RSS per 1,000 payments after warm-up, ≤ 400 MB at the end, p99 within 1.2×, none lost. */
+/** The memory targets (docs/operations.md): ≤ 1 MB RSS per 1,000 payments after warm-up, ≤ 400 MB at the end, p99 within 1.2×, none lost. */
 export function verdict(samples: Sample[], warmup: number, lost: number): Verdict {
   const afterWarmup = samples.filter((s) => s.payments >= warmup);
   const snapshotAt = afterWarmup.findLastIndex((s) => s.afterHeapSnapshot);

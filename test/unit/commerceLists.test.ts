@@ -55,7 +55,7 @@ describe('the shared list implementation', () => {
     expect(statusOf(() => buildListQuery({ filters: { total: '12' } }, definition))).toBe(400);
   });
 
-  it('treats names inherited from Object.prototype as unknown (400 with the spec error body, never a 500)', () => {
+  it('treats names inherited from Object.prototype as unknown (400 with the error body, never a 500)', () => {
     const errorOf = (run: () => unknown) => {
       try {
         run();

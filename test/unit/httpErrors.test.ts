@@ -1,7 +1,7 @@
 import { DomainError, invalid, type DomainErrorKind } from '../../src/errors';
 import { ApiError, toApiError } from '../../src/http/core/errors';
 
-describe('toApiError: any thrown value to a status and the spec error body', () => {
+describe('toApiError: any thrown value to a status and the error body', () => {
   it('keeps a 4xx status set by Express, router or http-errors, in the error shape', () => {
     const uriError = Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400 });
     expect(toApiError(uriError).body()).toEqual({

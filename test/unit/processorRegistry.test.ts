@@ -53,8 +53,9 @@ describe('processor registry → API document', () => {
       // One registry line swapped for a new type: nothing else changes.
       jest.doMock('../../src/processors/sandbox_hosted3ds', () => {
         const { z } = jest.requireActual<typeof import('zod')>('zod');
-        const { sandboxAcquirerCapabilities } =
-          jest.requireActual<typeof import('../../src/processors/sandbox')>('../../src/processors/sandbox');
+        const { sandboxAcquirerCapabilities } = jest.requireActual<
+          typeof import('../../src/processors/sandbox/capabilities')
+        >('../../src/processors/sandbox/capabilities');
         return {
           sandboxHosted3dsProcessor: {
             type: 'acme',

@@ -10,7 +10,7 @@ import {
 } from '../../src/http/rate-limit/quotas';
 
 describe('rate limit quotas (docs/api-keys.md, rate limits)', () => {
-  it('has the spec numbers: Standard 100/min burst 150, Premium 500/min burst 750', () => {
+  it('has the numbers of docs/api-keys.md: Standard 100/min burst 150, Premium 500/min burst 750', () => {
     expect(planQuotas.standard).toEqual({ perMinute: 100, burst: 150 });
     expect(planQuotas.premium).toEqual({ perMinute: 500, burst: 750 });
   });

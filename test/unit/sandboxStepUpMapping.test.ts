@@ -1,7 +1,8 @@
-import { authorizeBody, toAuthenticationResult, toAuthorizeResult } from '../../src/processors/sandbox/transformers';
+import { authorizeBody } from '../../src/processors/sandbox/requests';
+import { toAuthenticationResult, toAuthorizeResult } from '../../src/processors/sandbox/responses';
 import type { AuthorizeRequest } from '../../src/processors/types';
 
-/** The sandbox adapter's step-up mapping (src/processors/sandbox/transformers.ts), without an acquirer. */
+/** The sandbox adapter's step-up mapping (src/processors/sandbox/requests.ts, responses.ts), without an acquirer. */
 const request: AuthorizeRequest = {
   idempotencyKey: 'pay_1:1',
   paymentId: 'pay_1',

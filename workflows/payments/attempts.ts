@@ -22,8 +22,11 @@ import { awaitStepUp } from './stepUp';
 // A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
 // times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
 // retry after an ambiguous timeout gets the acquirer's stored answer instead of a second charge.
+// The heartbeat timeout (beats come from the worker's liveness interceptor) hands the call of a
+// killed worker to another one within seconds instead of after the whole start-to-close budget.
 const { authorizeAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
   retry: {
     maximumAttempts: 4,
     initialInterval: '300 milliseconds',
@@ -35,6 +38,7 @@ const { authorizeAttempt } = proxyActivities<Activities>({
 // may not move on to another processor.
 const { reverseAttempt } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
   retry: {
     maximumAttempts: 6,
     initialInterval: '500 milliseconds',

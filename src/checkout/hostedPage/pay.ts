@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import { tokenizeCard } from '../../commerce/paymentInstruments';
 import type { Db } from '../../db/prisma';
+import { isFreeCart, paymentFlowFor } from '../../payments/paymentRequest';
 import { outcomeFromRow, runPayment } from '../../payments/startPayment';
 import { rejection, type PaymentOutcome } from '../../payments/workflowTypes';
 import { paymentSessionId } from '../../threeds/returnLink';
@@ -45,9 +46,10 @@ export async function payHostedSession(deps: HostedPayDeps, request: HostedPayRe
   const paymentId = attemptPaymentId(scope.accountId, scope.mode, session.id, request.attemptId);
   const existing = await outcomeFromRow(deps.db, paymentId);
   if (existing?.kind === 'payment' && existing.status !== 'processing') return existing;
-  const charges = session.total > 0;
+  const charges = !isFreeCart({ amount: session.total, checkoutSessionId: session.id });
   const paymentInstrumentId = charges ? await vaultCard(deps, request, scope) : null;
-  const paymentFlowId = charges ? session.store.defaultPaymentFlowId : null;
+  // The page names no flow: the store's default pays (paymentRequest.ts); a free cart records none.
+  const paymentFlowId = charges ? paymentFlowFor(null, session.store) : null;
   if (charges && !paymentFlowId) {
     return rejection('invalid', 'PAYMENT_FLOW_REQUIRED', 'The store has no default payment flow');
   }

@@ -88,8 +88,7 @@ export function registerCheckoutOfferRoutes({ publicRouter }: Routers, { db }: A
       method: 'post',
       path: '/checkout-offers/:id',
       summary: 'Retrieves a checkout offer with its line items and promotions (no body)',
-      description:
-        'One checkout offer with its line items and promotions (a POST without a body, as the spec names it).',
+      description: 'One checkout offer with its line items and promotions (a POST without a body).',
       tags,
       params: checkoutOfferParams,
       response: checkoutOfferSchema,

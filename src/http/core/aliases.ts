@@ -3,7 +3,7 @@ import { idOf } from '../../commerce/schemas';
 import './openapi';
 
 /**
- * One concept, two published names: a stored card is `paymentInstrumentId` on payments and
+ * One concept, two names in /openapi.json: a stored card is `paymentInstrumentId` on payments and
  * `paymentMethodId` on subscriptions, memberships and the portal, and `payments/process` took
  * `mode` for what is its `intent`. Both names stay; each body accepts the other on input.
  */

@@ -26,7 +26,7 @@ export interface RouteSpec<
   /** Express-style path relative to the router's base path, e.g. `/products/:productId`. */
   path: string;
   summary: string;
-  /** Longer prose for the OpenAPI document: the choices made where the spec is silent. */
+  /** Longer prose for the OpenAPI document: the choices the summary leaves out. */
   description?: string;
   tags: string[];
   security?: Security;
@@ -122,7 +122,7 @@ export function defineRoute<
     });
     const result = await handler({ body, query, params, req, res } as HandlerInput<Infer<B>, Infer<Q>, Infer<P>>);
     if (res.headersSent) return;
-    // A handler may pick another status (health answers 503); otherwise the spec's success status.
+    // A handler may pick another status (health answers 503); otherwise the route's declared success status.
     res.status(res.statusCode !== 200 ? res.statusCode : (spec.status ?? 200)).json(result);
   });
 }

@@ -46,7 +46,7 @@ export const createCrmKeySchema = z
   })
   .strict();
 
-/** A CRM key as part 2 shows it; `token` only in the answer to its creation. */
+/** A CRM key as the partner API answers it; `token` only in the answer to its creation. */
 export const crmKeySchema = z
   .object({
     object: z.literal('crm_key'),

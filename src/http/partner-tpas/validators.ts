@@ -48,7 +48,7 @@ export const createProcessingKeySchema = z
   })
   .strict();
 
-/** A processing key as part 2 shows it; `secret` only in the answer to its creation. */
+/** A processing key as the partner API answers it; `secret` only in the answer to its creation. */
 export const processingKeySchema = z
   .object({
     object: z.literal('processing_key'),

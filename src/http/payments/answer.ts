@@ -4,7 +4,7 @@ import type { PaymentOutcome } from '../../payments/workflowTypes';
 import { ApiError } from '../core/errors';
 
 /**
- * A declined payment: HTTP 402 in the spec's second error shape `{code, message, data}`. `code` is
+ * A declined payment: HTTP 402 in the second error shape (ErrorBody with data) `{code, message, data}`. `code` is
  * the stable decline code (`card_declined`, `blocked_by_rule`, …); `data` names the payment, which
  * stays recorded with its attempts.
  */

@@ -2,13 +2,12 @@ import type { Request, Response } from 'express';
 import { scopeOf } from '../auth/scope';
 import { findStoreOfScope } from '../../commerce/storeOfScope';
 import { findPaymentDetail, listPayments } from '../../payments/queries';
-import { runPayment } from '../../payments/startPayment';
-import { assertThreeDsSessionFits } from '../../threeds/paymentValidation';
+import { directPaymentInput } from '../../payments/paymentInputs';
+import { paymentRunDeps, runPayment } from '../../payments/startPayment';
 import { baseUrlSeenBy } from '../../threeds/returnLink';
 import { authOf } from '../auth/authenticate';
 import { beforeWork } from '../core/beforeWork';
 import type { AppDeps } from '../core/context';
-import { badRequest } from '../core/errors';
 import { forbidden } from '../../errors';
 import { defineRoute } from '../core/route';
 import { keyedBusinessId } from '../idempotency/middleware';
@@ -172,40 +171,20 @@ async function processPayment(deps: AppDeps, body: ProcessPaymentBody, req: Requ
       amount: body.amount,
     });
 
-  const paymentFlowId = await beforeWork(async () => {
-    const flowId = body.paymentFlowId ?? store.defaultPaymentFlowId;
-    if (!flowId)
-      throw badRequest('No paymentFlowId given and the store has no default payment flow', 'PAYMENT_FLOW_REQUIRED');
-    await assertThreeDsSessionFits(deps.db, scope, body);
-    return flowId;
-  });
-  const outcome = await runPayment(
-    {
-      db: deps.db,
-      temporal: deps.temporal,
-      taskQueue: deps.taskQueue,
-      responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
-    },
-    {
-      paymentId: keyedBusinessId(req, 'payment', 'process'),
-      ...scope,
-      storeId: store.id,
+  const { intent } = body;
+  const paymentId = keyedBusinessId(req, 'payment', 'process');
+  const input = await beforeWork(() =>
+    directPaymentInput(deps.db, scope, {
+      ...body,
+      paymentId,
+      store,
+      // The schema requires these for purchase and auth.
       customerId: body.customerId!,
-      paymentInstrumentId: body.paymentInstrumentId!,
       amount: body.amount!,
       currency: body.currency!,
-      intent: body.intent,
-      initiatedBy: body.initiatedBy,
-      source: null,
-      paymentFlowId,
-      threedsSessionId: body.threedsSessionId ?? null,
+      intent,
       returnBaseUrl: baseUrlSeenBy(req),
-      orderId: body.orderId ?? null,
-      // The cardholder's address, sent by the merchant's server; never the caller's own socket.
-      clientIp: body.customerIp ?? null,
-      returnUrl: body.returnUrl ?? null,
-      ...(body.browserInfo ? { browserInfo: body.browserInfo } : {}),
-    },
+    }),
   );
-  return answerPayment(res, outcome);
+  return answerPayment(res, await runPayment(paymentRunDeps(deps), input));
 }

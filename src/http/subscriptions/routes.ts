@@ -43,8 +43,8 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
   const updateThenRead = async (
     scope: Scope,
     subscriptionId: string,
-    update: (handle: WorkflowHandle) => Promise<unknown>,
-  ) => presentSubscription(db, await updateSubscription(deps, scope, subscriptionId, update));
+    send: (handle: WorkflowHandle, updateId: string) => Promise<unknown>,
+  ) => presentSubscription(db, await updateSubscription(deps, scope, subscriptionId, send));
 
   defineRoute(
     publicRouter,
@@ -141,8 +141,9 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       errors: [409],
     },
     async ({ params, body, req }) =>
-      updateThenRead(scopeOf(req), params.subscriptionId, (handle) =>
+      updateThenRead(scopeOf(req), params.subscriptionId, (handle, updateId) =>
         handle.executeUpdate(cancelSubscriptionUpdate, {
+          updateId,
           args: [{ atPeriodEnd: body.atPeriodEnd, reasonId: body.cancelReasonId ?? null, atMs: Date.now() }],
         }),
       ),
@@ -166,8 +167,11 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
     async ({ params, body, req }) => {
       const untilMs = Date.parse(body.until);
       if (untilMs <= Date.now()) throw badRequest('until must be in the future');
-      return updateThenRead(scopeOf(req), params.subscriptionId, (handle) =>
-        handle.executeUpdate(pauseSubscriptionUpdate, { args: [{ untilMs, atMs: Date.now() }] }),
+      return updateThenRead(scopeOf(req), params.subscriptionId, (handle, updateId) =>
+        handle.executeUpdate(pauseSubscriptionUpdate, {
+          updateId,
+          args: [{ untilMs, atMs: Date.now() }],
+        }),
       );
     },
   );
@@ -188,8 +192,11 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       errors: [409],
     },
     async ({ params, req }) =>
-      updateThenRead(scopeOf(req), params.subscriptionId, (handle) =>
-        handle.executeUpdate(resumeSubscriptionUpdate, { args: [{ atMs: Date.now() }] }),
+      updateThenRead(scopeOf(req), params.subscriptionId, (handle, updateId) =>
+        handle.executeUpdate(resumeSubscriptionUpdate, {
+          updateId,
+          args: [{ atMs: Date.now() }],
+        }),
       ),
   );
 
@@ -209,8 +216,9 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
       errors: [409],
     },
     async ({ params, body, req }) =>
-      updateThenRead(scopeOf(req), params.subscriptionId, (handle) =>
+      updateThenRead(scopeOf(req), params.subscriptionId, (handle, updateId) =>
         handle.executeUpdate(skipNextDateUpdate, {
+          updateId,
           args: [{ atMs: Date.now(), dateMs: body.date === undefined ? null : Date.parse(body.date) }],
         }),
       ),

@@ -35,7 +35,7 @@ const latestLinks = {
 export const subscriptionParams = idParam('subscriptionId', 'sub');
 export const membershipParams = idParam('membershipId', 'mem');
 
-/** Part 2's subscription fields; `price` is the per-period amount in integer minor units, `optionId` the billed price id. */
+/** A subscription's fields; `price` is the per-period amount in integer minor units, `optionId` the billed price id. */
 export const subscriptionSchema = z
   .object({
     id: z.string(),
@@ -119,7 +119,7 @@ export type CreateSubscriptionRequest = z.infer<typeof createSubscriptionSchema>
 
 export const subscriptionSortFields = ['createdAt', 'nextBillingAt', 'startedAt', 'status', 'price'] as const;
 
-/** The spec's simple pagination (subscriptions): {page, per_page, sort, sort_order}. */
+/** The simple pagination of subscriptions: {page, per_page, sort, sort_order}. */
 export const listSubscriptionsSchema = z
   .object({
     page: z.number().int().min(1).default(1),

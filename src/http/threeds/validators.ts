@@ -13,7 +13,7 @@ import {
 const transactionId = (name: string) =>
   z.string().min(1, `${name} must be 1-36 characters`).max(36, `${name} must be 1-36 characters`);
 
-/** POST /threeds/create-from-values: exactly part 4's table; unknown properties are refused. */
+/** POST /threeds/create-from-values: exactly the fields of docs/threeds.md; unknown properties are refused. */
 export const createFromValuesSchema = z
   .object({
     eci: z.string().regex(ecPattern, 'eci must be exactly two digits'),
@@ -54,7 +54,7 @@ function isCalendarDate(value: string): boolean {
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
- * recurringInfo (shape not given by the spec): `frequency` is the minimum number of days between
+ * recurringInfo: `frequency` is the minimum number of days between
  * two charges (EMV 3DS recurringFrequency, 1-366 here) and `expiry` the date after which no
  * further charge is authorised (EMV recurringExpiry, YYYY-MM-DD, a real date after today).
  */

@@ -3,9 +3,9 @@ import type { DeclineCode } from '../declineCodes';
 /**
  * Adyen's codes → the engine's codes (src/processors/declineCodes.ts gives each its category and
  * whether the outcome is unknown). Three kinds of vendor code, distinct in shape:
- * - refusalReasonCode (1–2 digits) of a `Refused` payment: docs.adyen.com/development-resources/refusal-reasons
+ * - refusalReasonCode (1–2 digits) of a `Refused` payment
  * - resultCode names of a payment that neither authorised nor asks for 3DS
- * - errorCode of a 4xx ServiceError (3 digits): docs.adyen.com/development-resources/error-codes
+ * - errorCode of a 4xx ServiceError (3 digits; the ServiceError of CheckoutService-v71.json)
  */
 interface Rule {
   /** Adyen's own wording, kept for messages and the docs. */

@@ -3,7 +3,7 @@ import { classifyAdyenCode } from './codes';
 import type { ProcessorDefinition } from '../types';
 import { adyenCredentialsModeProblem, adyenCredentialsSchema } from './credentials';
 import { createAdyenAdapter } from './adapter';
-import { adyenWebhooks } from './engineEvents';
+import { adyenWebhooks } from './webhooks';
 
 /** `adyen`: Adyen Checkout API v71 (docs/processors-adyen.md). */
 export const adyenProcessor: ProcessorDefinition = {

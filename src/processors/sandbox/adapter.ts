@@ -10,17 +10,23 @@ import type {
   ProcessorCapabilities,
   ReversalRequest,
 } from '../types';
+import { parseCredentials, type SandboxCredentials } from './credentials';
 import {
+  authorizationPath,
   authorizeBody,
-  parseCredentials,
+  bearer,
+  followUpBody,
+  lookupByKeyBody,
   requestHeaders,
+  reversalBody,
+} from './requests';
+import {
   toAuthenticationResult,
   toAuthorizeResult,
   toFollowUpResult,
   toLookupResult,
   toReversalResult,
-  type SandboxCredentials,
-} from './transformers';
+} from './responses';
 
 export interface SandboxVariant {
   type: string;
@@ -43,7 +49,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
     const answer = await postJson({
       url: `${base(credentials)}/authorizations/${encodeURIComponent(request.processorReference)}/${action}`,
       headers: requestHeaders(request.idempotencyKey, credentials),
-      body: { merchantId: credentials.merchantId, amount: request.amount, currency: request.currency },
+      body: followUpBody(request, credentials),
       timeoutMs: deps.timeoutMs,
     });
     return toFollowUpResult(answer.status, answer.body);
@@ -51,7 +57,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
 
   const byId = (credentials: SandboxCredentials, id: string) =>
     getJson({
-      url: `${base(credentials)}/authorizations/${encodeURIComponent(id)}?${new URLSearchParams({ merchantId: credentials.merchantId }).toString()}`,
+      url: `${base(credentials)}${authorizationPath(id, credentials)}`,
       headers: bearer(credentials),
       timeoutMs: deps.timeoutMs,
     });
@@ -80,12 +86,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
       const answer = await postJson({
         url: `${base(credentials)}/reversals`,
         headers: requestHeaders(request.idempotencyKey, credentials),
-        body: {
-          merchantId: credentials.merchantId,
-          originalIdempotencyKey: request.originalIdempotencyKey,
-          amount: request.amount,
-          currency: request.currency,
-        },
+        body: reversalBody(request, credentials),
         timeoutMs: deps.timeoutMs,
       });
       return toReversalResult(answer.status, answer.body);
@@ -97,7 +98,7 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
         : await postJson({
             url: `${base(credentials)}/lookups`,
             headers: bearer(credentials),
-            body: { merchantId: credentials.merchantId, idempotencyKey: request.idempotencyKey },
+            body: lookupByKeyBody(request.idempotencyKey, credentials),
             timeoutMs: deps.timeoutMs,
           });
       return toLookupResult(answer.status, answer.body);
@@ -113,8 +114,4 @@ export function createSandboxAcquirerAdapter(deps: AdapterDeps, variant: Sandbox
         }
       : {}),
   };
-}
-
-function bearer(credentials: SandboxCredentials): Record<string, string> {
-  return credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
 }

@@ -1,24 +1,13 @@
-import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
+import type { ProcessorDefinition } from '../types';
 import { createSandboxAcquirerAdapter } from './adapter';
-import { classifySandboxCode, sandboxCredentialsSchema } from './transformers';
+import { sandboxAcquirerCapabilities } from './capabilities';
+import { classifySandboxCode } from './codes';
+import { sandboxCredentialsSchema } from './credentials';
 
-/** What the sandbox acquirer can do; `sandbox_hosted3ds` differs only in how it treats 3DS. */
-export const sandboxAcquirerCapabilities = {
-  currencies: 'any',
-  captureModes: ['automatic', 'manual'],
-  partialCapture: true,
-  partialRefunds: true,
-  multipleRefunds: true,
-  void: true,
-  externalThreeDs: true,
-  hostedThreeDs: false,
-  threeDsProvider: false,
-  stepUp: false,
-  networkTokens: false,
-  asyncModifications: false,
-} as const satisfies ProcessorCapabilities;
-
-/** `sandbox`: the simulated card acquirer; accepts externally authenticated 3DS values and forwards them. */
+/**
+ * `sandbox`: the simulated card acquirer; accepts externally authenticated 3DS values and forwards
+ * them. No `webhooks` (webhooks.ts says why).
+ */
 export const sandboxProcessor: ProcessorDefinition = {
   type: 'sandbox',
   testOnly: true,

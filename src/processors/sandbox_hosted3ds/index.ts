@@ -1,6 +1,7 @@
-import { sandboxAcquirerCapabilities } from '../sandbox';
 import { createSandboxAcquirerAdapter } from '../sandbox/adapter';
-import { classifySandboxCode, sandboxCredentialsSchema } from '../sandbox/transformers';
+import { sandboxAcquirerCapabilities } from '../sandbox/capabilities';
+import { classifySandboxCode } from '../sandbox/codes';
+import { sandboxCredentialsSchema } from '../sandbox/credentials';
 import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
 
 const capabilities: ProcessorCapabilities = {
@@ -16,6 +17,8 @@ const capabilities: ProcessorCapabilities = {
  * 3DS. It ignores external 3DS values (never forwards them), so a bring-your-own-3DS payment must
  * be routed elsewhere; routing reads that from `capabilities`. Given a return URL (a
  * customer-initiated payment), a card that asks for 3DS steps up at the acquirer's own page.
+ * A variant folder: everything but these capabilities is the `sandbox` folder's (same acquirer,
+ * wire format, codes and credentials), so it holds only this definition.
  */
 export const sandboxHosted3dsProcessor: ProcessorDefinition = {
   type: 'sandbox_hosted3ds',

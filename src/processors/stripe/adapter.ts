@@ -17,32 +17,18 @@ import {
   type ReversalResult,
 } from '../types';
 import { isIdempotencyError, refusalOf, stripeClient } from './client';
+import { followUpRefusalCode } from './codes';
+import { parseStripeCredentials } from './credentials';
 import {
-  authenticationResultOf,
-  authorizeResultOf,
-  declined,
-  followUpFailure,
-  followUpRefusalCode,
+  fenceParams,
   fromStripeAmount,
-  lookupResultOf,
   paymentIntentParams,
+  refundParams,
   searchQueryFor,
-  stripeCredentialsSchema,
   toStripeAmount,
   unusableThreeDs,
-  type StripeCredentials,
-} from './mappers';
-
-const fenceMetadata = 'idempotency_fence';
-
-function credentialsOf(credentials: Record<string, string>): StripeCredentials {
-  const parsed = stripeCredentialsSchema.safeParse(credentials);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path.join('.') || 'credentials';
-    throw new ProcessorTechnicalError(`stripe processor credentials are invalid (${field})`, 'invalid_credentials');
-  }
-  return parsed.data;
-}
+} from './requests';
+import { authenticationResultOf, authorizeResultOf, declined, followUpFailure, lookupResultOf } from './responses';
 
 /**
  * PaymentIntents with `confirm: true` (capture_method manual for an auth), capture, cancel,
@@ -50,7 +36,8 @@ function credentialsOf(credentials: Record<string, string>): StripeCredentials {
  * attempt's key in its metadata, so `lookup` and reversals find it by search.
  */
 export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCapabilities): ProcessorAdapter {
-  const clientFor = (credentials: Record<string, string>) => stripeClient(credentialsOf(credentials), deps.timeoutMs);
+  const clientFor = (credentials: Record<string, string>) =>
+    stripeClient(parseStripeCredentials(credentials), deps.timeoutMs);
 
   /** The PaymentIntent an authorization created under `idempotencyKey`, with its latest charge. */
   async function findIntent(stripe: Stripe, idempotencyKey: string, reference?: string) {
@@ -80,10 +67,7 @@ export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCa
    */
   async function fence(stripe: Stripe, idempotencyKey: string): Promise<void> {
     try {
-      await stripe.customers.create(
-        { description: 'payment-engine idempotency fence', metadata: { [fenceMetadata]: idempotencyKey } },
-        { idempotencyKey },
-      );
+      await stripe.customers.create(fenceParams(idempotencyKey), { idempotencyKey });
     } catch (error) {
       if (isIdempotencyError(error))
         throw new ProcessorTechnicalError(
@@ -159,15 +143,7 @@ export function createStripeAdapter(deps: AdapterDeps, capabilities: ProcessorCa
     refund: (request) =>
       followUp(request, 'refund', async (stripe, options) => {
         if (request.amount <= 0) return followUpFailure('invalid_amount', 'A refund must be positive');
-        const refund = await stripe.refunds.create(
-          {
-            payment_intent: request.processorReference,
-            amount: toStripeAmount(request.amount, request.currency),
-            // The refund's webhooks name the engine's refund by it.
-            metadata: { engine_key: request.idempotencyKey },
-          },
-          options,
-        );
+        const refund = await stripe.refunds.create(refundParams(request), options);
         if (refund.status === 'succeeded') return { outcome: 'succeeded', processorReference: refund.id };
         if (refund.status === 'pending' || refund.status === 'requires_action')
           return { outcome: 'pending', processorReference: refund.id };

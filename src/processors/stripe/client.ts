@@ -1,33 +1,70 @@
 import Stripe from 'stripe';
 import { withEndpoint } from '../endpoint';
+import { sendHttp, type HttpAnswer } from '../httpExecutor';
 import { ProcessorTechnicalError } from '../types';
-import type { StripeCredentials } from './mappers';
+import type { StripeCredentials } from './credentials';
 
 /** Stripe's API; `credentials.endpoint` replaces its scheme, host and port (paths stay `/v1/…`). */
 export const stripeApiBase = 'https://api.stripe.com';
 
-const redirectCode = 'PROCESSOR_REDIRECT';
+/** What the SDK hands its HTTP client: the answer, read whole by the executor. */
+class ExecutorResponse extends Stripe.HttpClientResponse {
+  constructor(private readonly answer: HttpAnswer) {
+    super(answer.status, Object.fromEntries(answer.headers));
+  }
 
-/**
- * Node's HTTP client under the SDK, refusing redirects: the SDK does not follow them, but it would
- * read a 3xx answer's JSON body as Stripe's answer. A redirect is an integration failure instead.
- */
-function redirectRefusingHttpClient(): Stripe.HttpClient {
-  const inner = Stripe.createNodeHttpClient();
-  const client: Pick<Stripe.HttpClient, 'getClientName' | 'makeRequest'> = {
-    getClientName: () => inner.getClientName(),
-    async makeRequest(...args) {
-      const response = await inner.makeRequest(...args);
-      const status = response.getStatusCode();
-      if (status < 300 || status >= 400) return response;
-      void response.toJSON().catch(() => undefined);
-      throw Object.assign(new Error(`HTTP ${status} (a redirect, not followed)`), { code: redirectCode });
-    },
-  };
-  return client as Stripe.HttpClient;
+  override getRawResponse(): unknown {
+    return { status: this.answer.status };
+  }
+
+  override toStream(): never {
+    throw new Error('the engine reads no streamed Stripe answers');
+  }
+
+  override toJSON(): Promise<unknown> {
+    return Promise.resolve().then(() => this._parseResponseBody(this.answer.text) as unknown);
+  }
 }
 
-const httpClient = redirectRefusingHttpClient();
+/**
+ * The SDK's HTTP client is the shared executor (src/processors/httpExecutor.ts), so Stripe's calls
+ * get the same timeout, redirect refusal, 5xx classification and secret masking as every other
+ * processor's. What the executor throws reaches `technicalError` below as the SDK's connection
+ * error's `detail`; a 2xx or 4xx answer is the SDK's to read (its card, idempotency and
+ * invalid-request errors).
+ */
+class ExecutorHttpClient extends Stripe.HttpClient {
+  override getClientName(): string {
+    return 'payment-engine';
+  }
+
+  override async makeRequest(
+    host: string,
+    port: string,
+    path: string,
+    method: string,
+    headers: Record<string, string | number | string[]>,
+    requestData: string,
+    protocol: string,
+    timeout: number,
+  ): Promise<ExecutorResponse> {
+    const url = new URL(`${protocol === 'http' ? 'http' : 'https'}://${host}${path}`);
+    url.port = String(port);
+    const answer = await sendHttp({
+      method,
+      url: url.toString(),
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+      ),
+      // A POST without parameters still sends an (empty) body, as the SDK's own clients do.
+      ...(method === 'GET' || method === 'DELETE' ? {} : { body: requestData || '' }),
+      timeoutMs: timeout,
+    });
+    return new ExecutorResponse(answer);
+  }
+}
+
+const httpClient = new ExecutorHttpClient();
 
 /**
  * The official SDK as the client. Retries are the engine's (the activity's retry policy, under
@@ -68,8 +105,6 @@ const refusalCodes = new Set([
   'amount_too_small',
 ]);
 
-const neverConnectedCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
 /**
  * Sorts an SDK error: a refusal comes back as data; every integration failure is thrown as a
  * ProcessorTechnicalError whose code says whether the request may have been processed.
@@ -99,16 +134,10 @@ export function isIdempotencyError(error: unknown): boolean {
 function technicalError(error: InstanceType<typeof Stripe.errors.StripeError>): ProcessorTechnicalError {
   const says = (code: ConstructorParameters<typeof ProcessorTechnicalError>[1], what: string) =>
     new ProcessorTechnicalError(`stripe: ${what}: ${error.message}`, code);
-  if (error instanceof Stripe.errors.StripeConnectionError) {
-    const cause = (error.detail ?? {}) as { code?: unknown; message?: unknown };
-    if (cause.code === 'ETIMEDOUT') return says('timeout', 'no answer in time');
-    // The request was received and answered with a redirect: its outcome is unknown.
-    if (cause.code === redirectCode) return says('invalid_response', String(cause.message));
-    // A connection that never opened carried no request; any other failure may have lost the answer.
-    return typeof cause.code === 'string' && neverConnectedCodes.has(cause.code)
-      ? says('processor_unreachable', 'unreachable')
-      : says('network_error', 'connection failed');
-  }
+  // Timeout, network failure, redirect, 5xx: classified by the executor, code kept.
+  if (error instanceof Stripe.errors.StripeConnectionError && error.detail instanceof ProcessorTechnicalError)
+    return new ProcessorTechnicalError(`stripe: ${error.detail.message}`, error.detail.code);
+  if (error instanceof Stripe.errors.StripeConnectionError) return says('network_error', 'connection failed');
   if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError)
     return says('invalid_credentials', 'credentials rejected');
   if (error instanceof Stripe.errors.StripeRateLimitError) return says('rate_limited', 'rate limited');
@@ -116,10 +145,8 @@ function technicalError(error: InstanceType<typeof Stripe.errors.StripeError>): 
   if (isIdempotencyError(error))
     return says('idempotency_conflict', 'idempotency key in use or used for another request');
   if (error instanceof Stripe.errors.StripeInvalidRequestError) return says('invalid_request', 'request refused');
-  const status = error.statusCode;
-  if (status === 503) return says('processor_unavailable', 'HTTP 503');
-  if (status === 504) return says('timeout', 'HTTP 504');
-  if (status === undefined) return says('invalid_response', 'unreadable answer');
-  // Any other 5xx may come after the charge was made.
-  return says('processor_error', `HTTP ${status}`);
+  // No status: a 2xx or 4xx answer whose body is not Stripe's JSON.
+  if (error.statusCode === undefined) return says('invalid_response', 'unreadable answer');
+  // Another 4xx Stripe sends no error type for: the request may have been taken.
+  return says('processor_error', `HTTP ${error.statusCode}`);
 }

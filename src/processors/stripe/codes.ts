@@ -1,9 +1,9 @@
 import type { DeclineCode } from '../declineCodes';
 
 /**
- * Stripe's error `code` and card `decline_code` values → the engine's codes
- * (https://docs.stripe.com/declines/codes, https://docs.stripe.com/error-codes). A card error
- * carries `code: card_declined` plus a `decline_code`; the decline code is the one classified.
+ * Stripe's error `code` and card `decline_code` values → the engine's codes (docs/processors.md,
+ * under `stripe`). A card error carries `code: card_declined` plus a `decline_code`; the decline
+ * code is the one classified.
  */
 const stripeCodes: Readonly<Record<string, DeclineCode>> = {
   // Hard: the issuer's answer will not change elsewhere.
@@ -65,4 +65,22 @@ const stripeCodes: Readonly<Record<string, DeclineCode>> = {
 /** An unknown code came with a card error: a decline of the card (hard, nothing charged). */
 export function classifyStripeCode(vendorCode: string): DeclineCode {
   return Object.hasOwn(stripeCodes, vendorCode) ? stripeCodes[vendorCode]! : 'card_declined';
+}
+
+/** A refusal of a capture, cancel or refund → the engine's code; the PaymentIntent's state says why. */
+export function followUpRefusalCode(
+  operation: 'capture' | 'void' | 'refund',
+  vendorCode: string,
+  intentStatus: string | undefined,
+): DeclineCode {
+  if (vendorCode === 'payment_intent_unexpected_state') {
+    if (intentStatus === 'succeeded') return operation === 'refund' ? 'refund_exceeds_capture' : 'already_captured';
+    if (intentStatus === 'canceled') return 'already_voided';
+    if (intentStatus === 'requires_capture' && operation === 'refund') return 'not_captured';
+    return 'invalid_request';
+  }
+  if (vendorCode === 'amount_too_large')
+    return operation === 'refund' ? 'refund_exceeds_capture' : 'amount_exceeds_authorization';
+  if (vendorCode === 'amount_too_small' || vendorCode === 'parameter_invalid_integer') return 'invalid_amount';
+  return classifyStripeCode(vendorCode);
 }

@@ -1,41 +1,17 @@
-import { currencyExponent, supportedCurrencies } from '../../domain/money';
-import type { ProcessorCapabilities, ProcessorDefinition } from '../types';
+import type { ProcessorDefinition } from '../types';
 import { createStripeAdapter } from './adapter';
+import { stripeCapabilities } from './capabilities';
 import { classifyStripeCode } from './codes';
-import { stripeCredentialsModeProblem, stripeCredentialsSchema } from './mappers';
+import { stripeCredentialsModeProblem, stripeCredentialsSchema } from './credentials';
 import { stripeWebhooks } from './webhooks';
-
-/**
- * Stripe's card presentment currencies the engine knows. The three-decimal ones (BHD, JOD, KWD,
- * OMR, TND) are left out: Stripe takes them only in multiples of 10 minor units, so routing sends
- * them elsewhere.
- */
-const currencies = supportedCurrencies.filter((currency) => currencyExponent(currency) <= 2);
-
-const capabilities: ProcessorCapabilities = {
-  currencies,
-  captureModes: ['automatic', 'manual'],
-  partialCapture: true,
-  partialRefunds: true,
-  multipleRefunds: true,
-  void: true,
-  // Imported 3DS results through payment_method_options.card.three_d_secure.
-  externalThreeDs: true,
-  hostedThreeDs: false,
-  threeDsProvider: false,
-  stepUp: true,
-  networkTokens: false,
-  // Captures and cancels answer at once; a refund Stripe answers `pending` waits for its webhook.
-  asyncModifications: false,
-};
 
 /** `stripe`: Stripe PaymentIntents through the official SDK; credentials {secretKey, webhookSecret?, endpoint?}. */
 export const stripeProcessor: ProcessorDefinition = {
   type: 'stripe',
-  capabilities,
+  capabilities: stripeCapabilities,
   credentialsSchema: stripeCredentialsSchema,
   credentialsModeProblem: stripeCredentialsModeProblem,
   classify: classifyStripeCode,
-  createAdapter: (deps) => createStripeAdapter(deps, capabilities),
+  createAdapter: (deps) => createStripeAdapter(deps, stripeCapabilities),
   webhooks: stripeWebhooks,
 };

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { ProcessorEvent, ProcessorWebhooks, WebhookDelivery, WebhookVerification } from '../types';
-import { fromStripeAmount, idempotencyKeyMetadata } from './mappers';
+import { fromStripeAmount, idempotencyKeyMetadata } from './requests';
 
 /**
  * Stripe webhooks: `Stripe-Signature` verified by the official SDK (`webhooks.constructEvent`: HMAC

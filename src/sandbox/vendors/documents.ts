@@ -3,17 +3,13 @@ import path from 'node:path';
 import { projectRoot } from '../../projectRoot';
 
 /**
- * The vendors' own API documents (Stripe's fixtures, Adyen's OpenAPI files), kept unchanged in
- * `published/` beside this file (see its README). `VENDOR_DOCS_DIR` names another copy.
+ * The vendors' own API documents (Stripe's fixtures, Adyen's OpenAPI files), kept unchanged in the
+ * repository in `published/` beside this file (see its README for where each came from).
  */
 export function vendorDocumentPath(relative: string): string {
-  const candidates = [
-    ...(process.env.VENDOR_DOCS_DIR ? [path.resolve(process.env.VENDOR_DOCS_DIR, relative)] : []),
-    path.join(projectRoot, 'src', 'sandbox', 'vendors', 'published', relative),
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error(`vendor document ${relative} not found (set VENDOR_DOCS_DIR); looked in ${candidates}`);
-  return found;
+  const file = path.join(projectRoot, 'src', 'sandbox', 'vendors', 'published', relative);
+  if (!fs.existsSync(file)) throw new Error(`vendor document ${relative} not found at ${file}`);
+  return file;
 }
 
 const cache = new Map<string, unknown>();

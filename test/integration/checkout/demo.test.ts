@@ -1,16 +1,10 @@
 import { runDemo } from '../../../src/demo/firstPayment';
 import { createPartnerWithKey } from '../../../src/keys/partners';
-import { startHarness, type Harness } from '../../helpers/harness';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
+import { useHarness } from '../../helpers/useHarness';
 
 describe('npm run demo: a first payment through the API and the hosted page', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('sets up a merchant and prints a hosted page link that takes a payment', async () => {
     const { partnerKey } = await createPartnerWithKey(harness.db, {

@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 import { createActivities } from '../../../activities';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 
 /** A stub DNS: TXT records by name, nothing else resolves (no outside traffic). */
 const dns = new Map<string, string[][]>();
@@ -29,15 +30,8 @@ function getWithHost(harness: Harness, host: string, pathAndQuery: string): Prom
 }
 
 describe('hosted pages on a store’s custom domain (stub DNS resolver)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness({}, { dnsTxt: stubResolveTxt });
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({}, { dnsTxt: stubResolveTxt });
+  const t = usePaymentTenant(harness);
 
   const session = (storeId = t.storeId) =>
     ok(harness, 'POST', '/checkout-sessions', t.token, {

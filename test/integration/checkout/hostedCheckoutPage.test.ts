@@ -1,7 +1,8 @@
-import { startHarness, type Harness } from '../../helpers/harness';
 import { api, createProduct, ok } from '../commerce/commerceHelpers';
 import { call } from '../../helpers/harness';
-import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
+import { cards } from '../payments/paymentsFixtures';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
 
 const approvedCard = {
@@ -12,15 +13,8 @@ const approvedCard = {
 };
 
 describe('hosted payment page: links, CSRF, rendering (real Postgres and Temporal)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const session = (extra: Record<string, unknown> = {}) =>
     ok(harness, 'POST', '/checkout-sessions', t.token, {

@@ -1,8 +1,8 @@
-import { startHarness, type Harness } from '../../helpers/harness';
 import { ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
 import { formOf, linkOf, nextYearShort, Shopper } from './hostedShopper';
+import { useHarness } from '../../helpers/useHarness';
 
 /** The card form's visible fields for a card number. */
 const cardFields = (number: string) => ({
@@ -13,13 +13,7 @@ const cardFields = (number: string) => ({
 });
 
 describe('hosted payment page: paying (real Postgres, Temporal dev server, sandbox acquirer and 3DS server)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   async function session(t: PaymentTenant, extra: Record<string, unknown> = {}) {
     return ok(harness, 'POST', '/checkout-sessions', t.token, {

@@ -6,8 +6,8 @@ import {
   type PaymentClient,
 } from '../../../clients/typescript/src';
 import { createPartner } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
 import { runCommand } from '../../helpers/runCommand';
+import { useHarness } from '../../helpers/useHarness';
 import { cards } from '../payments/paymentsFixtures';
 import { startReceiver, until, type Receiver } from '../webhooks/webhookReceiver';
 
@@ -25,16 +25,14 @@ function dataOf<T>(result: { data?: T; error?: unknown; response: Response }, st
  * `payment/refunded` delivery on a loopback receiver that checks it with `verifyWebhook`.
  */
 describe('the typed client, end to end', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let receiver: Receiver;
 
   beforeAll(async () => {
-    harness = await startHarness();
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   it('is generated from the document the running engine serves', async () => {

@@ -1,16 +1,11 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, ok } from './commerceHelpers';
 
 describe('block rules over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = useTenants(harness);
 
   const create = (body: Record<string, unknown>, token = t.merchant.token) =>
     call(harness, 'POST', `${api}/block-rules`, { token, body });
@@ -22,7 +17,7 @@ describe('block rules over HTTP', () => {
     ...overrides,
   });
 
-  it('creates a rule and answers the spec fields plus operator, ttlHours and expiresAt', async () => {
+  it('creates a rule and answers its fields with operator, ttlHours and expiresAt', async () => {
     const before = Date.now();
     const answer = await create(rule({ operator: 'AND', ttlHours: 24 }));
     expect(answer.status).toBe(200);

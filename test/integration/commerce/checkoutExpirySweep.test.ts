@@ -1,30 +1,25 @@
 import { expireLapsedCheckoutSessions } from '../../../src/commerce/checkoutExpirySweep';
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import {
-  api,
-  createCustomer,
-  createProduct,
-  createStore,
-  createTenants,
-  lapseSession,
-  ok,
-  sessionStatusInDb,
-  type Tenants,
-} from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createCustomer, lapseSession, ok, sessionStatusInDb } from './commerceHelpers';
 
 /** The sweep that moves checkout sessions whose expiry passed unpaid to expired, with their events. */
 describe('checkout expiry sweep', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
-  let priceId: string;
+  const harness = useHarness();
+  const shop = useShop(harness, { price: { unitAmount: 1000, currency: 'EUR' } });
 
   const openSession = async (promotionCodes: string[] = []) => {
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const answer = await call(harness, 'POST', `${api}/checkout-sessions`, {
-      token: t.merchant.token,
-      body: { storeId, customerId: customer.id, lineItems: [{ priceId, quantity: 2 }], promotionCodes },
+      token: shop.merchant.token,
+      body: {
+        storeId: shop.storeId,
+        customerId: customer.id,
+        lineItems: [{ priceId: shop.priceId, quantity: 2 }],
+        promotionCodes,
+      },
     });
     expect(answer.status).toBe(200);
     return answer.body as { id: string; total: number; currency: string };
@@ -40,50 +35,39 @@ describe('checkout expiry sweep', () => {
     });
   const sweep = () => expireLapsedCheckoutSessions(harness.db, new Date());
 
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
-      .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
-
   it('expires a lapsed session once, gives its code use back and records s_checkout_session_expired in the same change', async () => {
-    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
-      storeId,
+    const promotion = await ok(harness, 'POST', '/promotions', shop.merchant.token, {
+      storeId: shop.storeId,
       name: 'sweep',
       discountType: 'percentage',
       percentBasisPoints: 1000,
     });
-    const limited = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+    const limited = await ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
       promotionId: promotion.id,
       code: `SW${Date.now()}`,
       usageLimit: 5,
     });
     const session = await openSession([limited.code]);
-    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, t.merchant.token)).timesRedeemed).toBe(1);
+    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, shop.merchant.token)).timesRedeemed).toBe(1);
     await lapse(session.id, lapsedSessionGraceMs + 5_000);
 
     const eventIds = await sweep();
     expect(await statusInDb(session.id)).toBe('expired');
-    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, t.merchant.token)).timesRedeemed).toBe(0);
+    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, shop.merchant.token)).timesRedeemed).toBe(0);
     const events = await expiryEventsOf(session.id);
     expect(events).toHaveLength(1);
     expect(eventIds).toContain(events[0]!.id);
     expect(events[0]).toMatchObject({
-      accountId: t.merchant.accountId,
+      accountId: shop.merchant.accountId,
       mode: 'test',
-      storeId,
+      storeId: shop.storeId,
       properties: { checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'lapsed' },
     });
 
     // A second sweep finds nothing more to do for it.
     expect(await sweep()).not.toContain(events[0]!.id);
     expect(await expiryEventsOf(session.id)).toHaveLength(1);
-    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, t.merchant.token)).timesRedeemed).toBe(0);
+    expect((await ok(harness, 'GET', `/promotion-codes/${limited.id}`, shop.merchant.token)).timesRedeemed).toBe(0);
   });
 
   it('leaves a session within the grace margin, one a payment holds, and a paid one alone', async () => {
@@ -109,7 +93,7 @@ describe('checkout expiry sweep', () => {
 
   it('an explicit expire records the same event with reason requested', async () => {
     const session = await openSession();
-    await ok(harness, 'POST', '/checkout-sessions/expire', t.merchant.token, { id: session.id });
+    await ok(harness, 'POST', '/checkout-sessions/expire', shop.merchant.token, { id: session.id });
     const events = await expiryEventsOf(session.id);
     expect(events.map((event) => event.properties)).toEqual([
       { checkoutSessionId: session.id, amount: session.total, currency: 'EUR', reason: 'requested' },

@@ -5,16 +5,10 @@ import {
   loadCheckoutForPayment,
 } from '../../../src/commerce/orders';
 import { toApiError } from '../../../src/http/core/errors';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import {
-  api,
-  createCheckoutShop,
-  createCustomer,
-  createStore,
-  createTenants,
-  ok,
-  type Tenants,
-} from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createCheckoutShop, createCustomer, createStore, ok } from './commerceHelpers';
 
 /** A thrown refusal as the API answers it: status and code. */
 function answered(error: unknown) {
@@ -33,8 +27,8 @@ function refusalOf(promise: Promise<unknown>) {
 }
 
 describe('checkout sessions over HTTP: paying a session and its order', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   let storeId: string;
   let eurPrice: string;
 
@@ -42,16 +36,11 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
     call(harness, 'POST', `${api}/checkout-sessions`, { token, body: { storeId, ...body } });
 
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     ({ storeId, eurPrice } = await createCheckoutShop(harness, t.merchant.token));
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   describe('paying a session and the resulting order', () => {
-    it('a paid session cannot be paid again, even by two concurrent payers; the order has part 2 shape', async () => {
+    it('a paid session cannot be paid again, even by two concurrent payers; the order has its documented shape', async () => {
       const customer = await ok(harness, 'POST', '/customers', t.merchant.token, {
         email: `payer-${Date.now()}@example.com`,
         firstName: 'Ada',
@@ -206,15 +195,8 @@ describe('checkout sessions over HTTP: paying a session and its order', () => {
 });
 
 describe('createOrder for direct orders (subscriptions, credits)', () => {
-  let harness: Harness;
-  let t: Tenants;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = useTenants(harness);
 
   it('creates an order with item totals in minor units and refuses bad amounts without writing', async () => {
     const storeId = (await createStore(harness, t.merchant.token)).id;

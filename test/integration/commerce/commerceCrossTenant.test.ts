@@ -1,5 +1,7 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createCustomer, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createCustomer, createProduct, createStore, ok } from './commerceHelpers';
 
 /**
  * Write paths that name someone else's object: another account's (other merchant) or another
@@ -8,8 +10,8 @@ import { api, createCustomer, createProduct, createStore, createTenants, ok, typ
  * way nothing is written, in either account.
  */
 describe('commerce writes across accounts and modes', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   // The victim: test-mode objects of t.merchant.
   let victim: {
     storeId: string;
@@ -20,8 +22,6 @@ describe('commerce writes across accounts and modes', () => {
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     const storeId = (await createStore(harness, t.merchant.token)).id;
     const product = await createProduct(
       harness,
@@ -50,9 +50,6 @@ describe('commerce writes across accounts and modes', () => {
       promotionId,
       code,
     };
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /** Row counts of every commerce table for both accounts, both modes. */

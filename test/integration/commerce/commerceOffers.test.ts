@@ -1,64 +1,55 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createStore, ok } from './commerceHelpers';
 
 describe('checkout offers and email templates over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
-  let priceId: string;
+  const harness = useHarness();
+  const shop = useShop(harness, { price: { unitAmount: 2500, currency: 'EUR', product: 'Gloves' } });
   let promotionId: string;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (
-      await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 2500, currency: 'EUR' }], 'Gloves')
-    ).variants[0].prices[0].id;
     promotionId = (
-      await ok(harness, 'POST', '/promotions', t.merchant.token, {
-        storeId,
+      await ok(harness, 'POST', '/promotions', shop.merchant.token, {
+        storeId: shop.storeId,
         name: 'Bundle',
         discountType: 'percentage',
         percentBasisPoints: 2000,
       })
     ).id;
   });
-  afterAll(async () => {
-    await harness?.stop();
-  });
 
   describe('checkout offers', () => {
     it('POST /checkout-offers/create, then POST /checkout-offers/{id} returns it with line items and promotions; list and update', async () => {
-      const offer = await ok(harness, 'POST', '/checkout-offers/create', t.merchant.token, {
-        storeId,
+      const offer = await ok(harness, 'POST', '/checkout-offers/create', shop.merchant.token, {
+        storeId: shop.storeId,
         type: 'upsell',
         titleTrans: { en: 'Add gloves', de: 'Handschuhe dazu' },
-        lineItems: [{ priceId, quantity: 2 }],
+        lineItems: [{ priceId: shop.priceId, quantity: 2 }],
         promotionIds: [promotionId],
       });
       expect(offer).toMatchObject({
-        storeId,
+        storeId: shop.storeId,
         type: 'upsell',
         titleTrans: { en: 'Add gloves', de: 'Handschuhe dazu' },
-        lineItems: [{ priceId, quantity: 2, unitAmount: 2500, currency: 'EUR', productName: 'Gloves' }],
+        lineItems: [{ priceId: shop.priceId, quantity: 2, unitAmount: 2500, currency: 'EUR', productName: 'Gloves' }],
         promotionIds: [promotionId],
         promotions: [{ id: promotionId, name: 'Bundle', discountType: 'percentage', percentBasisPoints: 2000 }],
         active: true,
       });
       expect(offer.id).toMatch(/^co_/);
-      expect(await ok(harness, 'POST', `/checkout-offers/${offer.id}`, t.merchant.token)).toEqual(offer);
-      const listed = await ok(harness, 'POST', '/checkout-offers/list', t.merchant.token, {
-        filters: { storeId, type: 'upsell' },
+      expect(await ok(harness, 'POST', `/checkout-offers/${offer.id}`, shop.merchant.token)).toEqual(offer);
+      const listed = await ok(harness, 'POST', '/checkout-offers/list', shop.merchant.token, {
+        filters: { storeId: shop.storeId, type: 'upsell' },
       });
       expect(listed.data.map((row: { id: string }) => row.id)).toContain(offer.id);
       for (const type of ['mystery', ['upsell', 'mystery'], { condition: 'contains', value: 'sell' }]) {
         const answer = await call(harness, 'POST', `${api}/checkout-offers/list`, {
-          token: t.merchant.token,
+          token: shop.merchant.token,
           body: { filters: { type } },
         });
         expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'INVALID_FILTER' });
       }
-      const updated = await ok(harness, 'POST', '/checkout-offers/update', t.merchant.token, {
+      const updated = await ok(harness, 'POST', '/checkout-offers/update', shop.merchant.token, {
         id: offer.id,
         data: { type: 'downsell', promotionIds: [], active: false },
       });
@@ -66,7 +57,12 @@ describe('checkout offers and email templates over HTTP', () => {
     });
 
     it('refuses unknown prices or promotions, bad language codes and unknown types with 400', async () => {
-      const base = { storeId, type: 'upsell', titleTrans: { en: 'x' }, lineItems: [{ priceId, quantity: 1 }] };
+      const base = {
+        storeId: shop.storeId,
+        type: 'upsell',
+        titleTrans: { en: 'x' },
+        lineItems: [{ priceId: shop.priceId, quantity: 1 }],
+      };
       const cases = [
         { ...base, lineItems: [{ priceId: 'price_nope', quantity: 1 }] },
         { ...base, promotionIds: ['promo_nope'] },
@@ -76,18 +72,18 @@ describe('checkout offers and email templates over HTTP', () => {
       ];
       for (const body of cases)
         expect(
-          (await call(harness, 'POST', `${api}/checkout-offers/create`, { token: t.merchant.token, body })).status,
+          (await call(harness, 'POST', `${api}/checkout-offers/create`, { token: shop.merchant.token, body })).status,
         ).toBe(400);
     });
 
     it("hides another account's offers and test-mode offers from live keys", async () => {
-      const offer = await ok(harness, 'POST', '/checkout-offers/create', t.merchant.token, {
-        storeId,
+      const offer = await ok(harness, 'POST', '/checkout-offers/create', shop.merchant.token, {
+        storeId: shop.storeId,
         type: 'order_bump',
         titleTrans: { en: 'Bump' },
-        lineItems: [{ priceId, quantity: 1 }],
+        lineItems: [{ priceId: shop.priceId, quantity: 1 }],
       });
-      for (const token of [t.other.token, t.liveToken]) {
+      for (const token of [shop.other.token, shop.liveToken]) {
         expect((await call(harness, 'POST', `${api}/checkout-offers/${offer.id}`, { token })).status).toBe(404);
         expect(
           (
@@ -106,32 +102,32 @@ describe('checkout offers and email templates over HTTP', () => {
 
   describe('email templates', () => {
     it('creates, lists per store, gets and updates templates', async () => {
-      const otherStore = (await createStore(harness, t.merchant.token, { name: 'Second' })).id;
-      const receipt = await ok(harness, 'POST', '/email-templates/create', t.merchant.token, {
-        storeId,
+      const otherStore = (await createStore(harness, shop.merchant.token, { name: 'Second' })).id;
+      const receipt = await ok(harness, 'POST', '/email-templates/create', shop.merchant.token, {
+        storeId: shop.storeId,
         name: 'Receipt',
         eventType: 'order/paid',
         subject: 'Thanks for your order',
         bodyHtml: '<p>Thanks {{customer.name}}</p>',
       });
       expect(receipt).toMatchObject({
-        storeId,
+        storeId: shop.storeId,
         name: 'Receipt',
         eventType: 'order/paid',
         bodyText: null,
         active: true,
       });
-      await ok(harness, 'POST', '/email-templates/create', t.merchant.token, {
+      await ok(harness, 'POST', '/email-templates/create', shop.merchant.token, {
         storeId: otherStore,
         name: 'Elsewhere',
         eventType: 'order/paid',
         subject: 's',
         bodyHtml: 'b',
       });
-      const listed = await ok(harness, 'POST', '/email-templates/list', t.merchant.token, { storeId });
+      const listed = await ok(harness, 'POST', '/email-templates/list', shop.merchant.token, { storeId: shop.storeId });
       expect(listed.data).toEqual([receipt]);
-      expect(await ok(harness, 'GET', `/email-templates/${receipt.id}`, t.merchant.token)).toEqual(receipt);
-      const updated = await ok(harness, 'POST', '/email-templates/update', t.merchant.token, {
+      expect(await ok(harness, 'GET', `/email-templates/${receipt.id}`, shop.merchant.token)).toEqual(receipt);
+      const updated = await ok(harness, 'POST', '/email-templates/update', shop.merchant.token, {
         id: receipt.id,
         data: { subject: 'Your receipt', active: false },
       });
@@ -139,29 +135,30 @@ describe('checkout offers and email templates over HTTP', () => {
       expect(
         (
           await call(harness, 'POST', `${api}/email-templates/create`, {
-            token: t.merchant.token,
-            body: { storeId, name: 'x', eventType: 'Bad Type!', subject: 's', bodyHtml: 'b' },
+            token: shop.merchant.token,
+            body: { storeId: shop.storeId, name: 'x', eventType: 'Bad Type!', subject: 's', bodyHtml: 'b' },
           })
         ).status,
       ).toBe(400);
       expect(
-        (await call(harness, 'POST', `${api}/email-templates/list`, { token: t.merchant.token, body: {} })).status,
+        (await call(harness, 'POST', `${api}/email-templates/list`, { token: shop.merchant.token, body: {} })).status,
       ).toBe(400);
     });
 
     it("hides another account's templates and test-mode templates from live keys", async () => {
-      const template = await ok(harness, 'POST', '/email-templates/create', t.merchant.token, {
-        storeId,
+      const template = await ok(harness, 'POST', '/email-templates/create', shop.merchant.token, {
+        storeId: shop.storeId,
         name: 'Hidden',
         eventType: 'order/refunded',
         subject: 's',
         bodyHtml: 'b',
       });
-      for (const token of [t.other.token, t.liveToken]) {
+      for (const token of [shop.other.token, shop.liveToken]) {
         expect((await call(harness, 'GET', `${api}/email-templates/${template.id}`, { token })).status).toBe(404);
-        expect((await call(harness, 'POST', `${api}/email-templates/list`, { token, body: { storeId } })).status).toBe(
-          404,
-        );
+        expect(
+          (await call(harness, 'POST', `${api}/email-templates/list`, { token, body: { storeId: shop.storeId } }))
+            .status,
+        ).toBe(404);
         expect(
           (
             await call(harness, 'POST', `${api}/email-templates/update`, {

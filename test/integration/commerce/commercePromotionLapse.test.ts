@@ -1,32 +1,22 @@
 import { lapsedSessionGraceMs } from '../../../src/commerce/lapsedSessions';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import {
-  api,
-  createCustomer,
-  createProduct,
-  createStore,
-  createTenants,
-  lapseSession,
-  ok,
-  sessionStatusInDb,
-  type Tenants,
-} from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createCustomer, lapseSession, ok, sessionStatusInDb } from './commerceHelpers';
 
 /** Sessions that lapse on their own (open, past expiresAt, never expired explicitly) and the code uses they hold. */
 describe('promotion codes held by lapsed checkout sessions', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
-  let priceId: string;
+  const harness = useHarness();
+  const shop = useShop(harness, { price: { unitAmount: 1000, currency: 'EUR' } });
 
   const code = async (extra: Record<string, unknown>) => {
-    const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
-      storeId,
+    const promotion = await ok(harness, 'POST', '/promotions', shop.merchant.token, {
+      storeId: shop.storeId,
       name: 'promo',
       discountType: 'percentage',
       percentBasisPoints: 1000,
     });
-    return ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+    return ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
       promotionId: promotion.id,
       code: `L${Date.now()}${Math.floor(Math.random() * 1e6)}`,
       ...extra,
@@ -34,28 +24,17 @@ describe('promotion codes held by lapsed checkout sessions', () => {
   };
   const session = (customerId: string, promotionCodes: string[]) =>
     call(harness, 'POST', `${api}/checkout-sessions`, {
-      token: t.merchant.token,
-      body: { storeId, customerId, lineItems: [{ priceId, quantity: 1 }], promotionCodes },
+      token: shop.merchant.token,
+      body: { storeId: shop.storeId, customerId, lineItems: [{ priceId: shop.priceId, quantity: 1 }], promotionCodes },
     });
   const lapse = (id: string, agoMs = lapsedSessionGraceMs + 60_000) => lapseSession(harness, id, agoMs);
   const timesRedeemed = async (id: string) =>
-    (await ok(harness, 'GET', `/promotion-codes/${id}`, t.merchant.token)).timesRedeemed;
+    (await ok(harness, 'GET', `/promotion-codes/${id}`, shop.merchant.token)).timesRedeemed;
   const statusInDb = (id: string) => sessionStatusInDb(harness, id);
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-    priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 1000, currency: 'EUR' }]))
-      .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
 
   it('a limit-1 code held by a lapsed session can be redeemed again: the session flips to expired and gives its use back', async () => {
     const limited = await code({ usageLimit: 1 });
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const first = await session(customer.id, [limited.code]);
     expect(first.status).toBe(200);
     expect((await session(customer.id, [limited.code])).status).toBe(409);
@@ -79,7 +58,7 @@ describe('promotion codes held by lapsed checkout sessions', () => {
 
   it('keeps the use while the session is within the grace margin, or while a payment holds it', async () => {
     const limited = await code({ usageLimit: 1 });
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const held = await session(customer.id, [limited.code]);
     await lapse(held.body.id, 1_000);
     expect((await session(customer.id, [limited.code])).status).toBe(409);
@@ -103,7 +82,7 @@ describe('promotion codes held by lapsed checkout sessions', () => {
   it('gives back every code of the flipped session, not only the one being redeemed', async () => {
     const limited = await code({ usageLimit: 1 });
     const unlimited = await code({});
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const both = await session(customer.id, [limited.code, unlimited.code]);
     expect(both.status).toBe(200);
     expect(await timesRedeemed(unlimited.id)).toBe(1);
@@ -115,7 +94,7 @@ describe('promotion codes held by lapsed checkout sessions', () => {
 
   it('under concurrency: 3 lapsed uses of a limit-3 code and 12 concurrent redeemers give exactly 3 sessions', async () => {
     const limited = await code({ usageLimit: 3 });
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const old = [];
     for (let i = 0; i < 3; i++) old.push((await session(customer.id, [limited.code])).body.id as string);
     for (const id of old) await lapse(id);
@@ -135,7 +114,7 @@ describe('promotion codes held by lapsed checkout sessions', () => {
 
   it('first-time-only: a customer whose first session merely lapsed is still a first-time customer', async () => {
     const firstTime = await code({ firstTimeCustomersOnly: true });
-    const customer = await createCustomer(harness, t.merchant.token);
+    const customer = await createCustomer(harness, shop.merchant.token);
     const first = await session(customer.id, [firstTime.code]);
     expect(first.status).toBe(200);
     expect((await session(customer.id, [firstTime.code])).body.code).toBe('PROMOTION_CODE_FIRST_TIME_ONLY');

@@ -1,25 +1,18 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, ok } from './commerceHelpers';
 
 const ids = (list: { data: { id: string }[] }) => list.data.map((row) => row.id);
 
 describe('promotions and promotion codes over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const shop = useShop(harness);
 
   describe('promotions and promotion codes', () => {
     it('creates, gets, lists and updates promotions and codes; /promotion-codes/update answers {id, code, active, usageLimit}', async () => {
-      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
-        storeId,
+      const promotion = await ok(harness, 'POST', '/promotions', shop.merchant.token, {
+        storeId: shop.storeId,
         name: '10% off',
         discountType: 'percentage',
         percentBasisPoints: 1000,
@@ -30,22 +23,24 @@ describe('promotions and promotion codes over HTTP', () => {
         amountOff: null,
         active: true,
       });
-      expect(await ok(harness, 'GET', `/promotions/${promotion.id}`, t.merchant.token)).toEqual(promotion);
+      expect(await ok(harness, 'GET', `/promotions/${promotion.id}`, shop.merchant.token)).toEqual(promotion);
       expect(
         ids(
-          await ok(harness, 'POST', '/promotions/list', t.merchant.token, { filters: { discountType: 'percentage' } }),
+          await ok(harness, 'POST', '/promotions/list', shop.merchant.token, {
+            filters: { discountType: 'percentage' },
+          }),
         ),
       ).toContain(promotion.id);
       expect(
         (
-          await ok(harness, 'POST', '/promotions/update', t.merchant.token, {
+          await ok(harness, 'POST', '/promotions/update', shop.merchant.token, {
             id: promotion.id,
             data: { name: 'Ten off' },
           })
         ).name,
       ).toBe('Ten off');
 
-      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+      const code = await ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
         promotionId: promotion.id,
         code: 'welcome10',
         usageLimit: 5,
@@ -57,16 +52,16 @@ describe('promotions and promotion codes over HTTP', () => {
         active: true,
         firstTimeCustomersOnly: false,
       });
-      expect(await ok(harness, 'GET', `/promotion-codes/${code.id}`, t.merchant.token)).toEqual(code);
+      expect(await ok(harness, 'GET', `/promotion-codes/${code.id}`, shop.merchant.token)).toEqual(code);
       expect(
         ids(
-          await ok(harness, 'POST', '/promotion-codes/list', t.merchant.token, {
+          await ok(harness, 'POST', '/promotion-codes/list', shop.merchant.token, {
             filters: { code: { condition: 'starts-with', value: 'welc' } },
           }),
         ),
       ).toContain(code.id);
 
-      const updated = await ok(harness, 'POST', '/promotion-codes/update', t.merchant.token, {
+      const updated = await ok(harness, 'POST', '/promotion-codes/update', shop.merchant.token, {
         id: code.id,
         data: { code: 'WELCOME15', usageLimit: 20, active: false, firstTimeCustomersOnly: true },
       });
@@ -79,30 +74,30 @@ describe('promotions and promotion codes over HTTP', () => {
       });
 
       const duplicate = await call(harness, 'POST', `${api}/promotion-codes`, {
-        token: t.merchant.token,
+        token: shop.merchant.token,
         body: { promotionId: promotion.id, code: 'welcome15' },
       });
       expect(duplicate.status).toBe(409);
       const fixedWithoutCurrency = await call(harness, 'POST', `${api}/promotions`, {
-        token: t.merchant.token,
-        body: { storeId, name: 'x', discountType: 'fixed_amount', amountOff: 100 },
+        token: shop.merchant.token,
+        body: { storeId: shop.storeId, name: 'x', discountType: 'fixed_amount', amountOff: 100 },
       });
       expect(fixedWithoutCurrency.status).toBe(400);
     });
 
     it("hides another account's promotions and codes, and test-mode ones from live keys", async () => {
-      const promotion = await ok(harness, 'POST', '/promotions', t.merchant.token, {
-        storeId,
+      const promotion = await ok(harness, 'POST', '/promotions', shop.merchant.token, {
+        storeId: shop.storeId,
         name: '5 off',
         discountType: 'fixed_amount',
         amountOff: 500,
         currency: 'EUR',
       });
-      const code = await ok(harness, 'POST', '/promotion-codes', t.merchant.token, {
+      const code = await ok(harness, 'POST', '/promotion-codes', shop.merchant.token, {
         promotionId: promotion.id,
         code: `HIDDEN${Date.now()}`,
       });
-      for (const token of [t.other.token, t.liveToken]) {
+      for (const token of [shop.other.token, shop.liveToken]) {
         expect((await call(harness, 'GET', `${api}/promotions/${promotion.id}`, { token })).status).toBe(404);
         expect((await call(harness, 'GET', `${api}/promotion-codes/${code.id}`, { token })).status).toBe(404);
         expect(

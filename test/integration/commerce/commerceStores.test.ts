@@ -1,16 +1,11 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createStore, ok } from './commerceHelpers';
 
 describe('stores over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = useTenants(harness);
 
   /** A real payment flow (over one sandbox processor) made with the given key, so in its account and mode. */
   async function createFlow(token: string): Promise<string> {

@@ -1,10 +1,12 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createProduct, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createProduct, createStore, ok } from './commerceHelpers';
 
 /** One customer per (account, mode, store, lower-cased e-mail), under concurrency too. */
 describe('customers are unique per store and lower-cased e-mail', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   let storeId: string;
   let otherStoreId: string;
   let priceId: string;
@@ -16,15 +18,10 @@ describe('customers are unique per store and lower-cased e-mail', () => {
     harness.db.customer.findMany({ where: { accountId: t.merchant.accountId, email: email.toLowerCase() } });
 
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     storeId = (await createStore(harness, t.merchant.token)).id;
     otherStoreId = (await createStore(harness, t.merchant.token, { name: 'Second shop' })).id;
     priceId = (await createProduct(harness, t.merchant.token, storeId, [{ unitAmount: 2500, currency: 'EUR' }]))
       .variants[0].prices[0].id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('10 concurrent checkouts with one new e-mail and a first-time code: one customer, exactly one gets the code', async () => {

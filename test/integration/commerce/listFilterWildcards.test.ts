@@ -1,10 +1,12 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createStore, ok } from './commerceHelpers';
 
 /** `contains` / `starts-with` match the literal text: LIKE's `%`, `_` and `\` are not wildcards. */
 describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   const names = [
     '100% cotton',
     '100 cotton',
@@ -24,12 +26,7 @@ describe('list filters: LIKE wildcards are literal, e-mails compare lower-cased'
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     for (const name of names) await createStore(harness, t.merchant.token, { name });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it.each([

@@ -1,31 +1,26 @@
 import { claimCheckoutSessionForPayment, type NewPaymentRow } from '../../../src/payments/checkoutClaims';
 import { backendPid, untilBlockedBy } from '../../helpers/rowLocks';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createCheckoutShop, createCustomer, createTenants, ok, type Tenants } from './commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useCheckoutShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createCustomer, ok } from './commerceHelpers';
 
 describe('upsell and order-bump offers (/offers) over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let shop: Awaited<ReturnType<typeof createCheckoutShop>>;
+  const harness = useHarness();
+  const shop = useCheckoutShop(harness);
   let customerId: string;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    shop = await createCheckoutShop(harness, t.merchant.token);
-    customerId = (await createCustomer(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
+    customerId = (await createCustomer(harness, shop.merchant.token)).id;
   });
 
   const openSession = () =>
-    ok(harness, 'POST', '/checkout-sessions', t.merchant.token, {
+    ok(harness, 'POST', '/checkout-sessions', shop.merchant.token, {
       storeId: shop.storeId,
       customerId,
       lineItems: [{ priceId: shop.eurPrice, quantity: 1 }],
     });
   const bump = (overrides: Record<string, unknown> = {}) =>
-    ok(harness, 'POST', '/offers/create', t.merchant.token, {
+    ok(harness, 'POST', '/offers/create', shop.merchant.token, {
       storeId: shop.storeId,
       type: 'bump',
       title: 'Add a second pair',
@@ -46,10 +41,10 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       active: true,
       mode: 'test',
     });
-    expect(await ok(harness, 'GET', `/offers/${offer.id}`, t.merchant.token)).toEqual(offer);
+    expect(await ok(harness, 'GET', `/offers/${offer.id}`, shop.merchant.token)).toEqual(offer);
     const upsell = await bump({ type: 'upsell', priceOverride: null });
     expect(upsell.priceOverride).toBeNull();
-    const listed = await ok(harness, 'POST', '/offers/list', t.merchant.token, { filters: { type: 'bump' } });
+    const listed = await ok(harness, 'POST', '/offers/list', shop.merchant.token, { filters: { type: 'bump' } });
     const ids = listed.data.map((row: { id: string }) => row.id);
     expect(ids).toContain(offer.id);
     expect(ids).not.toContain(upsell.id);
@@ -65,25 +60,25 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       [{ ...base, title: '' }, 'VALIDATION_ERROR'],
     ];
     for (const [body, code] of cases) {
-      const answer = await call(harness, 'POST', `${api}/offers/create`, { token: t.merchant.token, body });
+      const answer = await call(harness, 'POST', `${api}/offers/create`, { token: shop.merchant.token, body });
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code });
     }
     const offer = await bump();
-    for (const token of [t.other.token, t.liveToken])
+    for (const token of [shop.other.token, shop.liveToken])
       expect((await call(harness, 'GET', `${api}/offers/${offer.id}`, { token })).status).toBe(404);
-    expect((await call(harness, 'GET', `${api}/offers/co_abc`, { token: t.merchant.token })).status).toBe(400);
+    expect((await call(harness, 'GET', `${api}/offers/co_abc`, { token: shop.merchant.token })).status).toBe(400);
   });
 
   it('applies a bump to an open session once: a new line, totals recomputed', async () => {
     const offer = await bump();
     const session = await openSession();
-    const applied = await ok(harness, 'POST', `/offers/${offer.id}/apply`, t.merchant.token, {
+    const applied = await ok(harness, 'POST', `/offers/${offer.id}/apply`, shop.merchant.token, {
       checkoutSessionId: session.id,
     });
     expect(applied.lineItems).toHaveLength(2);
     expect(applied.lineItems[1]).toMatchObject({ offerId: offer.id, unitAmount: 999, amountSubtotal: 999 });
     expect({ subtotal: applied.subtotal, total: applied.total }).toEqual({ subtotal: 1999 + 999, total: 1999 + 999 });
-    const again = await ok(harness, 'POST', `/offers/${offer.id}/apply`, t.merchant.token, {
+    const again = await ok(harness, 'POST', `/offers/${offer.id}/apply`, shop.merchant.token, {
       checkoutSessionId: session.id,
     });
     expect(again).toEqual(applied);
@@ -95,7 +90,7 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
         call(harness, 'POST', `${api}/offers/${offer.id}/apply`, {
-          token: t.merchant.token,
+          token: shop.merchant.token,
           body: { checkoutSessionId: session.id },
         }),
       ),
@@ -103,13 +98,13 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     const lines = await harness.db.checkoutSessionLineItem.findMany({ where: { checkoutSessionId: session.id } });
     expect(lines.filter((line) => line.offerId === offer.id)).toHaveLength(1);
-    const stored = await ok(harness, 'GET', `/checkout-sessions/${session.id}`, t.merchant.token);
+    const stored = await ok(harness, 'GET', `/checkout-sessions/${session.id}`, shop.merchant.token);
     expect(stored.total).toBe(1999 + 500);
   });
 
   it('refuses upsells, other currencies, closed sessions and other tenants', async () => {
     const session = await openSession();
-    const apply = (offerId: string, checkoutSessionId = session.id, token = t.merchant.token) =>
+    const apply = (offerId: string, checkoutSessionId = session.id, token = shop.merchant.token) =>
       call(harness, 'POST', `${api}/offers/${offerId}/apply`, { token, body: { checkoutSessionId } });
     const codeOf = async (answer: Promise<{ status: number; body: { code: string } }>) => {
       const { status, body } = await answer;
@@ -122,17 +117,17 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
     const inactive = await bump({ active: false });
     expect(await codeOf(apply(inactive.id))).toEqual({ status: 409, code: 'OFFER_INACTIVE' });
     const offer = await bump();
-    await ok(harness, 'POST', '/checkout-sessions/expire', t.merchant.token, { id: session.id });
+    await ok(harness, 'POST', '/checkout-sessions/expire', shop.merchant.token, { id: session.id });
     expect(await codeOf(apply(offer.id))).toEqual({ status: 409, code: 'CHECKOUT_NOT_OPEN' });
     expect(await codeOf(apply(offer.id, 'ch_missing'))).toEqual({ status: 404, code: 'NOT_FOUND' });
-    expect(await codeOf(apply(offer.id, session.id, t.other.token))).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(await codeOf(apply(offer.id, session.id, shop.other.token))).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
   describe('a bump and a payment racing for one session', () => {
     /** The row prepare writes with its claim: a card payment of the session's total as it was read. */
     const paymentOf = (id: string, session: { id: string; total: number; currency: string }): NewPaymentRow => ({
       id,
-      accountId: t.merchant.accountId,
+      accountId: shop.merchant.accountId,
       mode: 'test',
       storeId: shop.storeId,
       customerId,
@@ -197,7 +192,7 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       });
       const paymentPid = await paymentClaimed;
       const apply = call(harness, 'POST', `${api}/offers/${offer.id}/apply`, {
-        token: t.merchant.token,
+        token: shop.merchant.token,
         body: { checkoutSessionId: session.id },
       });
       const applySettled = settled(apply);
@@ -210,7 +205,7 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
         status: 409,
         code: 'CHECKOUT_PAYMENT_IN_PROGRESS',
       });
-      const stored = await ok(harness, 'GET', `/checkout-sessions/${session.id}`, t.merchant.token);
+      const stored = await ok(harness, 'GET', `/checkout-sessions/${session.id}`, shop.merchant.token);
       expect({ lines: stored.lineItems.length, total: stored.total }).toEqual({ lines: 1, total: session.total });
     });
   });

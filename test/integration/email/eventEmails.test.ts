@@ -5,12 +5,10 @@ import { claimLeaseMs, EmailClaimBusyError, sendEventEmail } from '../../../src/
 import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
 import { createMailer } from '../../../src/portal/mailer';
-import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
-import { subscriptionRowFromState } from '../../../src/subscriptions/projection';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
 import { ok } from '../commerce/commerceHelpers';
 import { recordPaidOrder } from './receiptFixtures';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
@@ -28,13 +26,7 @@ import {
 const day = 24 * 3600 * 1000;
 
 describe('e-mails after money moves: receipts and the failed-renewal notice (real Postgres, Temporal, outbox)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
 
   const mailbox = async (to: string): Promise<any[]> =>
     ((await (await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(to)}`)).json()) as any).data;
@@ -189,32 +181,18 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
       const customer = await createCustomer(harness.db, merchant, email);
       const card = await createCard(harness.db, harness.config, merchant, customer.id, pan);
       const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
-      const state = subscriptionState({
-        accountId: merchant.accountId,
-        storeId: store.id,
-        customerId: customer.id,
-        productId: plan.product.id,
-        variantId: plan.variant.id,
-        optionId: plan.price.id,
-        price: 2500,
-        paymentMethodId: card.id,
-        startedAtMs: anchor,
-        anchorAtMs: anchor,
-        cycle: 1,
-        paidOrdersCount: 1,
-      });
-      await harness.db.subscription.create({
-        data: {
-          id: state.subscriptionId,
-          accountId: merchant.accountId,
-          mode: 'test',
-          storeId: store.id,
-          customerId: customer.id,
-          startedAt: new Date(anchor),
-          ...subscriptionRowFromState(state),
+      const state = stateOf(
+        { merchant, storeId: store.id, plan, customerId: customer.id },
+        {
+          price: 2500,
+          paymentMethodId: card.id,
+          startedAtMs: anchor,
+          anchorAtMs: anchor,
+          cycle: 1,
+          paidOrdersCount: 1,
         },
-      });
-      await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
+      );
+      await runSubscription(harness, state);
       const eventOf = (eventType: string) =>
         until(
           async () =>

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 
 describe('e-mails from the store’s templates (real Postgres; the sandbox outbox)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
   let storeId: string;
   const storeName = 'Tea & <Cakes>';
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
     storeId = (await ok(harness, 'POST', '/stores', merchant.token, { name: storeName, baseCurrency: 'EUR' })).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const preview = (body: Record<string, unknown>) =>

@@ -11,10 +11,12 @@ import { eventOutboxWorkflowId } from '../../../workflows/events/outbox';
 import { domainRecheckWorkflowId } from '../../../workflows/domains/recheck';
 import { maintenanceWorkflowId } from '../../../workflows/maintenance/idempotencySweep';
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 import {
   createCard,
   createCustomer,
@@ -27,17 +29,14 @@ import { threeDsCards } from '../threeds/threedsHelpers';
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 describe('workflow starts: ownership first, and every run carries AccountId (dev server visibility)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness(testVaultEnv);
+  const t = usePaymentTenant(harness);
   let receiver: Receiver;
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    t = await createPaymentTenant(harness);
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, token = t.token) =>

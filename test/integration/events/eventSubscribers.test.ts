@@ -3,13 +3,14 @@ import { webhookTypeOf, type WebhookEventType } from '../../../src/webhooks/cata
 import { newId } from '../../../src/domain/ids';
 import { keepEventsWithSubscribers } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 /** Events nobody subscribes to are settled in the recording transaction; the rest wait for dispatch. */
 describe('keepEventsWithSubscribers', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness, { mode: 'test' });
   let subscribedStore: string;
   let quietStore: string;
 
@@ -38,8 +39,6 @@ describe('keepEventsWithSubscribers', () => {
   const processedAt = async (id: string) => (await harness.db.event.findUniqueOrThrow({ where: { id } })).processedAt;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     subscribedStore = await store();
     quietStore = await store();
     const endpoint = await call(harness, 'POST', '/api/public/v1/webhooks', {
@@ -52,9 +51,6 @@ describe('keepEventsWithSubscribers', () => {
       },
     });
     expect(endpoint.status).toBe(201);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('keeps only events with a subscribed enabled endpoint and marks the others processed', async () => {

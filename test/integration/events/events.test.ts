@@ -1,18 +1,17 @@
 import { newId } from '../../../src/domain/ids';
 import { recordEvent } from '../../../src/events/recordEvent';
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { addCrmKey, createMerchant, useMerchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 describe('event log: POST /events/recent', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness, { mode: 'test' });
   let storeId: string;
   let customerId: string;
   const base = Date.now() - 3600_000;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     customerId = newId('customer');
     await harness.db.store.create({
@@ -65,9 +64,6 @@ describe('event log: POST /events/recent', () => {
       eventType: 's_order_paid',
       properties: { orderId: 'ord_live', amount: 1, currency: 'EUR', paymentId: 'pay_live' },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const recent = (body: unknown, token = merchant.token) =>
@@ -146,13 +142,7 @@ describe('event log: POST /events/recent', () => {
 });
 
 describe('recordEvent', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('writes inside the caller transaction: a rolled-back change leaves no event', async () => {
     const merchant = await createMerchant(harness.db, { mode: 'test' });

@@ -1,5 +1,6 @@
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
@@ -8,13 +9,7 @@ import { mugFunnel } from './funnelFixtures';
 const publicBaseUrl = 'http://engine.test';
 
 describe('funnel sessions: checkout → one-click upsell → thankyou', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness({ PUBLIC_BASE_URL: publicBaseUrl });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ PUBLIC_BASE_URL: publicBaseUrl });
 
   /** Two sandbox processors asking for 3DS, a 3DS flow over them, a funnel with a 9.90 EUR upsell. */
   async function shop() {

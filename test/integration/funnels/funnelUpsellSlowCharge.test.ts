@@ -1,5 +1,6 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, untilSettled } from '../payments/paymentsFixtures';
 import { mugFunnel } from './funnelFixtures';
@@ -11,13 +12,7 @@ const answerDeadlineMs = '4000';
 const acquirerHoldMs = '10000';
 
 describe('an upsell whose charge outlasts the answer deadline (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness({ PAYMENT_RESPONSE_TIMEOUT_MS: answerDeadlineMs, PROCESSOR_TIMEOUT_MS: '20000' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ PAYMENT_RESPONSE_TIMEOUT_MS: answerDeadlineMs, PROCESSOR_TIMEOUT_MS: '20000' });
 
   it('answers 202 with the payment id, charges once, and the payment and session then settle', async () => {
     // The checkout is paid with the card the acquirer holds, while it holds it for 0 ms.

@@ -1,13 +1,8 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 describe('GET /docs: the rendered API reference, served offline', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('answers an HTML page without an API key whose every asset is served by the engine itself', async () => {
     const page = await call(harness, 'GET', '/docs');

@@ -4,8 +4,9 @@ import { createPrismaClient } from '../../../src/db/prisma';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { freePort } from '../../../temporal/devServer';
 import { createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 
 function validateOpenApi(document: string): Promise<{ valid: boolean; version: string; errors: unknown }> {
   return new Promise((resolve, reject) => {
@@ -19,13 +20,7 @@ function validateOpenApi(document: string): Promise<{ valid: boolean; version: s
 }
 
 describe('HTTP foundations against real Postgres and the Temporal dev server', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('reports Postgres and Temporal up, with a worker polling, without auth', async () => {
     // The harness's worker has started, but the server lists a poller only once its first poll

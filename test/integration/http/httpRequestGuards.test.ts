@@ -1,5 +1,6 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, type Harness } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
 
@@ -23,15 +24,8 @@ async function postBytes(
 }
 
 describe('HTTP request guards (characters, encodings, content types)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
 
   describe('U+0000 anywhere in the input is 400 INVALID_CHARACTER, naming where', () => {
     it.each([

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 const api = '/api/public/v1';
 
@@ -68,15 +68,8 @@ function writeAndWaitForClose(
 }
 
 describe('HTTP request guards: body sizes and slow clients', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
 
   describe('413 at once, before reading the body', () => {
     it('for a declared Content-Length over the limit, even without a key, and closes the connection', async () => {

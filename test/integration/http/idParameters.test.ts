@@ -1,5 +1,6 @@
-import { addProcessingKey, createMerchant, createPartner, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { addProcessingKey, createPartner, useMerchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { createCustomer, createStore, portalLogin } from '../subscriptions/subscriptionsFixtures';
 import { createUserCommand } from '../../../src/iam/adminCommands';
 
@@ -131,8 +132,8 @@ function idCases(document: { paths: Record<string, Record<string, Operation>> })
 }
 
 describe('id parameters without their prefix are 400 on every route', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
   let partnerToken: string;
   let processingToken: string;
   let portalToken: string;
@@ -140,8 +141,6 @@ describe('id parameters without their prefix are 400 on every route', () => {
   let found: ReturnType<typeof idCases>;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
     partnerToken = (await createPartner(harness.db)).token;
     const storeId = (await createStore(harness.db, merchant, 'Ids')).id;
     processingToken = (await addProcessingKey(harness.db, merchant, [storeId])).token;
@@ -157,9 +156,6 @@ describe('id parameters without their prefix are 400 on every route', () => {
     const document = (await call(harness, 'GET', '/openapi.json')).body;
     components = document.components.schemas;
     found = idCases(document);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('types every id-named parameter and body field with its prefix, but for values that are not our ids', () => {

@@ -1,6 +1,7 @@
 import { listRequestExample } from '../../../src/http/lists';
 import { createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 type Operation = { requestBody?: { content: Record<string, { example?: unknown }> } };
 
@@ -9,13 +10,7 @@ type Operation = { requestBody?: { content: Record<string, { example?: unknown }
  * must really accept it, not only its schema (sort fields and filters are checked per list).
  */
 describe('the shared list-body example', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('is answered 200 by every list operation that shows it', async () => {
     const document = (await call(harness, 'GET', '/openapi.json')).body as {

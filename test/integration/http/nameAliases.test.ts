@@ -2,7 +2,7 @@ import { call } from '../../helpers/harness';
 import { createCard, createRecurringPrice, goodCard, portalLogin } from '../subscriptions/subscriptionsFixtures';
 import { usePortalWorld } from '../portal/portalWorld';
 
-/** One concept, two published names: each body takes the other spelling; two different values are a 400. */
+/** One concept, two names in /openapi.json: each body takes the other spelling; two different values are a 400. */
 describe('name aliases: paymentMethodId / paymentInstrumentId, intent / mode', () => {
   const world = usePortalWorld();
   const api = (path: string, body: unknown) =>

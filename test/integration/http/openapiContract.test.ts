@@ -1,7 +1,8 @@
 import { allOperations, type Operation } from '../../../src/http/core/operations';
 import { takeContractViolations, type ContractViolation } from '../../../src/http/core/responseContract';
 import { addProcessingKey, createMerchant, createPartner } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /**
  * A sweep of every operation in /openapi.json with the answers any caller can provoke without
@@ -11,18 +12,16 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
  * status or body the document does not declare.
  */
 describe('every answer is declared by its operation in /openapi.json', () => {
-  let harness: Harness;
+  const harness = useHarness();
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    harness = await startHarness();
     // One account per key: the rate limit counts per account, and the sweep sends hundreds.
     tokens.crm = (await createMerchant(harness.db)).token;
     tokens.member = (await createMerchant(harness.db, { role: 'org:member' })).token;
     tokens.partner = (await createPartner(harness.db)).token;
     tokens.processing = (await addProcessingKey(harness.db, await createMerchant(harness.db), [])).token;
   });
-  afterAll(async () => harness?.stop());
 
   const oversized = 'x'.repeat(1024 * 1024 + 1);
   const concretePath = (operation: Operation) =>

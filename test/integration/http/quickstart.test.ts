@@ -5,7 +5,7 @@ import { projectRoot } from '../../../src/config';
 import { createPartnerCommand } from '../../../src/keys/adminCommands';
 import { testCards } from '../../../src/sandbox/acquirer/cards';
 import { curlRequest, differences, expand, fieldOf, readSteps, type DocStep } from '../../helpers/curlDoc';
-import { startHarness, type Harness } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /**
  * docs/quickstart.md, run as written: every `sh` block is sent to a started engine (curl turned into
@@ -15,13 +15,7 @@ import { startHarness, type Harness } from '../../helpers/harness';
 const page = fs.readFileSync(path.join(projectRoot, 'docs/quickstart.md'), 'utf8');
 
 describe('docs/quickstart.md', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('runs from a partner key to a refund, each answer as documented', async () => {
     const steps = readSteps(page);

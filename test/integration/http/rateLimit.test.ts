@@ -4,7 +4,8 @@ import { closeRateLimitConnections } from '../../../src/http/rate-limit/stores';
 import { createLogger } from '../../../src/logging/logger';
 import { startApi, type RunningApi } from '../../../src/runtime/api';
 import { addCrmKey, addProcessingKey, createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { call, type ApiAnswer } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /** `count` calls, ten at a time; returns every answer in order. */
 async function burst(count: number, send: (i: number) => Promise<ApiAnswer>): Promise<ApiAnswer[]> {
@@ -19,13 +20,7 @@ async function burst(count: number, send: (i: number) => Promise<ApiAnswer>): Pr
 const authTest = (server: { url: string }, token: string) => call(server, 'GET', '/api/public/v1/auth/test', { token });
 
 describe('per-account rate limits (docs/api-keys.md, rate limits)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('Standard: 150 requests pass (burst), the next gets 429 with Retry-After and RateLimit headers, for every key of the account', async () => {
     const merchant = await createMerchant(harness.db, { plan: 'standard' });

@@ -3,9 +3,11 @@ import { createPaymentActivities } from '../../../activities/payments/prepare';
 import { createPaymentRefundActivities } from '../../../activities/payments/refund';
 import { createMaintenanceActivities } from '../../../activities/maintenance/sweeps';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, netCharged, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Payment and refund ids are derived from the Idempotency-Key, and those rows live for good, while
@@ -16,15 +18,8 @@ import { cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } fro
  * the database, not waited for.
  */
 describe('Idempotency-Key reused after its answer expired (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown, key: string) =>
     call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': key } });

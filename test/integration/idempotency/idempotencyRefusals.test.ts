@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { addCrmKey, createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Which answers an Idempotency-Key keeps (Stripe's rule): refusals before any work (validation,
@@ -11,15 +13,8 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../paymen
  * 409 from a workflow that ran) are stored and replayed.
  */
 describe('Idempotency-Key: refusals before work are not stored, answers after work are replayed', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown, key: string, token = t.token) =>
     call(harness, 'POST', `${api}${path}`, { token, body, headers: { 'idempotency-key': key } });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 /**
@@ -10,17 +11,14 @@ import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
  * before the replay), and answers that show a secret once are stored without it.
  */
 describe('Idempotency-Key replays: authorized first, never a secret (Postgres, dev server)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
   let receiver: Receiver;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   const createEndpoint = (token: string, key: string, body: unknown) =>

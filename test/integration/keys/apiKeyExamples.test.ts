@@ -3,20 +3,15 @@ import path from 'node:path';
 import { projectRoot } from '../../../src/config';
 import { curlRequest, differences, expand, readSteps } from '../../helpers/curlDoc';
 import { addProcessingKey, createMerchant, createPartner } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /** docs/api-keys.md's call with each key family, sent as written with keys of each family. */
 const page = fs.readFileSync(path.join(projectRoot, 'docs/api-keys.md'), 'utf8');
 const section = page.slice(page.indexOf('**One call with each key.**'), page.indexOf('**Auth check.**'));
 
 describe('docs/api-keys.md: one call with each key', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('answers each documented call with its documented status and fields', async () => {
     const partner = await createPartner(harness.db);

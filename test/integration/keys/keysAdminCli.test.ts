@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { runCommand, type CommandRun } from '../../helpers/runCommand';
+import { useHarness } from '../../helpers/useHarness';
 
 /** `npm run --silent admin -- …` as an operator runs it, against the test database. */
 function admin(...args: string[]): Promise<CommandRun> {
@@ -12,13 +13,7 @@ function admin(...args: string[]): Promise<CommandRun> {
 }
 
 describe('admin CLI (a separate process on the same database)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('create-partner prints one JSON object whose partner key works; list-keys shows its prefix only; revoke-key ends it at once', async () => {
     const created = await admin('create-partner', '--name', 'CLI Partner', '--mode', 'test');

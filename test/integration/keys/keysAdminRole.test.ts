@@ -1,5 +1,6 @@
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { addCrmKey, useMerchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 interface AdminOperation {
   method: string;
@@ -27,19 +28,14 @@ const concretePath = (path: string) =>
   path.replace(/\{([A-Za-z0-9_]+)\}/g, (_match, name: string) => `${name}_doesnotexist`);
 
 describe('org:admin operations, found generically in the OpenAPI document', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
   let member: string;
   let operations: AdminOperation[];
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
     member = await addCrmKey(harness.db, merchant, { role: 'org:member' });
     operations = adminOperations((await call(harness, 'GET', '/openapi.json')).body);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('marks the admin-only operations (events, webhooks, processors, payment flows, 3DS)', () => {

@@ -1,23 +1,16 @@
 import { hashToken, mintToken, tokenPrefix } from '../../../src/domain/apiKeys';
 import { newId } from '../../../src/domain/ids';
-import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePartner } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 const crmSide = '/api/public/v1/partner';
 const processingSide = '/api/processing/v1/partner';
 
 /** Keys of one family and mode share their 12-character prefix; last4 tells them apart. */
 describe('API key records carry last4 and a prefix…last4 display, never the secret', () => {
-  let harness: Harness;
-  let partner: PartnerFixture;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    partner = await createPartner(harness.db, { name: 'Last4 Partner', mode: 'test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const partner = usePartner(harness, { name: 'Last4 Partner', mode: 'test' });
 
   it('CRM keys: last4 on creation, in the list and on revocation; two keys of a mode differ only there', async () => {
     const merchant = (

@@ -1,21 +1,14 @@
-import { createMerchant, createPartner, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { createMerchant, usePartner } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 import { startApi } from '../../../src/runtime/api';
 
 const crmSide = '/api/public/v1/partner';
 
 describe('partner provisioning: lastUsedAt of the keys it mints', () => {
-  let harness: Harness;
-  let partner: PartnerFixture;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const partner = usePartner(harness, { name: 'Acme Payments', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

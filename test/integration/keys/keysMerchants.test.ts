@@ -1,21 +1,13 @@
-import { createPartner, addLegacyCrmKey, createMerchant, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { createPartner, addLegacyCrmKey, createMerchant, usePartner } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 const crmSide = '/api/public/v1/partner';
 
 describe('partner provisioning: merchant accounts and CRM keys', () => {
-  let harness: Harness;
-  let partner: PartnerFixture;
-  let otherPartner: PartnerFixture;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    partner = await createPartner(harness.db, { name: 'Acme Payments', mode: 'test' });
-    otherPartner = await createPartner(harness.db, { name: 'Other Partner', mode: 'test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const partner = usePartner(harness, { name: 'Acme Payments', mode: 'test' });
+  const otherPartner = usePartner(harness, { name: 'Other Partner', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

@@ -1,5 +1,6 @@
-import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePartner } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 interface PartnerKindOperation {
   method: string;
@@ -37,19 +38,13 @@ function payfacOperations(document: { paths: Record<string, Record<string, Docum
 const invalidBody = { accountId: 42, storeIds: 'not a list', mode: 'sideways', unexpected: true };
 
 describe('payfac-only partner operations, found generically in the OpenAPI document', () => {
-  let harness: Harness;
-  let payfac: PartnerFixture;
-  let crmOnly: PartnerFixture;
+  const harness = useHarness();
+  const payfac = usePartner(harness, { kind: 'payfac', mode: 'test' });
+  const crmOnly = usePartner(harness, { kind: 'crm_only', mode: 'test' });
   let operations: PartnerKindOperation[];
 
   beforeAll(async () => {
-    harness = await startHarness();
-    payfac = await createPartner(harness.db, { kind: 'payfac', mode: 'test' });
-    crmOnly = await createPartner(harness.db, { kind: 'crm_only', mode: 'test' });
     operations = payfacOperations((await call(harness, 'GET', '/openapi.json')).body);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   it('marks creating processing accounts and minting processing keys', () => {

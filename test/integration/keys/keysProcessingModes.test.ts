@@ -1,21 +1,14 @@
-import { createPartner, type PartnerFixture } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { createPartner, usePartner } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 const crmSide = '/api/public/v1/partner';
 const processingSide = '/api/processing/v1/partner';
 
 /** For processing keys: a key has its processing account's mode, and a test partner key never reaches live. */
 describe('processing key modes', () => {
-  let harness: Harness;
-  let partner: PartnerFixture;
-
-  beforeAll(async () => {
-    harness = await startHarness();
-    partner = await createPartner(harness.db, { name: 'Mode Partner', mode: 'test' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const partner = usePartner(harness, { name: 'Mode Partner', mode: 'test' });
 
   const createMerchantVia = async (token: string, body: Record<string, unknown>) =>
     call(harness, 'POST', `${crmSide}/merchants`, { token, body });

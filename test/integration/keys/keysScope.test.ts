@@ -3,12 +3,12 @@ import {
   addCrmKey,
   addProcessingKey,
   createMerchant,
-  createPartner,
-  type Merchant,
-  type PartnerFixture,
   type ProcessingFixture,
+  useMerchant,
+  usePartner,
 } from '../../helpers/fixtures';
-import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { call, type ApiAnswer } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 
 /** Status and error code of an answer, and the object type of a success: one comparison per cell. */
 const outcome = (answer: ApiAnswer) =>
@@ -21,27 +21,20 @@ const outcome = (answer: ApiAnswer) =>
  * else. (processing key → payments.process on another account's store is tested with payments.)
  */
 describe('key domains and scope', () => {
-  let harness: Harness;
-  let payfac: PartnerFixture;
-  let crmOnly: PartnerFixture;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const payfac = usePartner(harness, { kind: 'payfac' });
+  const crmOnly = usePartner(harness, { kind: 'crm_only' });
+  const merchant = useMerchant(harness);
   let processing: ProcessingFixture;
   let storeId: string;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    payfac = await createPartner(harness.db, { kind: 'payfac' });
-    crmOnly = await createPartner(harness.db, { kind: 'crm_only' });
-    merchant = await createMerchant(harness.db);
     const store = await call(harness, 'POST', '/api/public/v1/stores', {
       token: merchant.token,
       body: { name: 'Scope Store', baseCurrency: 'EUR' },
     });
     storeId = store.body.id;
     processing = await addProcessingKey(harness.db, merchant, [storeId]);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const createTpa = async (token: string, accountId: string, store: string) =>

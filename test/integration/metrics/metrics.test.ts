@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call, startHarness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards } from '../payments/paymentsFixtures';
 import { testVaultEnv } from '../subscriptions/subscriptionsFixtures';
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
@@ -19,17 +21,14 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 describe('GET /metrics (Prometheus text) after payments, a decline, a refund and a webhook', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness({ ...testVaultEnv, WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
+  const t = usePaymentTenant(harness, { processors: 2 });
   let receiver: Receiver;
   beforeAll(async () => {
-    harness = await startHarness({ ...testVaultEnv, WEBHOOK_ALLOW_INSECURE_URLS: 'true' });
-    t = await createPaymentTenant(harness, { processors: 2 });
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   const scrape = async () => {

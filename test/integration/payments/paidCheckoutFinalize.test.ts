@@ -4,8 +4,8 @@ import { createOrderForPaidCheckout } from '../../../src/commerce/orders';
 import { idPattern, newId } from '../../../src/domain/ids';
 import { recordPaidCheckout } from '../../../src/payments/finalize';
 import type { FinalizeInput } from '../../../src/payments/workflowTypes';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 import { createStore } from '../subscriptions/subscriptionsFixtures';
 
 /**
@@ -13,22 +13,17 @@ import { createStore } from '../subscriptions/subscriptionsFixtures';
  * against real Postgres: it writes what the transaction path writes, or nothing at all.
  */
 describe('finalize of an approved checkout payment in one statement', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
   let store: Awaited<ReturnType<typeof createStore>>;
   let customerId: string;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
     store = await createStore(harness.db, merchant);
     customerId = newId('customer');
     await harness.db.customer.create({
       data: { id: customerId, accountId: merchant.accountId, mode: merchant.mode, storeId: store.id, email: 'a@b.co' },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const lines = [

@@ -41,7 +41,7 @@ async function charges(t: PaymentTenant, paymentId: string): Promise<number[]> {
 /**
  * One worker process, killed with `kill -9` while two payments are held at their acquirers (a test
  * hold, released after the kill, then A approves): the kill lands during the processor call. After the restart the lost activity is
- * retried once its start-to-close timeout (30 s) passes, under the same idempotency key. For the
+ * retried once its heartbeat timeout (5 s) passes, under the same idempotency key. For the
  * second payment, acquirer A answers 503 to every one of those retries: nothing then tells the
  * engine whether the first call charged, so it may not cascade to B unless A's attempt is reversed.
  */

@@ -1,17 +1,17 @@
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, ok } from '../commerce/commerceHelpers';
 
 describe('payment flows over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   let memberToken: string;
   let procA: string;
   let procB: string;
   let foreignProc: string;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
     const processor = async (token: string, name: string) =>
       (
@@ -26,9 +26,6 @@ describe('payment flows over HTTP', () => {
     procA = await processor(t.merchant.token, 'A');
     procB = await processor(t.merchant.token, 'B');
     foreignProc = await processor(t.other.token, 'Foreign');
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const flowBody = () => ({

@@ -2,9 +2,10 @@ import { createPaymentFinalizeActivities } from '../../../activities/payments/fi
 import { newId } from '../../../src/domain/ids';
 import { resolvePaymentReview } from '../../../src/payments/review';
 import { outcomeUnknownCode } from '../../../src/payments/workflowTypes';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { runCommand, type CommandRun } from '../../helpers/runCommand';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 import { createStore } from '../subscriptions/subscriptionsFixtures';
 
 /** `npm run --silent admin -- …` as an operator runs it, against the test database. */
@@ -15,17 +16,12 @@ function admin(...args: string[]): Promise<CommandRun> {
 }
 
 describe('admin needs-review / resolve-review (a separate process on the same database)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
   let store: Awaited<ReturnType<typeof createStore>>;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
     store = await createStore(harness.db, merchant);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /**

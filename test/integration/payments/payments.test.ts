@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { addProcessingKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 
 const searchable = (described: WorkflowExecutionDescription) => ({
   StoreId: described.typedSearchAttributes.get(searchAttributes.StoreId),
@@ -15,13 +16,7 @@ const searchable = (described: WorkflowExecutionDescription) => ({
 });
 
 describe('pay-v2 and payments over HTTP (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('pays a checkout session end to end: order paid, payment succeeded, one attempt, events, one charge', async () => {
     const t = await createPaymentTenant(harness);

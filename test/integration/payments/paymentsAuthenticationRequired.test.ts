@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 
@@ -6,13 +7,7 @@ import { createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 const requires3dsCard = '4000000000003220';
 
 describe('a card the issuer wants authenticated, on a flow without 3-D Secure', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   const pay = async (t: PaymentTenant) =>
     call(harness, 'POST', `${api}/payments/process`, {

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
 
@@ -7,13 +8,7 @@ import { cards, createPaymentTenant, payV2, type PaymentTenant } from './payment
  * address the request came from: that is the merchant's server (here loopback, 127.0.0.1).
  */
 describe('IP block rules read customerIp from the body, not the caller', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   /** A tenant whose IP rules block the merchant server's own address and one cardholder network. */
   async function tenantWithIpRules() {

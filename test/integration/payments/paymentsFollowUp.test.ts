@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
-import { authorizeTries, cards, createPaymentTenant, netCharged, payV2, type PaymentTenant } from './paymentsFixtures';
+import { authorizeTries, cards, netCharged, payV2 } from './paymentsFixtures';
 
 // The engine waits 1 s for a processor; the acquirer holds the timeout card 2.5 s, then approves.
 describe('captures, voids, refunds, disputes and the ambiguous timeout (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness({ PROCESSOR_TIMEOUT_MS: '1000' });
-    t = await createPaymentTenant(harness, { credentials: { timeoutDelayMs: '2500' } });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ PROCESSOR_TIMEOUT_MS: '1000' });
+  const t = usePaymentTenant(harness, { credentials: { timeoutDelayMs: '2500' } });
 
   const process = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     call(harness, 'POST', `${api}/payments/process`, {

@@ -1,18 +1,13 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { cards } from './paymentsFixtures';
 
 /** Ten identical follow-ups at once (a client retrying in a loop, a double-click) move money once. */
 describe('capture, void and refund bursts (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const authorize = async (amount: number) => {
     const answer = await call(harness, 'POST', `${api}/payments/process`, {

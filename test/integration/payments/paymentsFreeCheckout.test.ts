@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
 import { until } from '../../helpers/until';
+import { useHarness } from '../../helpers/useHarness';
 import { api, lapseSession, ok, sessionStatusInDb } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from './paymentsFixtures';
 import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
 
 /** A cart a 100 % promotion code brings to total 0: pay-v2 completes it with no processor call. */
 describe('pay-v2 on a free checkout session (total 0)', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let receiver: Receiver;
 
   beforeAll(async () => {
-    harness = await startHarness();
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   /** A limit-1 100 % code of the tenant's store. */

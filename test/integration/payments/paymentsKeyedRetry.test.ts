@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startHarness, type Harness } from '../../helpers/harness';
 import { cards, createPaymentTenant, netCharged, payV2 } from './paymentsFixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 /**
  * A keyed pay-v2 whose answer was never stored (its API process was killed mid-request, or it
@@ -10,13 +10,7 @@ import { cards, createPaymentTenant, netCharged, payV2 } from './paymentsFixture
  * Found by `npm run chaos` (kill -9 of the API).
  */
 describe('pay-v2 retried with the same Idempotency-Key after its answer was lost (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('answers with the payment the key started, ten retries at once, one charge', async () => {
     const t = await createPaymentTenant(harness);

@@ -1,15 +1,10 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2 } from './paymentsFixtures';
 
 describe('pay-v2 on a checkout session with an order bump', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   it('charges the bumped total; the order has the bump as an item; a paid session takes no more bumps', async () => {
     const t = await createPaymentTenant(harness);

@@ -1,16 +1,11 @@
 import { newId } from '../../../src/domain/ids';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2 } from './paymentsFixtures';
 
 describe('routing and recording through the engine (Postgres, dev server, sandbox acquirer)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness();
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
 
   const attemptsOf = async (token: string, paymentId: string) =>
     (await ok(harness, 'GET', `/payments/${paymentId}`, token)).attempts.map((a: any) => [

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
+import { cards } from './paymentsFixtures';
 
 /**
  * A payment with an open or lost dispute is not refunded (409 PAYMENT_DISPUTED, nothing reserved,
  * nothing sent to the processor); once its dispute is won, it may be refunded again.
  */
 describe('refunds of disputed payments (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const post = (path: string, body: unknown) =>
     call(harness, 'POST', `${api}${path}`, { token: t.token, body, headers: { 'idempotency-key': randomUUID() } });

@@ -1,16 +1,16 @@
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from './paymentsFixtures';
 
 describe('GET /refunds/{refundId}', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let owner: PaymentTenant;
   let other: PaymentTenant;
   let refundId: string;
   let paymentId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     [owner, other] = await Promise.all([createPaymentTenant(harness), createPaymentTenant(harness)]);
     const paid = await call(harness, 'POST', `${api}/payments/process`, {
       token: owner.token,
@@ -30,9 +30,6 @@ describe('GET /refunds/{refundId}', () => {
     });
     expect(refunded.status).toBe(200);
     refundId = refunded.body.id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const lookup = (id: string, token?: string) => call(harness, 'GET', `${api}/refunds/${id}`, { token });

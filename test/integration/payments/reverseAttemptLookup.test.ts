@@ -3,25 +3,21 @@ import { DefaultLogger } from '@temporalio/worker';
 import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { attemptIdempotencyKey } from '../../../src/payments/attemptRows';
 import { getProcessorAdapter } from '../../../src/processors/registry';
-import { startHarness, type Harness } from '../../helpers/harness';
-import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
+import { cards, netCharged } from './paymentsFixtures';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 
 /**
  * reverseAttempt resolves an unknown attempt outcome by asking the processor first (`lookup`):
  * only what stands charged (or is still being processed) is reversed by the attempt's key.
  */
 describe('reverseAttempt asks lookup before reversing (Postgres, sandbox acquirer)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
   let processorId: string;
   let counter = 0;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
     processorId = t.processorIds[0]!;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const reverse = (paymentId: string) => {

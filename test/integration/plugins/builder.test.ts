@@ -1,5 +1,7 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, ok } from '../commerce/commerceHelpers';
 
 const manifest = {
   name: 'Upsell widget',
@@ -10,29 +12,25 @@ const manifest = {
 const allPermissions = ['read:source', 'write:deploy', 'read:manifest', 'write:manifest'];
 
 describe('builder sessions over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
+  const harness = useHarness();
+  const shop = useShop(harness);
   let deployment: { id: string; pluginId: string };
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-    const plugin = await ok(harness, 'POST', '/plugins/create', t.merchant.token, { storeId, manifest });
-    deployment = await ok(harness, 'POST', '/plugins/v2/deployments/create', t.merchant.token, {
-      storeId,
+    const plugin = await ok(harness, 'POST', '/plugins/create', shop.merchant.token, {
+      storeId: shop.storeId,
+      manifest,
+    });
+    deployment = await ok(harness, 'POST', '/plugins/v2/deployments/create', shop.merchant.token, {
+      storeId: shop.storeId,
       pluginId: plugin.id,
       instances: [{ name: 'Main' }],
     });
   });
-  afterAll(async () => {
-    await harness?.stop();
-  });
 
   const open = (permissions: string[], extra: Record<string, unknown> = {}) =>
-    ok(harness, 'POST', '/builder/sessions', t.merchant.token, {
+    ok(harness, 'POST', '/builder/sessions', shop.merchant.token, {
       deploymentId: deployment.id,
-      storeId,
+      storeId: shop.storeId,
       permissions,
       ...extra,
     });
@@ -50,7 +48,7 @@ describe('builder sessions over HTTP', () => {
     expect(session).toMatchObject({
       id: expect.stringMatching(/^bld_/),
       token: expect.stringMatching(/^bst_[0-9A-Za-z]{40}$/),
-      accountId: t.merchant.accountId,
+      accountId: shop.merchant.accountId,
       pluginId: deployment.pluginId,
       deploymentId: deployment.id,
       permissions: allPermissions,
@@ -97,7 +95,7 @@ describe('builder sessions over HTTP', () => {
         code: 'BUILDER_SESSION_EXPIRED',
       });
     }
-    for (const token of [undefined, `bst_${'x'.repeat(40)}`, t.merchant.token])
+    for (const token of [undefined, `bst_${'x'.repeat(40)}`, shop.merchant.token])
       expect((await builder('GET', '/source', token)).status).toBe(401);
     // The token opens nothing outside /builder.
     expect((await call(harness, 'POST', `${api}/plugins/list`, { token: session.token, body: {} })).status).toBe(401);
@@ -105,14 +103,14 @@ describe('builder sessions over HTTP', () => {
 
   it('refuses unknown permissions (400) and deployments of other stores and tenants (404)', async () => {
     const bad = await call(harness, 'POST', `${api}/builder/sessions`, {
-      token: t.merchant.token,
-      body: { deploymentId: deployment.id, storeId, permissions: ['admin:all'] },
+      token: shop.merchant.token,
+      body: { deploymentId: deployment.id, storeId: shop.storeId, permissions: ['admin:all'] },
     });
     expect(bad.status).toBe(400);
-    for (const token of [t.other.token, t.liveToken]) {
+    for (const token of [shop.other.token, shop.liveToken]) {
       const answer = await call(harness, 'POST', `${api}/builder/sessions`, {
         token,
-        body: { deploymentId: deployment.id, storeId, permissions: ['read:source'] },
+        body: { deploymentId: deployment.id, storeId: shop.storeId, permissions: ['read:source'] },
       });
       expect(answer.status).toBe(404);
     }

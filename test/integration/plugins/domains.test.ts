@@ -1,5 +1,7 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createStore, ok } from '../commerce/commerceHelpers';
 
 /** A fake DNS: TXT records by name; a name mapped to an Error makes the lookup throw it. */
 const dns = new Map<string, string[][] | Error>();
@@ -13,21 +15,12 @@ async function fakeResolveTxt(name: string): Promise<string[][]> {
 }
 
 describe('custom domains over HTTP (fake DNS resolver, no outside traffic)', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
-  beforeAll(async () => {
-    harness = await startHarness({}, { dnsTxt: fakeResolveTxt });
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({}, { dnsTxt: fakeResolveTxt });
+  const shop = useShop(harness);
 
-  const register = (hostname: string, token = t.merchant.token, store = storeId) =>
+  const register = (hostname: string, token = shop.merchant.token, store = shop.storeId) =>
     call(harness, 'POST', `${api}/domains`, { token, body: { storeId: store, hostname } });
-  const verify = (id: string, token = t.merchant.token) =>
+  const verify = (id: string, token = shop.merchant.token) =>
     call(harness, 'POST', `${api}/domains/${id}/verify`, { token });
 
   it('goes pending → verified → failed as the TXT record appears and disappears', async () => {
@@ -53,7 +46,7 @@ describe('custom domains over HTTP (fake DNS resolver, no outside traffic)', () 
     dns.set(domain.verification.name, Object.assign(new Error('queryTxt ETIMEOUT'), { code: 'ETIMEOUT' }));
     const timeout = await verify(domain.id);
     expect({ status: timeout.status, code: timeout.body.code }).toEqual({ status: 503, code: 'DNS_LOOKUP_FAILED' });
-    expect((await ok(harness, 'GET', `/domains/${domain.id}`, t.merchant.token)).status).toBe('verified');
+    expect((await ok(harness, 'GET', `/domains/${domain.id}`, shop.merchant.token)).status).toBe('verified');
 
     dns.set(domain.verification.name, [['payengine-verify=someone-else']]);
     expect((await verify(domain.id)).body.status).toBe('failed');
@@ -65,19 +58,19 @@ describe('custom domains over HTTP (fake DNS resolver, no outside traffic)', () 
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     }
     const domain = (await register('private.example.org')).body;
-    for (const token of [t.other.token, t.liveToken]) {
+    for (const token of [shop.other.token, shop.liveToken]) {
       expect((await call(harness, 'GET', `${api}/domains/${domain.id}`, { token })).status).toBe(404);
       expect((await verify(domain.id, token)).status).toBe(404);
     }
-    const otherStore = await createStore(harness, t.other.token);
-    expect((await register('x.example.org', t.merchant.token, otherStore.id)).status).toBe(404);
+    const otherStore = await createStore(harness, shop.other.token);
+    expect((await register('x.example.org', shop.merchant.token, otherStore.id)).status).toBe(404);
   });
 
   it('a hostname belongs to one store: 10 concurrent registrations from two accounts give one', async () => {
-    const otherStore = (await createStore(harness, t.other.token)).id;
+    const otherStore = (await createStore(harness, shop.other.token)).id;
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        index % 2 === 0 ? register('race.example.net') : register('race.example.net', t.other.token, otherStore),
+        index % 2 === 0 ? register('race.example.net') : register('race.example.net', shop.other.token, otherStore),
       ),
     );
     const statuses = answers.map((answer) => answer.status).sort();
@@ -88,7 +81,7 @@ describe('custom domains over HTTP (fake DNS resolver, no outside traffic)', () 
     expect((await register('RACE.example.net')).status).toBe(409);
     // Deleting the registration releases it.
     const winner = answers.find((answer) => answer.status === 200)!.body;
-    const owner = winner.storeId === storeId ? t.merchant.token : t.other.token;
+    const owner = winner.storeId === shop.storeId ? shop.merchant.token : shop.other.token;
     expect((await call(harness, 'DELETE', `${api}/domains/${winner.id}`, { token: owner })).status).toBe(200);
     expect((await register('race.example.net')).status).toBe(200);
   });

@@ -1,6 +1,8 @@
 import { forkInstance } from '../../../src/plugins/fork';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { api, createStore, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { call } from '../../helpers/harness';
+import { useShop } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
+import { api, createStore, ok } from '../commerce/commerceHelpers';
 
 const manifest = {
   name: 'Reviews',
@@ -13,51 +15,47 @@ const manifest = {
 };
 
 describe('plugins and plugins v2 over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
-  let storeId: string;
+  const harness = useHarness();
+  const shop = useShop(harness);
   let pluginId: string;
   let deployment: any;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
-    storeId = (await createStore(harness, t.merchant.token)).id;
-    pluginId = (await ok(harness, 'POST', '/plugins/create', t.merchant.token, { storeId, manifest })).id;
-    deployment = await ok(harness, 'POST', '/plugins/v2/deployments/create', t.merchant.token, {
-      storeId,
+    pluginId = (await ok(harness, 'POST', '/plugins/create', shop.merchant.token, { storeId: shop.storeId, manifest }))
+      .id;
+    deployment = await ok(harness, 'POST', '/plugins/v2/deployments/create', shop.merchant.token, {
+      storeId: shop.storeId,
       pluginId,
       instances: [{ name: 'Main', config: { stars: 5, theme: { color: 'blue' } } }],
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const instancesOf = (deploymentId: string) =>
     harness.db.pluginDeploymentInstance.findMany({ where: { deploymentId }, include: { routes: true } });
 
   it('registers a plugin from a validated manifest (direct-mode by default); refuses a bad one with 400', async () => {
-    const plugin = await ok(harness, 'GET', `/plugins/${pluginId}`, t.merchant.token);
+    const plugin = await ok(harness, 'GET', `/plugins/${pluginId}`, shop.merchant.token);
     expect(plugin).toMatchObject({ id: expect.stringMatching(/^plg_/), sdkVersion: 'v2', runMode: 'direct-mode' });
-    const proxy = await ok(harness, 'POST', '/plugins/create', t.merchant.token, {
-      storeId,
+    const proxy = await ok(harness, 'POST', '/plugins/create', shop.merchant.token, {
+      storeId: shop.storeId,
       manifest: { ...manifest, mode: 'proxy-mode', upstreamUrl: 'https://p.example.com', routes: [] },
     });
     expect(proxy).toMatchObject({ runMode: 'proxy-mode', sdkVersion: 'v2' });
-    const listed = await ok(harness, 'POST', '/plugins/list', t.merchant.token, { filters: { runMode: 'proxy-mode' } });
+    const listed = await ok(harness, 'POST', '/plugins/list', shop.merchant.token, {
+      filters: { runMode: 'proxy-mode' },
+    });
     expect(listed.data.map((row: { id: string }) => row.id)).toEqual([proxy.id]);
     const bad = await call(harness, 'POST', `${api}/plugins/create`, {
-      token: t.merchant.token,
-      body: { storeId, manifest: { ...manifest, requirements: { sdkVersion: 'v3' } } },
+      token: shop.merchant.token,
+      body: { storeId: shop.storeId, manifest: { ...manifest, requirements: { sdkVersion: 'v3' } } },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.issues[0].path).toBe('manifest.requirements.sdkVersion');
   });
 
   it('deployment/details answers the deployment with its instances and routes; other stores and tenants get 404', async () => {
-    const details = await ok(harness, 'POST', '/plugins/v2/deployment/details', t.merchant.token, {
+    const details = await ok(harness, 'POST', '/plugins/v2/deployment/details', shop.merchant.token, {
       deploymentId: deployment.id,
-      storeId,
+      storeId: shop.storeId,
     });
     expect(details).toEqual(deployment);
     expect(details.instances).toHaveLength(1);
@@ -69,11 +67,11 @@ describe('plugins and plugins v2 over HTTP', () => {
         { method: 'POST', path: '/reviews', handler: 'addReview' },
       ],
     });
-    const otherStore = (await createStore(harness, t.merchant.token, { name: 'Other' })).id;
+    const otherStore = (await createStore(harness, shop.merchant.token, { name: 'Other' })).id;
     for (const [token, store] of [
-      [t.merchant.token, otherStore],
-      [t.other.token, storeId],
-      [t.liveToken, storeId],
+      [shop.merchant.token, otherStore],
+      [shop.other.token, shop.storeId],
+      [shop.liveToken, shop.storeId],
     ] as const) {
       const answer = await call(harness, 'POST', `${api}/plugins/v2/deployment/details`, {
         token,
@@ -82,17 +80,17 @@ describe('plugins and plugins v2 over HTTP', () => {
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
     }
     const malformed = await call(harness, 'POST', `${api}/plugins/v2/deployment/details`, {
-      token: t.merchant.token,
-      body: { deploymentId: 'dpi_x', storeId },
+      token: shop.merchant.token,
+      body: { deploymentId: 'dpi_x', storeId: shop.storeId },
     });
     expect(malformed.status).toBe(400);
   });
 
   it('fork copies the instance, its config and its routes into a draft', async () => {
     const source = deployment.instances[0];
-    const fork = await ok(harness, 'POST', '/plugins/v2/fork', t.merchant.token, {
+    const fork = await ok(harness, 'POST', '/plugins/v2/fork', shop.merchant.token, {
       deploymentInstanceId: source.id,
-      storeId,
+      storeId: shop.storeId,
     });
     expect(fork).toMatchObject({
       id: expect.stringMatching(/^dpi_/),
@@ -106,8 +104,8 @@ describe('plugins and plugins v2 over HTTP', () => {
       source.routes.map((route: { id: string }) => route.id),
     );
     const wrongStore = await call(harness, 'POST', `${api}/plugins/v2/fork`, {
-      token: t.other.token,
-      body: { deploymentInstanceId: source.id, storeId },
+      token: shop.other.token,
+      body: { deploymentInstanceId: source.id, storeId: shop.storeId },
     });
     expect(wrongStore.status).toBe(404);
   });
@@ -119,8 +117,8 @@ describe('plugins and plugins v2 over HTTP', () => {
     await expect(
       forkInstance(
         harness.db,
-        { accountId: t.merchant.accountId, mode: 'test' },
-        { deploymentInstanceId: source.id, storeId },
+        { accountId: shop.merchant.accountId, mode: 'test' },
+        { deploymentInstanceId: source.id, storeId: shop.storeId },
         {
           afterInstanceInsert: async (tx, instanceId) => {
             insertedId = instanceId;
@@ -143,9 +141,9 @@ describe('plugins and plugins v2 over HTTP', () => {
     const count = async () => (await instancesOf(deployment.id)).length;
     const fork = (headers: Record<string, string>) =>
       call(harness, 'POST', `${api}/plugins/v2/fork`, {
-        token: t.merchant.token,
+        token: shop.merchant.token,
         headers,
-        body: { deploymentInstanceId: source.id, storeId },
+        body: { deploymentInstanceId: source.id, storeId: shop.storeId },
       });
     const start = await count();
     const keyed = await Promise.all(Array.from({ length: 10 }, () => fork({ 'idempotency-key': `fork-${start}` })));

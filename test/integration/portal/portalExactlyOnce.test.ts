@@ -1,5 +1,6 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { call, type ApiAnswer } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
   createCustomer,
@@ -18,21 +19,16 @@ import {
  */
 describe('portal writes under a burst of identical requests', () => {
   const burst = 10;
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness(testVaultEnv);
+  const merchant = useMerchant(harness);
   let store: Awaited<ReturnType<typeof createStore>>;
   let basic: Awaited<ReturnType<typeof createRecurringPrice>>;
   let pro: Awaited<ReturnType<typeof createRecurringPrice>>;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    merchant = await createMerchant(harness.db);
     store = await createStore(harness.db, merchant, 'Burst Shop');
     basic = await createRecurringPrice(harness.db, merchant, store.id, 'Basic box', 1000);
     pro = await createRecurringPrice(harness.db, merchant, store.id, 'Pro box', 3000);
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   /** A new customer with a card, a paid subscription on `priceId` and a verified portal session. */

@@ -1,10 +1,9 @@
 import { billingDateAt } from '../../../src/domain/billing';
-import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
-import { subscriptionRowFromState } from '../../../src/subscriptions/projection';
 import { paymentMethodChangedSignal } from '../../../workflows/subscriptions/messages';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
 import {
   createCard,
@@ -26,16 +25,9 @@ const publicBaseUrl = 'http://engine.test';
  * customer, whose session may only pay that renewal on-session (`renewals.pay`).
  */
 describe('portal: paying a failed renewal on-session', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  beforeAll(async () => {
-    // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
-    harness = await startHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
-    merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  // The engine's public URL as browsers see it (the 3DS return link); the test maps it onto the harness.
+  const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: publicBaseUrl });
+  const merchant = useMerchant(harness);
 
   /** A subscription one paid period in whose renewal (on a declining card) is due now; waits for past_due. */
   async function pastDueSubscription(options: { threeDs?: boolean } = {}) {
@@ -46,32 +38,18 @@ describe('portal: paying a failed renewal on-session', () => {
     const good = await createCard(harness.db, harness.config, merchant, customer.id, goodCard);
     const challenged = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.challenge);
     const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: plan.product.id,
-      variantId: plan.variant.id,
-      optionId: plan.price.id,
-      price: 2500,
-      paymentMethodId: declining.id,
-      startedAtMs: anchor,
-      anchorAtMs: anchor,
-      cycle: 1,
-      paidOrdersCount: 1,
-    });
-    await harness.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        startedAt: new Date(anchor),
-        ...subscriptionRowFromState(state),
+    const state = stateOf(
+      { merchant, storeId: store.id, plan, customerId: customer.id },
+      {
+        price: 2500,
+        paymentMethodId: declining.id,
+        startedAtMs: anchor,
+        anchorAtMs: anchor,
+        cycle: 1,
+        paidOrdersCount: 1,
       },
-    });
-    await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
+    );
+    await runSubscription(harness, state);
     await eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
       (row) => row.status === 'past_due',

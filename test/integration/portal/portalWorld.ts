@@ -1,5 +1,6 @@
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { call, type ApiAnswer, type Harness } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import {
   createCard,
   createCustomer,
@@ -30,13 +31,12 @@ export interface PortalWorld {
   subscribe: (storeId: string, priceId: string) => Promise<{ id: string }>;
 }
 
-/** Starts a harness and builds the world in the calling file's beforeAll; stops it in afterAll. */
+/** The calling file's harness (`useHarness`) and the world, built in its beforeAll. */
 export function usePortalWorld(): PortalWorld {
-  const world = { email: `portal-${Date.now()}@example.com` } as PortalWorld;
+  const harness = useHarness(testVaultEnv);
+  const world = { harness, email: `portal-${Date.now()}@example.com` } as PortalWorld;
   beforeAll(async () => {
-    const harness = await startHarness(testVaultEnv);
     const merchant = await createMerchant(harness.db);
-    world.harness = harness;
     world.merchant = merchant;
     world.storeA = (await createStore(harness.db, merchant, 'Store A')).id;
     world.storeB = (await createStore(harness.db, merchant, 'Store B')).id;
@@ -45,9 +45,6 @@ export function usePortalWorld(): PortalWorld {
     world.customerId = (await createCustomer(harness.db, merchant, world.email)).id;
     world.goodCardId = (await createCard(harness.db, harness.config, merchant, world.customerId, goodCard)).id;
     world.badCardId = (await createCard(harness.db, harness.config, merchant, world.customerId, decliningCard)).id;
-  });
-  afterAll(async () => {
-    await world.harness?.stop();
   });
 
   world.portal = (token, path, body, headers = {}) =>

@@ -1,7 +1,9 @@
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useTenants } from '../../helpers/fixtures/shop';
+import { useHarness } from '../../helpers/useHarness';
 import { openProcessorCredentials } from '../../../src/processors/credentials';
-import { api, createTenants, ok, type Tenants } from '../commerce/commerceHelpers';
+import { api, ok } from '../commerce/commerceHelpers';
 
 const secret = 'sk_live_super_secret_value_123';
 const validBody = () => ({
@@ -14,16 +16,11 @@ const validBody = () => ({
 });
 
 describe('processors over HTTP', () => {
-  let harness: Harness;
-  let t: Tenants;
+  const harness = useHarness();
+  const t = useTenants(harness);
   let memberToken: string;
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createTenants(harness);
     memberToken = await addCrmKey(harness.db, t.merchant, { role: 'org:member' });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const create = (body: unknown, token = t.merchant.token) =>

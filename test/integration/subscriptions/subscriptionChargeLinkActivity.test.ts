@@ -1,41 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createSubscriptionActivities } from '../../../activities/subscriptions/state';
-import { parseConfig } from '../../../src/config';
-import { createPrismaClient, type Db } from '../../../src/db/prisma';
 import { newId } from '../../../src/domain/ids';
-import { createLogger } from '../../../src/logging/logger';
 import { subscriptionOrderId } from '../../../src/subscriptions/chargeLinks';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
+import { useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
 import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
-import { createCustomer, createRecurringPrice, createStore, testVaultEnv } from './subscriptionsFixtures';
+import { createCustomer, createRecurringPrice, createStore } from './subscriptionsFixtures';
 
 /** Recording a paid charge links its payment to the order in the same transaction. */
 describe('recordSubscriptionCharge links the payment', () => {
-  let db: Db;
-  let merchant: Merchant;
-  const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...testVaultEnv });
-
-  beforeAll(async () => {
-    db = createPrismaClient(process.env.TEST_DATABASE_URL!, 2);
-    merchant = await createMerchant(db);
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-  });
+  const world = useSubscriptionActivities(2);
 
   it('links a payment started without its order (older code) to the order it writes, under the derived id', async () => {
-    const activities = createSubscriptionActivities({
-      db,
-      config,
-      logger: createLogger('silent'),
-      sandboxUrl: 'http://127.0.0.1:1',
-    });
-    const store = await createStore(db, merchant);
-    const { price, product, variant } = await createRecurringPrice(db, merchant, store.id, 'Linked', 1800);
-    const customer = await createCustomer(db, merchant, `link-${Date.now()}@example.com`);
+    const store = await createStore(world.db, world.merchant);
+    const { price, product, variant } = await createRecurringPrice(world.db, world.merchant, store.id, 'Linked', 1800);
+    const customer = await createCustomer(world.db, world.merchant, `link-${Date.now()}@example.com`);
     const state = subscriptionState({
-      accountId: merchant.accountId,
+      accountId: world.merchant.accountId,
       storeId: store.id,
       customerId: customer.id,
       productId: product.id,
@@ -46,10 +26,10 @@ describe('recordSubscriptionCharge links the payment', () => {
       anchorAtMs: Date.now(),
     });
     // The payment as a charge started before payments named their order: no orderId, no subscriptionId.
-    const payment = await db.payment.create({
+    const payment = await world.db.payment.create({
       data: {
         id: newId('payment'),
-        accountId: merchant.accountId,
+        accountId: world.merchant.accountId,
         mode: 'test',
         storeId: store.id,
         customerId: customer.id,
@@ -60,7 +40,7 @@ describe('recordSubscriptionCharge links the payment', () => {
       },
     });
     const chargeKey = `${state.subscriptionId}:c0:a0`;
-    const { orderId } = await activities.recordSubscriptionCharge({
+    const { orderId } = await world.activities.recordSubscriptionCharge({
       state: { ...state, cycle: 1, paidOrdersCount: 1 },
       chargeKey,
       paymentId: payment.id,
@@ -70,27 +50,32 @@ describe('recordSubscriptionCharge links the payment', () => {
       properties: {},
     });
 
-    expect(orderId).toBe(subscriptionOrderId(merchant.accountId, 'test', chargeKey));
-    expect(await db.order.findUniqueOrThrow({ where: { id: orderId } })).toMatchObject({
+    expect(orderId).toBe(subscriptionOrderId(world.merchant.accountId, 'test', chargeKey));
+    expect(await world.db.order.findUniqueOrThrow({ where: { id: orderId } })).toMatchObject({
       paymentId: payment.id,
       subscriptionId: state.subscriptionId,
       status: 'paid',
       totalAmount: 1800,
     });
-    expect(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+    expect(await world.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
       orderId,
       subscriptionId: state.subscriptionId,
     });
   });
 
   it("the migration links charges recorded before: the order's subscription, the payment's order", async () => {
-    const store = await createStore(db, merchant);
-    const customer = await createCustomer(db, merchant, `backfill-${Date.now()}@example.com`);
-    const scope = { accountId: merchant.accountId, mode: 'test' as const, storeId: store.id, customerId: customer.id };
-    const payment = await db.payment.create({
+    const store = await createStore(world.db, world.merchant);
+    const customer = await createCustomer(world.db, world.merchant, `backfill-${Date.now()}@example.com`);
+    const scope = {
+      accountId: world.merchant.accountId,
+      mode: 'test' as const,
+      storeId: store.id,
+      customerId: customer.id,
+    };
+    const payment = await world.db.payment.create({
       data: { ...scope, id: newId('payment'), status: 'succeeded', amount: 900, currency: 'USD' },
     });
-    const order = await db.order.create({
+    const order = await world.db.order.create({
       data: {
         ...scope,
         id: newId('order'),
@@ -114,10 +99,12 @@ describe('recordSubscriptionCharge links the payment', () => {
       .map((statement) => statement.trim())
       .filter((statement) => statement.startsWith('UPDATE'));
     expect(updates).toHaveLength(2);
-    for (const statement of updates) await db.$executeRawUnsafe(statement);
+    for (const statement of updates) await world.db.$executeRawUnsafe(statement);
 
-    expect((await db.order.findUniqueOrThrow({ where: { id: order.id } })).subscriptionId).toBe('sub_backfilled1');
-    expect(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+    expect((await world.db.order.findUniqueOrThrow({ where: { id: order.id } })).subscriptionId).toBe(
+      'sub_backfilled1',
+    );
+    expect(await world.db.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
       orderId: order.id,
       subscriptionId: 'sub_backfilled1',
     });

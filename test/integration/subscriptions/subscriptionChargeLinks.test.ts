@@ -1,59 +1,51 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useSubscriber } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
 import { startReceiver, until, type Receiver } from '../webhooks/webhookReceiver';
 import {
   createCard,
-  createCustomer,
   createRecurringPrice,
-  createStore,
   decliningCard,
   eventually,
-  goodCard,
   portalLogin,
   testVaultEnv,
 } from './subscriptionsFixtures';
 
 /** A subscription charge's payment names its order; subscriptions name their latest order and payment. */
 describe('subscription charges linked to their orders', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  let storeId: string;
-  let customerId: string;
-  let cardId: string;
-  let priceId: string;
+  const harness = useHarness(testVaultEnv);
+  const sub = useSubscriber(harness, { price: 'Linked beans', unitAmount: 1200, email: 'linked@example.com' });
   let receiver: Receiver;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    merchant = await createMerchant(harness.db);
-    storeId = (await createStore(harness.db, merchant)).id;
-    priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Linked beans', 1200)).price.id;
-    customerId = (await createCustomer(harness.db, merchant, 'linked@example.com')).id;
-    cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
     receiver = await startReceiver();
     const endpoint = await call(harness, 'POST', '/api/public/v1/webhooks', {
-      token: merchant.token,
-      body: { storeId, url: receiver.url, eventTypes: ['payment/succeeded'] },
+      token: sub.merchant.token,
+      body: { storeId: sub.storeId, url: receiver.url, eventTypes: ['payment/succeeded'] },
     });
     expect(endpoint.status).toBe(201);
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   const api = (method: 'GET' | 'POST', path: string, body?: unknown) =>
-    call(harness, method, `/api/public/v1${path}`, { token: merchant.token, ...(body ? { body } : {}) });
+    call(harness, method, `/api/public/v1${path}`, { token: sub.merchant.token, ...(body ? { body } : {}) });
   const subscribe = async (paymentMethodId: string) => {
-    const created = await api('POST', '/subscriptions', { storeId, customerId, priceId, paymentMethodId });
+    const created = await api('POST', '/subscriptions', {
+      storeId: sub.storeId,
+      customerId: sub.customerId,
+      priceId: sub.priceId,
+      paymentMethodId,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ latestOrderId: null, latestPaymentId: null });
     return created.body.id as string;
   };
 
   it("links the first charge's payment to its order everywhere, and names both on the subscription", async () => {
-    const subscriptionId = await subscribe(cardId);
-    const other = await subscribe(cardId);
+    const subscriptionId = await subscribe(sub.cardId);
+    const other = await subscribe(sub.cardId);
     const paid = await eventually(
       () => api('GET', `/subscriptions/${subscriptionId}`),
       (answer) => answer.body.paidOrdersCount === 1,
@@ -81,7 +73,7 @@ describe('subscription charges linked to their orders', () => {
     const otherPayments = await api('POST', '/payments/list', { filters: { subscriptionId: other } });
     expect(otherPayments.body.pagination.totalCount).toBe(1);
     expect(otherPayments.body.data[0].id).not.toBe(latestPaymentId);
-    const all = await api('POST', '/payments/list', { filters: { customerId } });
+    const all = await api('POST', '/payments/list', { filters: { customerId: sub.customerId } });
     expect(all.body.pagination.totalCount).toBeGreaterThanOrEqual(2);
 
     // The payment/succeeded webhook carries the order too.
@@ -93,7 +85,7 @@ describe('subscription charges linked to their orders', () => {
   });
 
   it("refunding a charge's payment marks its order refunded, as for any order", async () => {
-    const subscriptionId = await subscribe(cardId);
+    const subscriptionId = await subscribe(sub.cardId);
     const paid = await eventually(
       () => api('GET', `/subscriptions/${subscriptionId}`),
       (answer) => answer.body.paidOrdersCount === 1,
@@ -106,7 +98,7 @@ describe('subscription charges linked to their orders', () => {
   });
 
   it('names a declined first charge as the latest payment, without an order', async () => {
-    const declining = (await createCard(harness.db, harness.config, merchant, customerId, decliningCard)).id;
+    const declining = (await createCard(harness.db, harness.config, sub.merchant, sub.customerId, decliningCard)).id;
     const subscriptionId = await subscribe(declining);
     const pastDue = await eventually(
       () => api('GET', `/subscriptions/${subscriptionId}`),
@@ -120,13 +112,13 @@ describe('subscription charges linked to their orders', () => {
   });
 
   it("links a portal switch's payment to the switch's order", async () => {
-    const subscriptionId = await subscribe(cardId);
+    const subscriptionId = await subscribe(sub.cardId);
     const first = await eventually(
       () => api('GET', `/subscriptions/${subscriptionId}`),
       (answer) => answer.body.paidOrdersCount === 1,
     );
-    const pro = await createRecurringPrice(harness.db, merchant, storeId, 'Linked pro', 3000);
-    const token = await portalLogin(harness, storeId, 'linked@example.com');
+    const pro = await createRecurringPrice(harness.db, sub.merchant, sub.storeId, 'Linked pro', 3000);
+    const token = await portalLogin(harness, sub.storeId, 'linked@example.com');
     const switched = await call(harness, 'POST', '/api/v1/portal/switch', {
       body: { target: { type: 'subscription', subscriptionId }, optionId: pro.price.id },
       headers: { 'x-cms-token': token },
@@ -145,17 +137,17 @@ describe('subscription charges linked to their orders', () => {
   });
 
   it("shows a membership's latest order and payment (its subscription's)", async () => {
-    const clubPrice = await createRecurringPrice(harness.db, merchant, storeId, 'Linked club', 2500);
+    const clubPrice = await createRecurringPrice(harness.db, sub.merchant, sub.storeId, 'Linked club', 2500);
     const program = await api('POST', '/membership-programs', {
-      storeId,
+      storeId: sub.storeId,
       name: 'Linked club',
       optionId: clubPrice.price.id,
       creditsPerRenewal: 1,
     });
     const enrolled = await api('POST', '/memberships', {
       programId: program.body.id,
-      customerId,
-      paymentMethodId: cardId,
+      customerId: sub.customerId,
+      paymentMethodId: sub.cardId,
     });
     expect(enrolled.status).toBe(201);
     const member = await eventually(

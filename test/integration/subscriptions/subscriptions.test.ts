@@ -1,51 +1,37 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import {
-  createCard,
-  createCustomer,
-  createRecurringPrice,
-  createStore,
-  decliningCard,
-  eventually,
-  goodCard,
-  testVaultEnv,
-} from './subscriptionsFixtures';
+import { createMerchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useSubscriber } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
+import { createCard, createRecurringPrice, decliningCard, eventually, testVaultEnv } from './subscriptionsFixtures';
 
 describe('subscriptions public API', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  let storeId: string;
-  let customerId: string;
-  let cardId: string;
-  let monthly: Awaited<ReturnType<typeof createRecurringPrice>>;
+  const harness = useHarness(testVaultEnv);
+  const sub = useSubscriber(harness, { price: 'Monthly beans', unitAmount: 1500, email: 'subs@example.com' });
   let oneTime: Awaited<ReturnType<typeof createRecurringPrice>>;
 
   beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    merchant = await createMerchant(harness.db);
-    storeId = (await createStore(harness.db, merchant)).id;
-    monthly = await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500);
-    oneTime = await createRecurringPrice(harness.db, merchant, storeId, 'Mug', 900, 'one_time');
-    customerId = (await createCustomer(harness.db, merchant, 'subs@example.com')).id;
-    cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
+    oneTime = await createRecurringPrice(harness.db, sub.merchant, sub.storeId, 'Mug', 900, 'one_time');
   });
 
-  const create = (body: Record<string, unknown>, token = merchant.token) =>
+  const create = (body: Record<string, unknown>, token = sub.merchant.token) =>
     call(harness, 'POST', '/api/public/v1/subscriptions', {
       token,
-      body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id, ...body },
+      body: {
+        storeId: sub.storeId,
+        customerId: sub.customerId,
+        paymentMethodId: sub.cardId,
+        priceId: sub.plan.price.id,
+        ...body,
+      },
     });
-  const get = (id: string) => call(harness, 'GET', `/api/public/v1/subscriptions/${id}`, { token: merchant.token });
+  const get = (id: string) => call(harness, 'GET', `/api/public/v1/subscriptions/${id}`, { token: sub.merchant.token });
 
   it('creates an active subscription that charges its first period and records the order', async () => {
     const created = await create({ quantity: 2 });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       status: 'active',
-      optionId: monthly.price.id,
+      optionId: sub.plan.price.id,
       price: 3000,
       quantity: 2,
       currency: 'USD',
@@ -62,12 +48,12 @@ describe('subscriptions public API', () => {
     );
     const orders = await harness.db.order.findMany({ where: { source: `subscription:${created.body.id}` } });
     expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ status: 'paid', totalAmount: 3000, currency: 'USD', customerId });
+    expect(orders[0]).toMatchObject({ status: 'paid', totalAmount: 3000, currency: 'USD', customerId: sub.customerId });
     // The line is what was sold: 2 × 1500, not 1 × 3000.
     const [line] = await harness.db.orderItem.findMany({ where: { orderId: orders[0]!.id } });
-    expect(line).toMatchObject({ quantity: 2, unitAmount: 1500, totalAmount: 3000, priceId: monthly.price.id });
+    expect(line).toMatchObject({ quantity: 2, unitAmount: 1500, totalAmount: 3000, priceId: sub.plan.price.id });
     const events = await harness.db.event.findMany({
-      where: { accountId: merchant.accountId, properties: { path: ['subscriptionId'], equals: created.body.id } },
+      where: { accountId: sub.merchant.accountId, properties: { path: ['subscriptionId'], equals: created.body.id } },
       orderBy: { createdAt: 'asc' },
     });
     expect(events.map((event) => event.eventType)).toEqual([
@@ -84,18 +70,23 @@ describe('subscriptions public API', () => {
     expect(Date.parse(trial.body.trialEndsAt) - Date.parse(trial.body.startedAt)).toBe(14 * 86_400_000);
     expect(trial.body.nextBillingAt).toBe(trial.body.trialEndsAt);
 
-    const before = await harness.db.subscription.count({ where: { accountId: merchant.accountId } });
+    const before = await harness.db.subscription.count({ where: { accountId: sub.merchant.accountId } });
     expect((await create({ priceId: oneTime.price.id })).body.code).toBe('PRICE_NOT_RECURRING');
     expect((await create({ paymentMethodId: 'pi_unknown' })).status).toBe(404);
     expect((await create({ quantity: 0 })).status).toBe(400);
     expect((await create({ surprise: true })).status).toBe(400);
-    expect(await harness.db.subscription.count({ where: { accountId: merchant.accountId } })).toBe(before);
+    expect(await harness.db.subscription.count({ where: { accountId: sub.merchant.accountId } })).toBe(before);
 
     // Test-mode data is invisible to a live key.
     const live = await createMerchant(harness.db, { mode: 'live' });
     const refused = await call(harness, 'POST', '/api/public/v1/subscriptions', {
       token: live.token,
-      body: { storeId, customerId, paymentMethodId: cardId, priceId: monthly.price.id },
+      body: {
+        storeId: sub.storeId,
+        customerId: sub.customerId,
+        paymentMethodId: sub.cardId,
+        priceId: sub.plan.price.id,
+      },
     });
     expect(refused.status).toBe(404);
   });
@@ -104,7 +95,7 @@ describe('subscriptions public API', () => {
     const created = await create({ trialDays: 30 });
     const id = created.body.id as string;
     const skipped = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/skip-next`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: {},
     });
     expect(skipped.status).toBe(200);
@@ -113,50 +104,54 @@ describe('subscriptions public API', () => {
 
     const until = new Date(Date.now() + 60 * 86_400_000).toISOString();
     const paused = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { until },
     });
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ status: 'paused', pausedUntil: until });
     const pausedAgain = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/pause`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { until },
     });
     expect(pausedAgain.status).toBe(409);
     expect(pausedAgain.body.code).toBe('INVALID_SUBSCRIPTION_TRANSITION');
 
     const resumed = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: {},
     });
     expect(resumed.body).toMatchObject({ status: 'active', pausedUntil: null });
 
     const atEnd = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { atPeriodEnd: true },
     });
     expect(atEnd.body).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
     const now = await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/cancel`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { cancelReasonId: 'too_expensive' },
     });
     expect(now.body).toMatchObject({ status: 'canceled', cancelReasonId: 'too_expensive', nextBillingAt: null });
     expect(
-      (await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, { token: merchant.token, body: {} }))
-        .status,
+      (
+        await call(harness, 'POST', `/api/public/v1/subscriptions/${id}/resume`, {
+          token: sub.merchant.token,
+          body: {},
+        })
+      ).status,
     ).toBe(409);
   });
 
   it('lists with simple pagination and hides other accounts and modes', async () => {
     const page1 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { page: 1, per_page: 2, sort: 'createdAt', sort_order: 'asc' },
     });
     expect(page1.status).toBe(200);
     expect(page1.body.data).toHaveLength(2);
     expect(page1.body.total).toBeGreaterThanOrEqual(3);
     const page2 = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { page: 2, per_page: 2, sort: 'createdAt', sort_order: 'asc' },
     });
     expect(page2.body.data[0].id).not.toBe(page1.body.data[1].id);
@@ -165,7 +160,7 @@ describe('subscriptions public API', () => {
 
     const list = (body: Record<string, unknown>) =>
       call(harness, 'POST', '/api/public/v1/subscriptions/list', {
-        token: merchant.token,
+        token: sub.merchant.token,
         body: { per_page: 100, ...body },
       });
     const newestFirst = await list({ sort: 'createdAt', sort_order: 'desc' });
@@ -187,14 +182,14 @@ describe('subscriptions public API', () => {
     });
 
     const canceled = await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: { filters: { status: ['canceled'] } },
     });
     expect(canceled.body.data.every((row: { status: string }) => row.status === 'canceled')).toBe(true);
     expect(
       (
         await call(harness, 'POST', '/api/public/v1/subscriptions/list', {
-          token: merchant.token,
+          token: sub.merchant.token,
           body: { sort: 'secret' },
         })
       ).status,
@@ -211,14 +206,14 @@ describe('subscriptions public API', () => {
   });
 
   it('keeps membership dates: trialEndsAt on a trial, graceEndsAt = first failure + 14 days, renewsAt null and canceledAt on cancel', async () => {
-    const clubPrice = await createRecurringPrice(harness.db, merchant, storeId, 'Dates club', 2000);
+    const clubPrice = await createRecurringPrice(harness.db, sub.merchant, sub.storeId, 'Dates club', 2000);
     const program = await call(harness, 'POST', '/api/public/v1/membership-programs', {
-      token: merchant.token,
-      body: { storeId, name: 'Dates club', optionId: clubPrice.price.id, creditsPerRenewal: 3 },
+      token: sub.merchant.token,
+      body: { storeId: sub.storeId, name: 'Dates club', optionId: clubPrice.price.id, creditsPerRenewal: 3 },
     });
     const trial = await call(harness, 'POST', '/api/public/v1/memberships', {
-      token: merchant.token,
-      body: { programId: program.body.id, customerId, paymentMethodId: cardId, trialDays: 7 },
+      token: sub.merchant.token,
+      body: { programId: program.body.id, customerId: sub.customerId, paymentMethodId: sub.cardId, trialDays: 7 },
     });
     expect(trial.status).toBe(201);
     expect(trial.body).toMatchObject({ status: 'trialing', graceEndsAt: null, canceledAt: null, creditsBalance: 0 });
@@ -226,12 +221,12 @@ describe('subscriptions public API', () => {
     expect(trial.body.renewsAt).toBe(trial.body.trialEndsAt);
 
     const canceled = await call(harness, 'POST', `/api/public/v1/subscriptions/${trial.body.subscriptionId}/cancel`, {
-      token: merchant.token,
+      token: sub.merchant.token,
       body: {},
     });
     expect(canceled.body.status).toBe('canceled');
     const afterCancel = await call(harness, 'GET', `/api/public/v1/memberships/${trial.body.id}`, {
-      token: merchant.token,
+      token: sub.merchant.token,
     });
     expect(afterCancel.body).toMatchObject({
       status: 'canceled',
@@ -241,13 +236,13 @@ describe('subscriptions public API', () => {
     });
     expect(afterCancel.body.canceledAt).not.toBeNull();
 
-    const declining = await createCard(harness.db, harness.config, merchant, customerId, decliningCard);
+    const declining = await createCard(harness.db, harness.config, sub.merchant, sub.customerId, decliningCard);
     const failing = await call(harness, 'POST', '/api/public/v1/memberships', {
-      token: merchant.token,
-      body: { programId: program.body.id, customerId, paymentMethodId: declining.id },
+      token: sub.merchant.token,
+      body: { programId: program.body.id, customerId: sub.customerId, paymentMethodId: declining.id },
     });
     const pastDue = await eventually(
-      () => call(harness, 'GET', `/api/public/v1/memberships/${failing.body.id}`, { token: merchant.token }),
+      () => call(harness, 'GET', `/api/public/v1/memberships/${failing.body.id}`, { token: sub.merchant.token }),
       (answer) => answer.body.status === 'past_due',
     );
     const subscription = await get(failing.body.subscriptionId);

@@ -1,11 +1,6 @@
-import { createSubscriptionActivities } from '../../../activities/subscriptions/state';
-import { parseConfig } from '../../../src/config';
-import { createPrismaClient, type Db } from '../../../src/db/prisma';
 import { newId } from '../../../src/domain/ids';
-import { createLogger } from '../../../src/logging/logger';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
-import { createCard, createCustomer, createRecurringPrice, createStore, testVaultEnv } from './subscriptionsFixtures';
+import { insertActiveSubscription, stateOf, useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
+import { createCard, createCustomer, createRecurringPrice, createStore } from './subscriptionsFixtures';
 
 const hour = 3600_000;
 const day = 24 * hour;
@@ -18,35 +13,18 @@ const renewal = {
 };
 
 describe('subscription activities against Postgres', () => {
-  let db: Db;
-  let merchant: Merchant;
-  const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...testVaultEnv });
-  let activities: ReturnType<typeof createSubscriptionActivities>;
-
-  beforeAll(async () => {
-    db = createPrismaClient(process.env.TEST_DATABASE_URL!, 5);
-    merchant = await createMerchant(db);
-    activities = createSubscriptionActivities({
-      db,
-      config,
-      logger: createLogger('silent'),
-      sandboxUrl: 'http://127.0.0.1:1',
-    });
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-  });
+  const world = useSubscriptionActivities(5);
 
   async function card(brand: string) {
-    const customer = await createCustomer(db, merchant, `${brand}-${Date.now()}@example.com`);
-    const row = await createCard(db, config, merchant, customer.id, '4242424242424242');
-    await db.paymentInstrument.update({ where: { id: row.id }, data: { brand } });
+    const customer = await createCustomer(world.db, world.merchant, `${brand}-${Date.now()}@example.com`);
+    const row = await createCard(world.db, world.config, world.merchant, customer.id, '4242424242424242');
+    await world.db.paymentInstrument.update({ where: { id: row.id }, data: { brand } });
     return row.id;
   }
   const reserve = (paymentMethodId: string, atMs: number, hardDeclined = false) =>
-    activities.reserveCardReattempt({
+    world.activities.reserveCardReattempt({
       chargeKey: `sub_x:${newId('request')}`,
-      accountId: merchant.accountId,
+      accountId: world.merchant.accountId,
       mode: 'test',
       subscriptionId: 'sub_x',
       paymentMethodId,
@@ -60,7 +38,7 @@ describe('subscription activities against Postgres', () => {
     for (let i = 0; i < 10; i++) expect(await reserve(cardId, start + i * hour)).toEqual({ allowed: true });
     expect(await reserve(cardId, start + 10 * hour)).toMatchObject({ allowed: false, reason: 'network_cap', max: 10 });
     expect(await reserve(cardId, start + 9 * hour + day + 1)).toEqual({ allowed: true });
-    expect(await db.cardReattempt.count({ where: { paymentMethodId: cardId } })).toBe(11);
+    expect(await world.db.cardReattempt.count({ where: { paymentMethodId: cardId } })).toBe(11);
   });
 
   it('Visa: 15 reattempts in 30 days, concurrent reservations never exceed the cap; hard declines are never retried', async () => {
@@ -68,48 +46,25 @@ describe('subscription activities against Postgres', () => {
     const at = Date.parse('2027-04-10T00:00:00.000Z');
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => reserve(cardId, at + i * 1000)));
     expect(answers.filter((answer) => answer.allowed)).toHaveLength(15);
-    expect(await db.cardReattempt.count({ where: { paymentMethodId: cardId } })).toBe(15);
+    expect(await world.db.cardReattempt.count({ where: { paymentMethodId: cardId } })).toBe(15);
     expect(await reserve(await card('visa'), at, true)).toEqual({ allowed: false, reason: 'hard_decline' });
   });
 
   it('records a paid charge once even when the activity is retried, and tops up membership credits once', async () => {
-    const store = await createStore(db, merchant);
-    const { price, product, variant } = await createRecurringPrice(db, merchant, store.id, 'Club', 2500);
-    const customer = await createCustomer(db, merchant, `club-${Date.now()}@example.com`);
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: product.id,
-      variantId: variant.id,
-      optionId: price.id,
-      price: 2500,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: product.id,
-        variantId: variant.id,
-        optionId: price.id,
-        currency: 'USD',
-        price: 2500,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
-    const program = await db.membershipProgram.create({
+    const store = await createStore(world.db, world.merchant);
+    const { price, product, variant } = await createRecurringPrice(world.db, world.merchant, store.id, 'Club', 2500);
+    const customer = await createCustomer(world.db, world.merchant, `club-${Date.now()}@example.com`);
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: { product, variant, price }, customerId: customer.id },
+        { price: 2500, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
+    const program = await world.db.membershipProgram.create({
       data: {
         id: newId('membershipProgram'),
-        accountId: merchant.accountId,
+        accountId: world.merchant.accountId,
         mode: 'test',
         storeId: store.id,
         name: 'Club',
@@ -117,10 +72,10 @@ describe('subscription activities against Postgres', () => {
         creditsPerRenewal: 4,
       },
     });
-    const membership = await db.membership.create({
+    const membership = await world.db.membership.create({
       data: {
         id: newId('membership'),
-        accountId: merchant.accountId,
+        accountId: world.merchant.accountId,
         mode: 'test',
         storeId: store.id,
         customerId: customer.id,
@@ -146,39 +101,39 @@ describe('subscription activities against Postgres', () => {
     // Ten deliveries of one charge at once (activity retries racing): one order, every answer names it.
     const deliveries = await Promise.all(
       Array.from({ length: 10 }, () =>
-        activities.recordSubscriptionCharge(input).catch(() => activities.recordSubscriptionCharge(input)),
+        world.activities.recordSubscriptionCharge(input).catch(() => world.activities.recordSubscriptionCharge(input)),
       ),
     );
     const first = deliveries[0]!;
     expect(new Set(deliveries.map((answer) => answer.orderId))).toEqual(new Set([first.orderId]));
-    expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(1);
-    expect((await db.membership.findUniqueOrThrow({ where: { id: membership.id } })).creditsBalance).toBe(4);
-    const row = await db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } });
+    expect(await world.db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(1);
+    expect((await world.db.membership.findUniqueOrThrow({ where: { id: membership.id } })).creditsBalance).toBe(4);
+    const row = await world.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } });
     expect(row.paidOrdersCount).toBe(1);
     expect(row.nextBillingAt?.getUTCMonth()).toBe((new Date(state.anchorAtMs).getUTCMonth() + 1) % 12);
-    expect(await db.event.count({ where: { properties: { path: ['orderId'], equals: first.orderId } } })).toBe(2);
+    expect(await world.db.event.count({ where: { properties: { path: ['orderId'], equals: first.orderId } } })).toBe(2);
 
     // Another charge is another order, even when it carries the same counters (racing switches did):
     // it never answers with an order it did not write.
-    const other = await activities.recordSubscriptionCharge({
+    const other = await world.activities.recordSubscriptionCharge({
       ...input,
       chargeKey: `${state.subscriptionId}:switch:x`,
       reason: 'switch',
     });
     expect(other.orderId).not.toBe(first.orderId);
-    expect(await db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(2);
+    expect(await world.db.order.count({ where: { source: `subscription:${state.subscriptionId}` } })).toBe(2);
   });
 
   it('keeps a member on their program at each renewal (two programs), moves it only on a switch, and allows one program per price', async () => {
-    const store = await createStore(db, merchant);
-    const gold = await createRecurringPrice(db, merchant, store.id, 'Gold', 3000);
-    const silver = await createRecurringPrice(db, merchant, store.id, 'Silver', 1000);
-    const customer = await createCustomer(db, merchant, `two-programs-${Date.now()}@example.com`);
+    const store = await createStore(world.db, world.merchant);
+    const gold = await createRecurringPrice(world.db, world.merchant, store.id, 'Gold', 3000);
+    const silver = await createRecurringPrice(world.db, world.merchant, store.id, 'Silver', 1000);
+    const customer = await createCustomer(world.db, world.merchant, `two-programs-${Date.now()}@example.com`);
     const program = (name: string, optionId: string, creditsPerRenewal: number) =>
-      db.membershipProgram.create({
+      world.db.membershipProgram.create({
         data: {
           id: newId('membershipProgram'),
-          accountId: merchant.accountId,
+          accountId: world.merchant.accountId,
           mode: 'test',
           storeId: store.id,
           name,
@@ -190,40 +145,17 @@ describe('subscription activities against Postgres', () => {
     const silverProgram = await program('Silver', silver.price.id, 2);
     await expect(program('Gold again', gold.price.id, 50)).rejects.toMatchObject({ code: 'P2002' });
 
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: gold.product.id,
-      variantId: gold.variant.id,
-      optionId: gold.price.id,
-      price: 3000,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: gold.product.id,
-        variantId: gold.variant.id,
-        optionId: gold.price.id,
-        currency: 'USD',
-        price: 3000,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
-    const membership = await db.membership.create({
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: gold, customerId: customer.id },
+        { price: 3000, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
+    const membership = await world.db.membership.create({
       data: {
         id: newId('membership'),
-        accountId: merchant.accountId,
+        accountId: world.merchant.accountId,
         mode: 'test',
         storeId: store.id,
         customerId: customer.id,
@@ -236,7 +168,7 @@ describe('subscription activities against Postgres', () => {
       },
     });
     const charge = (paidOrdersCount: number, overrides: Partial<typeof state> = {}) =>
-      activities.recordSubscriptionCharge({
+      world.activities.recordSubscriptionCharge({
         state: { ...state, cycle: paidOrdersCount, paidOrdersCount, ...overrides },
         chargeKey: `${state.subscriptionId}:c${paidOrdersCount}:a0`,
         paymentId: null,
@@ -245,7 +177,7 @@ describe('subscription activities against Postgres', () => {
         eventType: 's_subscription_renewed',
         properties: renewal,
       });
-    const member = () => db.membership.findUniqueOrThrow({ where: { id: membership.id } });
+    const member = () => world.db.membership.findUniqueOrThrow({ where: { id: membership.id } });
 
     await charge(1);
     expect(await member()).toMatchObject({ programId: goldProgram.id, creditsBalance: 7 });

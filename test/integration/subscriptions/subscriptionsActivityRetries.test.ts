@@ -1,68 +1,23 @@
-import { createSubscriptionActivities } from '../../../activities/subscriptions/state';
-import { parseConfig } from '../../../src/config';
-import { createPrismaClient, type Db } from '../../../src/db/prisma';
-import { createLogger } from '../../../src/logging/logger';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
-import { createCard, createCustomer, createRecurringPrice, createStore, testVaultEnv } from './subscriptionsFixtures';
+import { insertActiveSubscription, stateOf, useSubscriptionActivities } from '../../helpers/fixtures/subscriptions';
+import { createCard, createCustomer, createRecurringPrice, createStore } from './subscriptionsFixtures';
 
 /** Activities retried after their commit (a lost completion) must not write twice. */
 describe('subscription activities retried after commit', () => {
-  let db: Db;
-  let merchant: Merchant;
-  const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: process.env.TEST_DATABASE_URL, ...testVaultEnv });
-  let activities: ReturnType<typeof createSubscriptionActivities>;
-
-  beforeAll(async () => {
-    db = createPrismaClient(process.env.TEST_DATABASE_URL!, 12);
-    merchant = await createMerchant(db);
-    activities = createSubscriptionActivities({
-      db,
-      config,
-      logger: createLogger('silent'),
-      sandboxUrl: 'http://127.0.0.1:1',
-    });
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-  });
+  const world = useSubscriptionActivities(12);
 
   it('a state write delivered 10 times at once, then again, records its event once; the next write records its own', async () => {
-    const store = await createStore(db, merchant);
-    const { price, product, variant } = await createRecurringPrice(db, merchant, store.id, 'Box', 1500);
-    const customer = await createCustomer(db, merchant, `retry-${Date.now()}@example.com`);
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: product.id,
-      variantId: variant.id,
-      optionId: price.id,
-      price: 1500,
-      startedAtMs: Date.now(),
-      anchorAtMs: Date.now(),
-    });
-    await db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        status: 'active',
-        productId: product.id,
-        variantId: variant.id,
-        optionId: price.id,
-        currency: 'USD',
-        price: 1500,
-        interval: 'month',
-        billingAnchorAt: new Date(state.anchorAtMs),
-        startedAt: new Date(state.startedAtMs),
-        paymentMethodId: 'pi_x',
-      },
-    });
+    const store = await createStore(world.db, world.merchant);
+    const { price, product, variant } = await createRecurringPrice(world.db, world.merchant, store.id, 'Box', 1500);
+    const customer = await createCustomer(world.db, world.merchant, `retry-${Date.now()}@example.com`);
+    const state = await insertActiveSubscription(
+      world.db,
+      stateOf(
+        { merchant: world.merchant, storeId: store.id, plan: { product, variant, price }, customerId: customer.id },
+        { price: 1500, startedAtMs: Date.now(), anchorAtMs: Date.now() },
+      ),
+    );
     const events = () =>
-      db.event.count({
+      world.db.event.count({
         where: {
           eventType: 's_subscription_paused',
           properties: { path: ['subscriptionId'], equals: state.subscriptionId },
@@ -75,22 +30,24 @@ describe('subscription activities retried after commit', () => {
       properties: { pausedUntil: '2030-01-01T00:00:00.000Z' },
     };
 
-    await Promise.all(Array.from({ length: 10 }, () => activities.saveSubscriptionState(paused)));
-    await activities.saveSubscriptionState(paused);
+    await Promise.all(Array.from({ length: 10 }, () => world.activities.saveSubscriptionState(paused)));
+    await world.activities.saveSubscriptionState(paused);
     expect(await events()).toBe(1);
-    expect((await db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } })).status).toBe('paused');
+    expect((await world.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } })).status).toBe(
+      'paused',
+    );
 
-    await activities.saveSubscriptionState({ ...paused, stateKey: 'write-2' });
+    await world.activities.saveSubscriptionState({ ...paused, stateKey: 'write-2' });
     expect(await events()).toBe(2);
   });
 
   it('a card reattempt reserved 10 times at once for one charge spends one reattempt, and every delivery is allowed', async () => {
-    const customer = await createCustomer(db, merchant, `reattempt-${Date.now()}@example.com`);
-    const card = await createCard(db, config, merchant, customer.id, '4242424242424242');
+    const customer = await createCustomer(world.db, world.merchant, `reattempt-${Date.now()}@example.com`);
+    const card = await createCard(world.db, world.config, world.merchant, customer.id, '4242424242424242');
     const reserve = () =>
-      activities.reserveCardReattempt({
+      world.activities.reserveCardReattempt({
         chargeKey: 'sub_retry:c3:a2',
-        accountId: merchant.accountId,
+        accountId: world.merchant.accountId,
         mode: 'test',
         subscriptionId: 'sub_retry',
         paymentMethodId: card.id,
@@ -100,6 +57,6 @@ describe('subscription activities retried after commit', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, reserve));
     expect(answers).toEqual(Array.from({ length: 10 }, () => ({ allowed: true })));
     expect(await reserve()).toEqual({ allowed: true });
-    expect(await db.cardReattempt.count({ where: { paymentMethodId: card.id } })).toBe(1);
+    expect(await world.db.cardReattempt.count({ where: { paymentMethodId: card.id } })).toBe(1);
   });
 });

@@ -1,14 +1,7 @@
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import {
-  createCard,
-  createCustomer,
-  createRecurringPrice,
-  createStore,
-  eventually,
-  goodCard,
-  testVaultEnv,
-} from './subscriptionsFixtures';
+import { call } from '../../helpers/harness';
+import { useSubscriber } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
+import { eventually, testVaultEnv } from './subscriptionsFixtures';
 
 /**
  * Subscription changes through the public API under a burst of identical requests. "Identical"
@@ -17,30 +10,23 @@ import {
  */
 describe('subscription changes under a burst of identical requests', () => {
   const burst = 10;
-  let harness: Harness;
-  let merchant: Merchant;
-  let storeId: string;
-  let customerId: string;
-  let cardId: string;
-  let priceId: string;
-
-  beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    merchant = await createMerchant(harness.db);
-    storeId = (await createStore(harness.db, merchant)).id;
-    priceId = (await createRecurringPrice(harness.db, merchant, storeId, 'Monthly beans', 1500)).price.id;
-    customerId = (await createCustomer(harness.db, merchant, `burst-subs-${Date.now()}@example.com`)).id;
-    cardId = (await createCard(harness.db, harness.config, merchant, customerId, goodCard)).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
+  const harness = useHarness(testVaultEnv);
+  const sub = useSubscriber(harness, {
+    price: 'Monthly beans',
+    unitAmount: 1500,
+    email: `burst-subs-${Date.now()}@example.com`,
   });
 
   const all = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: burst }, make));
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    call(harness, 'POST', `/api/public/v1${path}`, { token: merchant.token, body, headers });
+    call(harness, 'POST', `/api/public/v1${path}`, { token: sub.merchant.token, body, headers });
   async function paidSubscription() {
-    const created = await post('/subscriptions', { storeId, customerId, priceId, paymentMethodId: cardId });
+    const created = await post('/subscriptions', {
+      storeId: sub.storeId,
+      customerId: sub.customerId,
+      priceId: sub.priceId,
+      paymentMethodId: sub.cardId,
+    });
     expect(created.status).toBe(201);
     return eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
@@ -50,7 +36,7 @@ describe('subscription changes under a burst of identical requests', () => {
   const eventsOf = (subscriptionId: string, eventType: string) =>
     harness.db.event.findMany({
       where: {
-        accountId: merchant.accountId,
+        accountId: sub.merchant.accountId,
         eventType,
         properties: { path: ['subscriptionId'], equals: subscriptionId },
       },

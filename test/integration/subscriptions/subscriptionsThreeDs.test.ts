@@ -1,9 +1,7 @@
 import { billingDateAt } from '../../../src/domain/billing';
-import { startSubscriptionWorkflow } from '../../../src/subscriptions/client';
-import { subscriptionRowFromState } from '../../../src/subscriptions/projection';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { startHarness, type Harness } from '../../helpers/harness';
-import { subscriptionState } from '../../workflow/subscriptions/subscriptionHarness';
+import { useMerchant } from '../../helpers/fixtures';
+import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { useHarness } from '../../helpers/useHarness';
 import { threeDsCards } from '../threeds/threedsHelpers';
 import {
   createCard,
@@ -17,15 +15,8 @@ import {
 const day = 24 * 3600 * 1000;
 
 describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, sandbox acquirer + 3DS server)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  beforeAll(async () => {
-    harness = await startHarness(testVaultEnv);
-    merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness(testVaultEnv);
+  const merchant = useMerchant(harness);
 
   async function ledger(acquirerMerchantId: string) {
     const answer = await fetch(
@@ -44,32 +35,18 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     // A subscription one paid period in: its renewal is due now.
     const now = Date.now();
     const anchor = billingDateAt(now - 40 * day, 'month', 1, 0);
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: plan.product.id,
-      variantId: plan.variant.id,
-      optionId: plan.price.id,
-      price: 2500,
-      paymentMethodId: card.id,
-      startedAtMs: anchor,
-      anchorAtMs: anchor,
-      cycle: 1,
-      paidOrdersCount: 1,
-    });
-    await harness.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        startedAt: new Date(anchor),
-        ...subscriptionRowFromState(state),
+    const state = stateOf(
+      { merchant, storeId: store.id, plan, customerId: customer.id },
+      {
+        price: 2500,
+        paymentMethodId: card.id,
+        startedAtMs: anchor,
+        anchorAtMs: anchor,
+        cycle: 1,
+        paidOrdersCount: 1,
       },
-    });
-    await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
+    );
+    await runSubscription(harness, state);
 
     const renewed = await eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
@@ -117,30 +94,16 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     const customer = await createCustomer(harness.db, merchant, `renewal-plain-${Date.now()}@example.com`);
     const card = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.frictionless);
     const now = Date.now();
-    const state = subscriptionState({
-      accountId: merchant.accountId,
-      storeId: store.id,
-      customerId: customer.id,
-      productId: plan.product.id,
-      variantId: plan.variant.id,
-      optionId: plan.price.id,
-      price: 1200,
-      paymentMethodId: card.id,
-      startedAtMs: now,
-      anchorAtMs: now,
-    });
-    await harness.db.subscription.create({
-      data: {
-        id: state.subscriptionId,
-        accountId: merchant.accountId,
-        mode: 'test',
-        storeId: store.id,
-        customerId: customer.id,
-        startedAt: new Date(now),
-        ...subscriptionRowFromState(state),
+    const state = stateOf(
+      { merchant, storeId: store.id, plan, customerId: customer.id },
+      {
+        price: 1200,
+        paymentMethodId: card.id,
+        startedAtMs: now,
+        anchorAtMs: now,
       },
-    });
-    await startSubscriptionWorkflow(harness.temporal, harness.taskQueue, state);
+    );
+    await runSubscription(harness, state);
     await eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),
       (row) => row.paidOrdersCount === 1,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { openProcessorCredentials, sealProcessorCredentials } from '../../../src/processors/credentials';
 import { startCheckedSimulator, type CheckedSimulator } from '../../helpers/adyenSimulatorHarness';
 import { createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
 import { adyenLedger } from '../processors/kits/adyen';
 
@@ -17,7 +18,7 @@ import { adyenLedger } from '../processors/kits/adyen';
 const cards = { frictionless: '4242424242424242', challenge: '4917610000000000' };
 
 describe('engine-run 3DS in live mode through an Adyen authentication-only provider', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let adyen: CheckedSimulator;
   let token: string;
   let accountId: string;
@@ -29,7 +30,6 @@ describe('engine-run 3DS in live mode through an Adyen authentication-only provi
   const apiKey = `AQE_provider_${randomBytes(8).toString('hex')}`;
 
   beforeAll(async () => {
-    harness = await startHarness();
     adyen = await startCheckedSimulator({ apiKeys: [apiKey] });
     const merchant = await createMerchant(harness.db, { mode: 'live', plan: 'premium' });
     token = merchant.token;
@@ -76,7 +76,6 @@ describe('engine-run 3DS in live mode through an Adyen authentication-only provi
   });
   afterAll(async () => {
     await adyen?.simulator.stop();
-    await harness?.stop();
   });
 
   const instrument = async (number: string) =>

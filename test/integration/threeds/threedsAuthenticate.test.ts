@@ -1,20 +1,14 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { completeChallenge, threeDsCards } from './threedsHelpers';
 
 const api = '/api/public/v1';
 const uuidPattern = /^[0-9a-f-]{36}$/;
 
 describe('3DS authentication against the sandbox 3DS server', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   const authenticate = async (card: string, extra: Record<string, unknown> = {}) =>
     call(harness, 'POST', `${api}/threeds/authenticate`, {

@@ -1,27 +1,24 @@
 import { isDomainError } from '../../../src/errors';
 import { sessionAlreadyFinalCode, transitionSession } from '../../../src/threeds/sessions';
 import { addCrmKey } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { ok } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from './threedsHelpers';
 
 const api = '/api/public/v1';
 
 /** 3DS edges. The harness has no PUBLIC_BASE_URL: return links must use the URL the API was called on. */
 describe('3-D Secure edges (real API, Temporal, sandbox 3DS server)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness();
+  const t = usePaymentTenant(harness, { flow: { threeDsEnabled: true } });
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness, { flow: { threeDsEnabled: true } });
     await ok(harness, 'POST', '/processors/update', t.token, {
       processorId: t.processorIds[0],
       updatedData: { enable3DS: true },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const fromValues = (body: Record<string, unknown> = {}) =>

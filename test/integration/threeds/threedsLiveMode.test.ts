@@ -2,7 +2,8 @@ import { createThreeDsActivities } from '../../../activities/threeds/authenticat
 import { createLogger } from '../../../src/logging/logger';
 import { sealProcessorCredentials } from '../../../src/processors/credentials';
 import { createMerchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { api, createCustomer, createProduct, ok } from '../commerce/commerceHelpers';
 import { cards } from '../payments/paymentsFixtures';
 
@@ -12,7 +13,7 @@ import { cards } from '../payments/paymentsFixtures';
  * the 3DS routes, and a payment whose flow would authenticate the card itself.
  */
 describe('engine-run 3-D Secure in live mode', () => {
-  let harness: Harness;
+  const harness = useHarness();
   let token: string;
   let accountId: string;
   let storeId: string;
@@ -20,7 +21,6 @@ describe('engine-run 3-D Secure in live mode', () => {
   let customerId: string;
   let instrumentId: string;
   beforeAll(async () => {
-    harness = await startHarness();
     const merchant = await createMerchant(harness.db, { mode: 'live', plan: 'premium' });
     token = merchant.token;
     accountId = merchant.accountId;
@@ -54,9 +54,6 @@ describe('engine-run 3-D Secure in live mode', () => {
         card: { number: cards.approve, expMonth: 12, expYear: nextYear, cvc: '123' },
       })
     ).id;
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const sessions = () => harness.db.threeDsSession.count({ where: { accountId } });

@@ -1,4 +1,5 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { ok } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
 import { completeChallenge, threeDsCards } from './threedsHelpers';
@@ -8,13 +9,7 @@ const api = '/api/public/v1';
 const publicBaseUrl = 'http://engine.test';
 
 describe('3-D Secure inside payments (real Postgres, Temporal dev server, sandbox acquirer + 3DS server)', () => {
-  let harness: Harness;
-  beforeAll(async () => {
-    harness = await startHarness({ PUBLIC_BASE_URL: publicBaseUrl });
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness({ PUBLIC_BASE_URL: publicBaseUrl });
 
   async function tenant(options: { processors?: number; threeDsEnabled?: boolean } = {}): Promise<PaymentTenant> {
     const t = await createPaymentTenant(harness, {

@@ -1,5 +1,6 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { addCrmKey, createMerchant, useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 
 const path = '/api/public/v1/threeds/create-from-values';
 const uuid = '8a880dc0-d2d2-4067-bcb1-b08d1690b26e';
@@ -7,7 +8,7 @@ const valid = { eci: '05', authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=', 
 
 type Case = [name: string, body: Record<string, unknown>, status: 200 | 400, expected?: Record<string, unknown>];
 
-/** Every field rule of part 4 with the boundaries of part 8 (the issue's acceptance list). */
+/** Every field rule of POST /threeds/create-from-values (docs/threeds.md), with its boundaries. */
 const cases: Case[] = [
   [
     'minimal valid body: defaults Y, 2.2.0, customer',
@@ -76,15 +77,8 @@ const cases: Case[] = [
 ];
 
 describe('POST /threeds/create-from-values', () => {
-  let harness: Harness;
-  let merchant: Merchant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db);
-  });
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  const harness = useHarness();
+  const merchant = useMerchant(harness);
 
   // A rest parameter: jest passes `done` to a callback declaring more parameters than a row has.
   it.each(cases)('%s', async (...testCase: Case) => {

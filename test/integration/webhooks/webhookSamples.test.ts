@@ -1,19 +1,16 @@
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
 import { api } from '../commerce/commerceHelpers';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 
 /**
  * Test-trigger samples have the shape real events of their type have: the same keys as an event a
  * real payment recorded, in the store's currency (a EUR store gets EUR samples).
  */
 describe('test-trigger samples are shaped like real events (Postgres, dev server, sandbox)', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
-  beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
-  });
-  afterAll(async () => harness?.stop());
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
 
   async function sampleOf(eventType: string): Promise<Record<string, unknown>> {
     const answer = await call(harness, 'POST', `${api}/test/webhooks/trigger`, {

@@ -1,17 +1,16 @@
 import { newId } from '../../../src/domain/ids';
-import { createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { call } from '../../helpers/harness';
+import { useMerchant } from '../../helpers/fixtures';
+import { useHarness } from '../../helpers/useHarness';
 import { newWebhookSecret } from '../../../src/webhooks/signing';
 import { startReceiver, until } from './webhookReceiver';
 
 describe('webhook URL rules (SSRF)', () => {
-  let harness: Harness;
-  let live: Merchant;
+  const harness = useHarness();
+  const live = useMerchant(harness, { mode: 'live' });
   let liveStoreId: string;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    live = await createMerchant(harness.db, { mode: 'live' });
     liveStoreId = newId('store');
     await harness.db.store.create({
       data: {
@@ -23,9 +22,6 @@ describe('webhook URL rules (SSRF)', () => {
         presentmentCurrencies: ['USD'],
       },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   // The message is part of each row: a DNS failure ("does not resolve") must not pass for a refusal.
@@ -63,13 +59,11 @@ describe('webhook URL rules (SSRF)', () => {
 });
 
 describe('loopback webhook receivers when the operator has not allowed them (WEBHOOK_ALLOW_LOOPBACK=false)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
+  const merchant = useMerchant(harness, { mode: 'test' });
   let storeId: string;
 
   beforeAll(async () => {
-    harness = await startHarness({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     await harness.db.store.create({
       data: {
@@ -81,9 +75,6 @@ describe('loopback webhook receivers when the operator has not allowed them (WEB
         presentmentCurrencies: ['USD'],
       },
     });
-  });
-  afterAll(async () => {
-    await harness?.stop();
   });
 
   const refusal = {

@@ -3,19 +3,18 @@ import { newId } from '../../../src/domain/ids';
 import { recordEvent } from '../../../src/events/recordEvent';
 import { verifyWebhookSignature } from '../../../src/webhooks/signing';
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { addCrmKey, createMerchant, type Merchant } from '../../helpers/fixtures';
-import { call, startHarness, type Harness } from '../../helpers/harness';
+import { addCrmKey, useMerchant } from '../../helpers/fixtures';
+import { call } from '../../helpers/harness';
+import { useHarness } from '../../helpers/useHarness';
 import { startReceiver, until } from './webhookReceiver';
 
 describe('webhook endpoints and signed delivery (real receiver on loopback)', () => {
-  let harness: Harness;
-  let merchant: Merchant;
+  const harness = useHarness();
+  const merchant = useMerchant(harness, { mode: 'test' });
   let storeId: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    merchant = await createMerchant(harness.db, { mode: 'test' });
     storeId = newId('store');
     await harness.db.store.create({
       data: {
@@ -31,7 +30,6 @@ describe('webhook endpoints and signed delivery (real receiver on loopback)', ()
   });
   afterAll(async () => {
     await receiver?.stop();
-    await harness?.stop();
   });
 
   async function createEndpoint(eventTypes: string[], url = receiver.url) {

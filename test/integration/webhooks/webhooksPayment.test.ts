@@ -1,8 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../../src/webhooks/signing';
 import { searchAttributes } from '../../../temporal/searchAttributes';
-import { call, startHarness, type Harness } from '../../helpers/harness';
-import { cards, createPaymentTenant, payV2, type PaymentTenant } from '../payments/paymentsFixtures';
+import { call } from '../../helpers/harness';
+import { usePaymentTenant } from '../../helpers/fixtures/payments';
+import { useHarness } from '../../helpers/useHarness';
+import { cards, payV2 } from '../payments/paymentsFixtures';
 import { startReceiver, until, type Receiver } from './webhookReceiver';
 
 interface Endpoint {
@@ -12,16 +14,14 @@ interface Endpoint {
 
 /** A real pay-v2 payment through to signed webhook deliveries on loopback receivers. */
 describe('payments emit events that reach subscribed webhook endpoints', () => {
-  let harness: Harness;
-  let t: PaymentTenant;
+  const harness = useHarness();
+  const t = usePaymentTenant(harness);
   let paidReceiver: Receiver;
   let failedReceiver: Receiver;
   let orderPaidEndpoint: Endpoint;
   let paymentFailedEndpoint: Endpoint;
 
   beforeAll(async () => {
-    harness = await startHarness();
-    t = await createPaymentTenant(harness);
     paidReceiver = await startReceiver();
     failedReceiver = await startReceiver();
     const subscribe = async (url: string, eventTypes: string[]) => {
@@ -38,7 +38,6 @@ describe('payments emit events that reach subscribed webhook endpoints', () => {
   afterAll(async () => {
     await paidReceiver?.stop();
     await failedReceiver?.stop();
-    await harness?.stop();
   });
 
   /** Every event a payment recorded, once all of them have been dispatched (so nothing else can start). */

@@ -1,8 +1,7 @@
-import { adyenWebhooks } from '../../../src/processors/adyen/engineEvents';
 import { detailsRequest, paymentRequest } from '../../../src/processors/adyen/requests';
 import { toAuthorizeResult } from '../../../src/processors/adyen/responses';
 import { detailsIdempotencyKey, toDetailsResult } from '../../../src/processors/adyen/stepUp';
-import { buildNotification, type AdyenNotificationItem } from '../../../src/processors/adyen/webhooks';
+import { adyenWebhooks, buildNotification, type AdyenNotificationItem } from '../../../src/processors/adyen/webhooks';
 import { ProcessorTechnicalError, type AuthorizeRequest } from '../../../src/processors/types';
 import { checkoutRequestErrors, checkoutResponseErrors, webhookErrors } from '../../helpers/adyenSchemas';
 

@@ -1,14 +1,14 @@
 import {
+  adyenWebhooks,
   buildNotification,
   notificationSigningString,
   signNotificationItem,
   verifyNotification,
   type AdyenNotificationItem,
 } from '../../../src/processors/adyen/webhooks';
-import { adyenWebhooks } from '../../../src/processors/adyen/engineEvents';
 import { webhookErrors } from '../../helpers/adyenSchemas';
 
-// Adyen's published test vector (adyen-node-api-library, hmacValidator.spec.ts).
+// The HMAC test vector of Adyen's own Node library.
 const vectorKey = 'DFB1EB5485895CFA84146406857104ABB4CBCABDC8AAF103A624C8F6A3EAAB00';
 const vectorItem: AdyenNotificationItem = {
   pspReference: 'pspReference',

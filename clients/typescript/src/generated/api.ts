@@ -10678,7 +10678,7 @@ export interface paths {
         put?: never;
         /**
          * Retrieves a checkout offer with its line items and promotions (no body)
-         * @description One checkout offer with its line items and promotions (a POST without a body, as the spec names it).
+         * @description One checkout offer with its line items and promotions (a POST without a body).
          */
         post: {
             parameters: {

@@ -71,8 +71,8 @@ export const adyenTestCards: Readonly<Record<string, AdyenCardBehaviour>> = {
 
 /**
  * Adyen's own test trigger: in its test environment `paymentMethod.holderName` set to one of these
- * values gives that result whatever the card (docs.adyen.com/development-resources/testing/result-codes).
- * A subset; the simulator applies it before the card's own behaviour.
+ * values gives that result whatever the card. A subset; the simulator applies it before the card's
+ * own behaviour.
  */
 export interface TriggeredRefusal {
   resultCode: 'Refused' | 'Error';

@@ -1,6 +1,5 @@
 /**
- * The Stripe simulator's test cards. Stripe's own test numbers where Stripe has one
- * (https://docs.stripe.com/testing); the others are the simulator's, for cases Stripe cannot
+ * The Stripe simulator's test cards. Stripe's own test numbers where Stripe has one; the others are the simulator's, for cases Stripe cannot
  * show on demand (a soft decline, a held answer, a 5xx). docs/processors.md lists them.
  */
 export type StripeCardBehaviour =

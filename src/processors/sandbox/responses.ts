@@ -1,80 +1,19 @@
 import { z } from 'zod';
-import { declineCategoryOf, isKnownDeclineCode, type DeclineCode } from '../declineCodes';
-import { endpointSchema } from '../endpoint';
+import { declineCategoryOf } from '../declineCodes';
 import {
   ProcessorTechnicalError,
   type AuthenticationResult,
-  type AuthorizeRequest,
   type AuthorizeResult,
   type FollowUpResult,
   type LookupResult,
   type ReversalResult,
 } from '../types';
+import { classifySandboxCode } from './codes';
 
 /**
- * Pure mapping between the engine's processor contract and the sandbox acquirer's wire format
- * (`src/sandbox/acquirer/`). No I/O here.
+ * The sandbox acquirer's answers → the engine's results. Pure: the shared executor has already
+ * turned timeouts, network failures, redirects and 5xx into ProcessorTechnicalErrors.
  */
-export const sandboxCredentialsSchema = z
-  .object({
-    merchantId: z.string().trim().min(1).max(200),
-    apiKey: z.string().min(1).max(4096).optional(),
-    /** How long the acquirer holds its answer for the timeout card (ms); default 10 000. */
-    timeoutDelayMs: z
-      .string()
-      .regex(/^\d{1,6}$/, 'timeoutDelayMs must be a whole number of milliseconds')
-      .optional(),
-    endpoint: endpointSchema.optional(),
-  })
-  .strict();
-
-export type SandboxCredentials = z.infer<typeof sandboxCredentialsSchema>;
-
-export function parseCredentials(credentials: Record<string, string>): SandboxCredentials {
-  const parsed = sandboxCredentialsSchema.safeParse(credentials);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path.join('.') || 'credentials';
-    throw new ProcessorTechnicalError(`sandbox processor credentials are invalid (${field})`, 'invalid_credentials');
-  }
-  return parsed.data;
-}
-
-/** The acquirer answers in the engine's own codes; one it has never sent is a decline of the card. */
-export function classifySandboxCode(vendorCode: string): DeclineCode {
-  return isKnownDeclineCode(vendorCode) ? vendorCode : 'card_declined';
-}
-
-export function requestHeaders(idempotencyKey: string, credentials: SandboxCredentials): Record<string, string> {
-  return {
-    'idempotency-key': idempotencyKey,
-    ...(credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {}),
-    ...(credentials.timeoutDelayMs ? { 'x-sandbox-delay-ms': credentials.timeoutDelayMs } : {}),
-  };
-}
-
-export function authorizeBody(
-  request: AuthorizeRequest,
-  credentials: SandboxCredentials,
-  variant: { forwardThreeDs: boolean; stepUp: boolean },
-) {
-  return {
-    merchantId: credentials.merchantId,
-    reference: request.paymentId,
-    amount: request.amount,
-    currency: request.currency,
-    capture: request.capture,
-    initiatedBy: request.initiatedBy,
-    card: {
-      number: request.card.number,
-      expMonth: request.card.expMonth,
-      expYear: request.card.expYear,
-      ...(request.card.holderName ? { holderName: request.card.holderName } : {}),
-    },
-    // Forwarded unchanged: the acquirer validates the authentication value byte for byte.
-    ...(variant.forwardThreeDs && request.threeDs ? { threeDs: request.threeDs } : {}),
-    ...(variant.stepUp && request.returnUrl ? { returnUrl: request.returnUrl } : {}),
-  };
-}
 
 const disputeSchema = z.object({ reason: z.string(), amount: z.number().int() });
 const failureSchema = z.object({
