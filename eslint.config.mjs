@@ -25,7 +25,7 @@ const layer = {
   },
 };
 const restrictImports = (...patterns) => ['error', { patterns }];
-const production = ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'temporal/**/*.ts'];
+const production = ['src/**/*.ts', 'simulators/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'temporal/**/*.ts'];
 
 export default tseslint.config(
   {
@@ -36,7 +36,7 @@ export default tseslint.config(
       '.data/',
       '.venv-fuzz/',
       'coverage/',
-      // What `npm run build` compiles from src/, activities/, workflows/ and temporal/.
+      // What `npm run build` compiles from src/, simulators/, activities/, workflows/ and temporal/.
       'dist/',
       '*.js',
       '*.mjs',
@@ -81,6 +81,11 @@ export default tseslint.config(
   {
     files: ['activities/**/*.ts', 'temporal/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(layer.http) },
+  },
+  {
+    // The simulated outside world knows the engine only from outside: over HTTP, never its routes or activities.
+    files: ['simulators/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(layer.http, layer.activities) },
   },
   {
     // Activities hand the database handle to src/<process>/ and never query it themselves. Matched by

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/prisma';
-import type { TxtResolver } from '../src/domains/domains';
+import type { TxtResolver } from '../src/customDomains/domains';
 import type { Logger } from '../src/logging/logger';
 import type { Mailer } from '../src/portal/mailer';
 

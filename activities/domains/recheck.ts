@@ -1,4 +1,4 @@
-import { defaultTxtResolver, domainsToRecheck, verifyDomain } from '../../src/domains/domains';
+import { defaultTxtResolver, domainsToRecheck, verifyDomain } from '../../src/customDomains/domains';
 import { isDomainError } from '../../src/errors';
 import type { ActivityDeps } from '../deps';
 

@@ -5,7 +5,7 @@ import { projectRoot } from '../projectRoot';
 import { ensureWorkflowBundle } from '../../temporal/prebuiltBundle';
 
 /** The folders of TypeScript the engine's processes run. */
-const sourceFolders = ['src', 'activities', 'workflows', 'temporal'];
+const sourceFolders = ['src', 'simulators', 'activities', 'workflows', 'temporal'];
 /** Written by ensureWorkflowBundle, not compiled from a source file: kept by the clean-up below. */
 const workflowBundleFolder = 'workflow-bundle';
 

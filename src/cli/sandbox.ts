@@ -1,7 +1,7 @@
 import { createLogger } from '../logging/logger';
 import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { Lifecycle } from '../runtime/shutdown';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../simulators/server';
 import { configOrExit } from './configOrExit';
 
 const cfg = configOrExit('sandbox');

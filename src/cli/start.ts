@@ -2,7 +2,7 @@ import { provideDatabase } from '../db/database';
 import { createPrismaClient } from '../db/prisma';
 import { createLogger } from '../logging/logger';
 import { startApi } from '../runtime/api';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox } from '../../simulators/server';
 import { Lifecycle } from '../runtime/shutdown';
 import { answerMemoryProbes } from '../runtime/memoryProbe';
 import { installTemporalRuntime } from '../runtime/temporalRuntime';

@@ -8,7 +8,7 @@ import { registerWebhookRoutes } from './webhooks/routes';
 import { registerCheckoutOfferRoutes } from './checkout-offers/routes';
 import { registerOfferRoutes } from './offers/routes';
 import { registerPluginRoutes } from './plugins/routes';
-import { registerPluginV2Routes } from './plugins-v2/routes';
+import { registerPluginV2Routes } from './plugin-deployments/routes';
 import { registerDomainRoutes } from './domains/routes';
 import { registerBuilderRoutes } from './builder/routes';
 import { registerCheckoutSessionRoutes } from './checkout-sessions/routes';

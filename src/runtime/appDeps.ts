@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import type { Logger } from '../logging/logger';
-import type { TxtResolver } from '../domains/domains';
+import type { TxtResolver } from '../customDomains/domains';
 import type { Mailer } from '../portal/mailer';
 
 /**

@@ -9,7 +9,7 @@ import { Lifecycle } from '../../src/runtime/shutdown';
 import { provideTemporal } from '../../src/runtime/temporal';
 import { installTemporalRuntime } from '../../src/runtime/temporalRuntime';
 import { startWorker } from '../../src/runtime/worker';
-import { startSandbox } from '../../src/sandbox/server';
+import { startSandbox } from '../../simulators/server';
 import { createTemporalClient } from '../../temporal/connection';
 import { floorRun, startFloorWorker, type FloorWorkflow } from './floor';
 import { cpuMs, historyShape, historyTimeline, installStatementCounter } from './measures';

@@ -1,6 +1,6 @@
 import { until } from './until';
 
-/** A hold armed on the sandbox acquirer (src/sandbox/acquirer/holds.ts). */
+/** A hold armed on the sandbox acquirer (simulators/acquirer/holds.ts). */
 export interface AcquirerHold {
   holdId: string;
   /** Waits until the hold caught a call (the call is at the acquirer, not answered); gives its idempotency key. */

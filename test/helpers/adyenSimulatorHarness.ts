@@ -1,10 +1,10 @@
 import { checkoutRequestErrors, checkoutResponseErrors } from './adyenSchemas';
-import type { ObservedExchange } from '../../src/sandbox/vendors/adyen/router';
+import type { ObservedExchange } from '../../simulators/vendors/adyen/router';
 import {
   startAdyenSimulator,
   type AdyenSimulatorOptions,
   type RunningAdyenSimulator,
-} from '../../src/sandbox/vendors/adyen/server';
+} from '../../simulators/vendors/adyen/server';
 
 /**
  * The Adyen simulator for a test file, with every exchange recorded: `problems()` lists each request

@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../../src/logging/logger';
 import { startApi } from '../../src/runtime/api';
 import type { AppDeps } from '../../src/runtime/appDeps';
 import { startWorker } from '../../src/runtime/worker';
-import { startSandbox } from '../../src/sandbox/server';
+import { startSandbox } from '../../simulators/server';
 import { createTemporalClient } from '../../temporal/connection';
 import { recordDir, recordTaskQueueHistories } from '../replay/historyRecorder';
 import { testWorkflowCodePath } from './workflowBundle';

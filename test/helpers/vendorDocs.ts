@@ -1,8 +1,8 @@
-import { vendorDocument, vendorDocumentPath } from '../../src/sandbox/vendors/documents';
+import { vendorDocument, vendorDocumentPath } from '../../simulators/vendors/documents';
 
 export { vendorDocumentPath };
 
-/** A vendor's API document (kept in src/sandbox/vendors/published), parsed. */
+/** A vendor's API document (kept in simulators/vendors/published), parsed. */
 export function readVendorDocument(relative: string): Record<string, any> {
   return vendorDocument<Record<string, any>>(relative);
 }

@@ -8,7 +8,7 @@ import {
   isOutcomeUnknown,
 } from '../../src/processors/declineCodes';
 import { processorTypes } from '../../src/processors/registry';
-import { testCards } from '../../src/sandbox/acquirer/cards';
+import { testCards } from '../../simulators/acquirer/cards';
 import { blockedByRuleCode, noProcessorCode, outcomeUnknownCode } from '../../src/payments/workflowTypes';
 
 const root = path.resolve(__dirname, '../..');
@@ -37,12 +37,12 @@ const processorFiles = fs
   .map((file) => path.join('src/processors', file));
 
 const producers = [
-  'src/sandbox/acquirer/cards.ts',
-  'src/sandbox/acquirer/operations.ts',
-  'src/sandbox/acquirer/router.ts',
+  'simulators/acquirer/cards.ts',
+  'simulators/acquirer/operations.ts',
+  'simulators/acquirer/router.ts',
   'src/threeds/paymentPlan.ts',
   'src/threeds/serverClient.ts',
-  'src/sandbox/acquirer/lookup.ts',
+  'simulators/acquirer/lookup.ts',
   ...processorFiles,
   'activities/payments/authorize.ts',
   'workflows/payments/workflow.ts',

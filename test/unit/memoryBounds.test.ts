@@ -5,9 +5,9 @@ import { RecentList } from '../../src/domain/recentList';
 import { recordedEventShapeViolations, recordEvent, takeEventShapeViolations } from '../../src/events/recordEvent';
 import { LastUsedRecorder } from '../../src/keys/lastUsed';
 import { createLogger } from '../../src/logging/logger';
-import { AcquirerState } from '../../src/sandbox/acquirer/state';
-import { startSandbox } from '../../src/sandbox/server';
-import { ThreeDsServerState } from '../../src/sandbox/threeds/state';
+import { AcquirerState } from '../../simulators/acquirer/state';
+import { startSandbox } from '../../simulators/server';
+import { ThreeDsServerState } from '../../simulators/threeds/state';
 import { workerConcurrency } from '../../temporal/worker';
 import { until } from '../helpers/until';
 

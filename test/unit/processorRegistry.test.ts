@@ -104,11 +104,11 @@ describe('no code outside a processor folder decides on a type name', () => {
 
   it.each(processorTypes.map((type) => [type]))('%s is named in code only in its folder and its simulator', (type) => {
     const escaped = type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // `sandbox` also names the simulated outside world (src/sandbox, the sandbox role): only a
+    // `sandbox` also names the simulated outside world (simulators, the sandbox role): only a
     // comparison or a case on it would be a decision on the processor type.
     const pattern =
       type === 'sandbox' ? new RegExp(`(?:===|!==|case)\\s*['"]${escaped}['"]`) : new RegExp(`['"]${escaped}['"]`);
-    const own = [path.join('src/processors', type) + path.sep, path.join('src/sandbox/vendors', type) + path.sep];
+    const own = [path.join('src/processors', type) + path.sep, path.join('simulators/vendors', type) + path.sep];
     const offenders = files.filter(
       (file) =>
         !own.some((folder) => file.startsWith(folder)) && pattern.test(fs.readFileSync(path.join(root, file), 'utf8')),

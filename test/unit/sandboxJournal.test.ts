@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AcquirerJournal } from '../../src/sandbox/acquirer/journal';
-import { AcquirerState } from '../../src/sandbox/acquirer/state';
-import { acquirerJournalFile, startSandbox, type RunningSandbox } from '../../src/sandbox/server';
+import { AcquirerJournal } from '../../simulators/acquirer/journal';
+import { AcquirerState } from '../../simulators/acquirer/state';
+import { acquirerJournalFile, startSandbox, type RunningSandbox } from '../../simulators/server';
 
 describe('the sandbox acquirer journal', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journal-'));

@@ -1,4 +1,4 @@
-import { vendorDocument } from '../../src/sandbox/vendors/documents';
+import { vendorDocument } from '../../simulators/vendors/documents';
 import { stripeEventToProcessorEvent } from '../../src/processors/stripe/webhooks';
 
 // Stripe's own example dispute object (vendor/stripe/fixtures3.json), on a PaymentIntent.

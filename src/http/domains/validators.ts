@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idOf, idParam } from '../../commerce/schemas';
-import { domainStatuses } from '../../domains/domains';
+import { domainStatuses } from '../../customDomains/domains';
 import { normaliseHostname, verificationRecord } from '../../domain/hostnames';
 import type { CustomDomain } from '../../generated/prisma/client';
 

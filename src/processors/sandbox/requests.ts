@@ -1,7 +1,7 @@
 import type { AuthorizeRequest, FollowUpRequest, ReversalRequest } from '../types';
 import type { SandboxCredentials } from './credentials';
 
-/** The engine's calls → the sandbox acquirer's requests (`src/sandbox/acquirer/`). Pure. */
+/** The engine's calls → the sandbox acquirer's requests (`simulators/acquirer/`). Pure. */
 export function bearer(credentials: SandboxCredentials): Record<string, string> {
   return credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../temporal/devServer';
-import { acquirerJournalFile } from '../../../src/sandbox/server';
+import { acquirerJournalFile } from '../../../simulators/server';
 import { crash, spawnRole, waitFor, type EngineProcess } from '../../helpers/engineProcess';
 
 /**

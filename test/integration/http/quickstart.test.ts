@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../../../src/config';
 import { createPartnerCommand } from '../../../src/keys/adminCommands';
-import { testCards } from '../../../src/sandbox/acquirer/cards';
+import { testCards } from '../../../simulators/acquirer/cards';
 import { curlRequest, differences, expand, fieldOf, readSteps, type DocStep } from '../../helpers/curlDoc';
 import { useHarness } from '../../helpers/useHarness';
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startStripeSimulator, type RunningStripeSimulator } from '../../../src/sandbox/vendors/stripe/server';
+import { startStripeSimulator, type RunningStripeSimulator } from '../../../simulators/vendors/stripe/server';
 import { startCheckedSimulator, type CheckedSimulator } from '../../helpers/adyenSimulatorHarness';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { api, ok } from '../commerce/commerceHelpers';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { buildNotification } from '../../../src/processors/adyen/webhooks';
-import { startAdyenSimulator, type RunningAdyenSimulator } from '../../../src/sandbox/vendors/adyen/server';
+import { startAdyenSimulator, type RunningAdyenSimulator } from '../../../simulators/vendors/adyen/server';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 

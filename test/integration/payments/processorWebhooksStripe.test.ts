@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
-import { startStripeSimulator, type RunningStripeSimulator } from '../../../src/sandbox/vendors/stripe/server';
+import { startStripeSimulator, type RunningStripeSimulator } from '../../../simulators/vendors/stripe/server';
 import { api, ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
 

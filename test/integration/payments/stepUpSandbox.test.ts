@@ -6,7 +6,7 @@ import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepU
 /**
  * Processor-hosted 3-D Secure (step-up) through a `sandbox_hosted3ds` processor: the engine's own
  * sandbox acquirer keeps the authorization pending at its authentication page
- * (src/sandbox/acquirer/authentication.ts), the shopper passes or fails it, comes back to the
+ * (simulators/acquirer/authentication.ts), the shopper passes or fails it, comes back to the
  * engine's return link, and the payment settles once. Each tenant has two processors, the
  * hosted one first, so a cascade after a step-up would show at the second.
  */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getProcessorAdapter } from '../../../src/processors/registry';
 import type { AuthorizeRequest, ProcessorAdapter, ThreeDsValues } from '../../../src/processors/types';
 import { armHold } from '../../helpers/acquirerHolds';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
+import { startSandbox, type RunningSandbox } from '../../../simulators/server';
 
 /**
  * What the sandbox acquirer does beyond the processor contract (processorContract*.test.ts):

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { getProcessorAdapter } from '../../../src/processors/registry';
 import type { AuthorizeRequest, ProcessorAdapter } from '../../../src/processors/types';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
+import { startSandbox, type RunningSandbox } from '../../../simulators/server';
 
 /**
- * The sandbox acquirer's own step-up (src/sandbox/acquirer/authentication.ts) through the
+ * The sandbox acquirer's own step-up (simulators/acquirer/authentication.ts) through the
  * `sandbox_hosted3ds` adapter: a 3DS card with a returnUrl waits at the acquirer's page, the first
  * submit settles it, the result is read back, and a reversal of the key cancels it.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { processorDefinition } from '../../../src/processors/registry';
 import type { AuthorizeRequest, ThreeDsValues } from '../../../src/processors/types';
-import { vendorDocument } from '../../../src/sandbox/vendors/documents';
+import { vendorDocument } from '../../../simulators/vendors/documents';
 import { stripeKit } from './kits/stripe';
 import type { KitAccount } from './kits/types';
 

@@ -7,7 +7,7 @@ import {
   paymentRequest,
 } from '../../../src/processors/adyen/requests';
 import type { AuthorizeRequest, ThreeDsValues } from '../../../src/processors/types';
-import { passesLuhn } from '../../../src/sandbox/vendors/adyen/cards';
+import { passesLuhn } from '../../../simulators/vendors/adyen/cards';
 import { checkoutRequestErrors } from '../../helpers/adyenSchemas';
 
 const credentials = { apiKey: 'AQE_key', merchantAccount: 'AcmeECOM' };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
-import { startStripeSimulator, type RunningStripeSimulator } from '../../../src/sandbox/vendors/stripe/server';
+import { startStripeSimulator, type RunningStripeSimulator } from '../../../simulators/vendors/stripe/server';
 
 /** The Stripe simulator's 3-D Secure test cards over real HTTP: confirm, the authentication page, retrieve. */
 let simulator: RunningStripeSimulator;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
-import type { SimPayment } from '../../../../src/sandbox/vendors/adyen/state';
+import type { SimPayment } from '../../../../simulators/vendors/adyen/state';
 import { startCheckedSimulator, type CheckedSimulator } from '../../../helpers/adyenSimulatorHarness';
 import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
 /**
- * Adyen Checkout v71 against the Adyen simulator (src/sandbox/vendors/adyen), every request the
+ * Adyen Checkout v71 against the Adyen simulator (simulators/vendors/adyen), every request the
  * adapter sends checked against CheckoutService-v71.json (and every answer against its response
  * schema). One API key for the kit (Adyen keys idempotency per company account), one merchant
  * account per test account.

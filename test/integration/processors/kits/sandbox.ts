@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server';
+import { startSandbox, type RunningSandbox } from '../../../../simulators/server';
 import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
-/** The sandbox acquirer (src/sandbox/acquirer) as `sandbox` or `sandbox_hosted3ds`. */
+/** The sandbox acquirer (simulators/acquirer) as `sandbox` or `sandbox_hosted3ds`. */
 export function sandboxKit(type: 'sandbox' | 'sandbox_hosted3ds'): ProcessorKit {
   let sandbox: RunningSandbox | undefined;
   const url = () => sandbox!.url;

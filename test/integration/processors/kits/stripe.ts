@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { getProcessorAdapter } from '../../../../src/processors/registry';
-import { startStripeSimulator, type RunningStripeSimulator } from '../../../../src/sandbox/vendors/stripe/server';
+import { startStripeSimulator, type RunningStripeSimulator } from '../../../../simulators/vendors/stripe/server';
 import { sharedCards, sharedDeclines, simulatorControl } from './shared';
 import type { ProcessorKit } from './types';
 
@@ -12,7 +12,7 @@ interface SimulatedIntent {
   latest_charge: { amount_refunded: number } | string | null;
 }
 
-/** Stripe through the official SDK against the Stripe simulator (src/sandbox/vendors/stripe). */
+/** Stripe through the official SDK against the Stripe simulator (simulators/vendors/stripe). */
 export function stripeKit(): ProcessorKit {
   let simulator: RunningStripeSimulator | undefined;
   const url = () => simulator!.url;

@@ -1,4 +1,4 @@
-import { buildNotification, type AdyenNotificationItem } from '../../../processors/adyen/webhooks';
+import { buildNotification, type AdyenNotificationItem } from '../../../src/processors/adyen/webhooks';
 import type { AdyenSimulatorState } from './state';
 import { postUntilAccepted, type DeliveryRecord } from '../webhookPost';
 

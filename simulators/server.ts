@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
-import { memoryLimitDefaults, type Config } from '../config';
+import { memoryLimitDefaults, type Config } from '../src/config';
 import { AcquirerJournal } from './acquirer/journal';
 import { createAcquirerRouter } from './acquirer/router';
 import { AcquirerState } from './acquirer/state';
@@ -13,7 +13,7 @@ import { ThreeDsServerState } from './threeds/state';
 /**
  * The simulated outside world for test mode, served over real HTTP so timeouts and failures are
  * real: the card acquirer, the 3DS server/ACS, and the e-mail outbox. Each lives in its own
- * folder under src/sandbox/ and mounts its router here.
+ * folder under simulators/ and mounts its router here.
  */
 export interface RunningSandbox {
   url: string;

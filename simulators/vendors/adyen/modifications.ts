@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdyenNotificationItem } from '../../../processors/adyen/webhooks';
+import type { AdyenNotificationItem } from '../../../src/processors/adyen/webhooks';
 import { adyenDate, afterCapture, simAmountSchema, type Processed } from './payments';
 import type { AdyenSimulatorState, SimAmount, SimPayment } from './state';
 

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isExpiryInFuture, passesLuhn } from '../../domain/luhn';
+import { isExpiryInFuture, passesLuhn } from '../../src/domain/luhn';
 import { startStepUp } from './authentication';
 import { defaultTimeoutDelayMs, testCards, type CardBehaviour } from './cards';
 import { acquirerId, type AcquirerBook, type Operation, type StoredAnswer, type Transaction } from './state';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AdyenNotificationItem } from '../../../processors/adyen/webhooks';
+import type { AdyenNotificationItem } from '../../../src/processors/adyen/webhooks';
 import { behaviourOf, brandOf, refusalTriggeredBy, type TriggeredRefusal } from './cards';
 import type { AdyenSimulatorState, SimPayment, StoredAnswer } from './state';
 

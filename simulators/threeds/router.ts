@@ -1,6 +1,6 @@
 import express from 'express';
 import { z } from 'zod';
-import { cardBrandOf } from '../../domain/cardBrand';
+import { cardBrandOf } from '../../src/domain/cardBrand';
 import { behaviourOf, eciFor } from './cards';
 import { challengePageHtml, finishedPageHtml } from './challengePage';
 import { newAuthenticationValue, ThreeDsServerState, type SandboxThreeDsTransaction } from './state';

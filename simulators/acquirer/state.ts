@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { AcquirerHolds } from './holds';
-import { memoryLimitDefaults } from '../../config';
+import { memoryLimitDefaults } from '../../src/config';
 import { fingerprintPrefix, withoutCardNumber, type AcquirerJournal, type JournalRecord } from './journal';
 
 /** The sandbox acquirer's memory: transactions, stored answers by idempotency key, the ledger. */

@@ -1,5 +1,5 @@
 import express from 'express';
-import { memoryLimitDefaults } from '../../config';
+import { memoryLimitDefaults } from '../../src/config';
 
 /** One e-mail the engine sent in test mode (or without SMTP). */
 export interface OutboxMessage {

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { isExpiryInFuture, passesLuhn } from '../../../domain/luhn';
+import { isExpiryInFuture, passesLuhn } from '../../../src/domain/luhn';
 import { stripeTestCards, type StripeCardBehaviour } from './cards';
 import {
   chargeObject,

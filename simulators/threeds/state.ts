@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { memoryLimitDefaults } from '../../config';
+import { memoryLimitDefaults } from '../../src/config';
 
 /** One authentication the sandbox 3DS server handled (AReq/ARes, and CRes/RReq for challenges). */
 export interface SandboxThreeDsTransaction {
