@@ -7,6 +7,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { funnelStep } from '../shared/activityOptions';
 import { entryStepOf, isOfferStep, type FunnelStep } from '../../src/domain/funnelGraph';
 import type {
   FunnelSessionInput,
@@ -27,10 +28,7 @@ import {
 
 export { answerOfferUpdate, checkoutPaidUpdate, funnelSessionQuery, sessionOpenedUpdate, trackStepUpdate };
 
-const { saveFunnelSession, loadFunnelCheckout, recordOfferAnswer } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '500 milliseconds', maximumInterval: '5 seconds' },
-});
+const { saveFunnelSession, loadFunnelCheckout, recordOfferAnswer } = proxyActivities<Activities>(funnelStep);
 
 /**
  * A customer's way through a funnel (workflow id = session id `fs_…`): holds the customer, the paid

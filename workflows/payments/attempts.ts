@@ -6,6 +6,7 @@ import {
   TimeoutFailure,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { attemptReversal, authorization, databaseStep } from '../shared/activityOptions';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
@@ -19,37 +20,9 @@ import type {
 } from '../../src/payments/workflowTypes';
 import { awaitStepUp } from './stepUp';
 
-// A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
-// times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
-// retry after an ambiguous timeout gets the acquirer's stored answer instead of a second charge.
-// The heartbeat timeout (beats come from the worker's liveness interceptor) hands the call of a
-// killed worker to another one within seconds instead of after the whole start-to-close budget.
-const { authorizeAttempt } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: '5 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-// The compensation gets a longer budget than the call it undoes: until it is confirmed the payment
-// may not move on to another processor.
-const { reverseAttempt } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: '5 seconds',
-  retry: {
-    maximumAttempts: 6,
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-  },
-});
-const { recordAttempt } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { authorizeAttempt } = proxyActivities<Activities>(authorization);
+const { reverseAttempt } = proxyActivities<Activities>(attemptReversal);
+const { recordAttempt } = proxyLocalActivities<Activities>(databaseStep);
 
 export interface AttemptsResult {
   approved: AuthorizeAttemptResult | null;

@@ -1,26 +1,13 @@
 import { ActivityFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { databaseStep, dispatch, processorCall } from '../shared/activityOptions';
 import type { FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
 import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
 
-const { reserveRefund, finishRefund } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { reserveRefund, finishRefund } = proxyActivities<Activities>(databaseStep);
 // Same idempotency key (the refund id) on every retry: the acquirer refunds at most once.
-const { refundAtProcessor } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10 },
-});
+const { refundAtProcessor } = proxyActivities<Activities>(processorCall);
+const { dispatchEvents } = proxyActivities<Activities>(dispatch);
 
 /**
  * One refund (workflow id = refund id): reserve the amount → call the processor → record (or

@@ -1,26 +1,13 @@
 import { ActivityFailure, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { databaseStep, dispatch, processorCall } from '../shared/activityOptions';
 import type { FollowUpOutcome, ProcessorFollowUp, SettlementInput } from '../../src/payments/followUpTypes';
 import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
 
-const { beginSettlement, finishSettlement } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { beginSettlement, finishSettlement } = proxyActivities<Activities>(databaseStep);
 // Idempotency key `<payment id>:capture` / `:void` on every retry: the acquirer acts at most once.
-const { settleAtProcessor } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10 },
-});
+const { settleAtProcessor } = proxyActivities<Activities>(processorCall);
+const { dispatchEvents } = proxyActivities<Activities>(dispatch);
 
 /**
  * Capture or void of an authorized payment: claim it → call the processor → record (or give it

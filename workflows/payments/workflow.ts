@@ -9,6 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { dispatch, paymentLocalStep } from '../shared/activityOptions';
 import { planRoute, requiredCapabilities } from '../../src/domain/routing';
 import { declineCategoryOf } from '../../src/processors/declineCodes';
 import {
@@ -35,15 +36,9 @@ export { awaitOutcomeUpdate, paymentStateQuery } from './messages';
 
 // Short, idempotent database steps run as local activities: no round trip through the server per
 // step (the payment answers faster); their results are still recorded in the history.
-const { preparePayment, checkBlockRules, finalizePayment, markRequiresAction } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
+const { preparePayment, checkBlockRules, finalizePayment, markRequiresAction } =
+  proxyLocalActivities<Activities>(paymentLocalStep);
+const { dispatchEvents } = proxyActivities<Activities>(dispatch);
 
 /**
  * One payment (workflow id = payment id): validate → block rules → 3-D Secure → route →

@@ -10,6 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { localRead } from '../shared/activityOptions';
 import { firstCycleAtOrAfter, nextStatus, type SubscriptionEvent } from '../../src/domain/billing';
 import { dunningRetryAt } from '../../src/domain/billingRetry';
 import { nextBillingAtMs, type SubscriptionState } from '../../src/domain/billingState';
@@ -43,7 +44,7 @@ import {
   type ChargeInFlight,
 } from './guards';
 
-const { readClock, readSubscriptionCard } = proxyLocalActivities<Activities>({ startToCloseTimeout: '10 seconds' });
+const { readClock, readSubscriptionCard } = proxyLocalActivities<Activities>(localRead);
 
 export interface SubscriptionWorkflowInput {
   state: SubscriptionState;
