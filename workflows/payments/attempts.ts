@@ -1,27 +1,13 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  proxyLocalActivities,
-  TimeoutFailure,
-} from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { attemptReversal, authorization, databaseStep } from '../shared/activityOptions';
+import { databaseStep } from '../shared/activityOptions';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
-import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
-import type {
-  AttemptRecord,
-  AuthorizeAttemptResult,
-  AuthorizeFailureDetails,
-  ChargeInput,
-  ReverseAttemptResult,
-  StepUpStart,
-} from '../../src/payments/workflowTypes';
+import type { AttemptRecord, AuthorizeAttemptResult, ChargeInput, StepUpStart } from '../../src/payments/workflowTypes';
+import { attemptOnce } from './authorize';
+import { settleFailedAttempt } from './reversal';
 import { awaitStepUp } from './stepUp';
 
-const { authorizeAttempt } = proxyActivities<Activities>(authorization);
-const { reverseAttempt } = proxyActivities<Activities>(attemptReversal);
 const { recordAttempt } = proxyLocalActivities<Activities>(databaseStep);
 
 export interface AttemptsResult {
@@ -122,109 +108,4 @@ async function stepUpAttempt(
 function recordOf(attempt: AttemptRecord): AttemptRecord {
   const { attemptNumber, processorId, outcome, errorCode, category, message, processorReference } = attempt;
   return { attemptNumber, processorId, outcome, errorCode, category, message, processorReference };
-}
-
-type Attempt = AuthorizeAttemptResult & { failure?: FailedAttempt };
-
-interface FailedAttempt {
-  record: AttemptRecord;
-  mayHaveCharged: boolean;
-}
-
-async function attemptOnce(
-  input: ChargeInput,
-  processorId: string,
-  attemptNumber: number,
-  threeDs: ThreeDsValues | undefined,
-  canStepUp: boolean,
-): Promise<Attempt> {
-  try {
-    return await authorizeAttempt({
-      paymentId: input.paymentId,
-      attemptNumber,
-      processorId,
-      accountId: input.accountId,
-      mode: input.mode,
-      paymentInstrumentId: input.paymentInstrumentId,
-      amount: input.amount,
-      currency: input.currency,
-      capture: input.intent === 'purchase',
-      initiatedBy: input.initiatedBy,
-      ...(threeDs ? { threeDs } : {}),
-      ...(canStepUp ? { stepUp: { returnBaseUrl: input.returnBaseUrl ?? null } } : {}),
-      ...(input.browserInfo ? { browserInfo: input.browserInfo } : {}),
-      ...(input.clientIp ? { shopperIp: input.clientIp } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    // Retries are spent: the processor is unreachable, broken, or silent.
-    const { code, message, mayHaveCharged } = technicalFailureOf(error);
-    const record: AttemptRecord = {
-      attemptNumber,
-      processorId,
-      outcome: 'error',
-      errorCode: code,
-      category: declineCategoryOf(code),
-      message,
-      processorReference: null,
-    };
-    return { ...record, captured: false, dispute: null, failure: { record, mayHaveCharged } };
-  }
-}
-
-/** Reverses a failed attempt that may have charged, then records the attempt row with what happened. */
-async function settleFailedAttempt(
-  input: ChargeInput,
-  failure: FailedAttempt,
-): Promise<{ record: AttemptRecord; unresolved: boolean }> {
-  let record = failure.record;
-  let unresolved = false;
-  if (failure.mayHaveCharged) {
-    const reversal = await reverseOrNull(input, record);
-    if (!reversal || reversal.outcome === 'refused') {
-      const why = reversal ? `the processor refused it (${reversal.code})` : 'it could not be confirmed';
-      unresolved = true;
-      record = { ...record, message: `${record.message}; reversal by idempotency key failed: ${why}. Needs review.` };
-    } else if (reversal.outcome === 'reversed') {
-      record = {
-        ...record,
-        processorReference: reversal.processorReference,
-        message: `${record.message}; reversed by idempotency key (${reversal.amount} reversed)`,
-      };
-    } else {
-      record = { ...record, message: `${record.message}; reversal by idempotency key confirmed nothing stands` };
-    }
-  }
-  await recordAttempt({ paymentId: input.paymentId, attempt: record });
-  return { record, unresolved };
-}
-
-async function reverseOrNull(input: ChargeInput, record: AttemptRecord): Promise<ReverseAttemptResult | null> {
-  try {
-    return await reverseAttempt({
-      paymentId: input.paymentId,
-      attemptNumber: record.attemptNumber,
-      processorId: record.processorId,
-      accountId: input.accountId,
-      mode: input.mode,
-      amount: input.amount,
-      currency: input.currency,
-    });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    return null;
-  }
-}
-
-function technicalFailureOf(error: ActivityFailure): { code: string; message: string; mayHaveCharged: boolean } {
-  const cause = error.cause;
-  // The activity itself ran out of time: the call may have gone out.
-  if (cause instanceof TimeoutFailure)
-    return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
-  if (cause instanceof ApplicationFailure) {
-    const details = cause.details?.[0] as Partial<AuthorizeFailureDetails> | undefined;
-    const code = details?.code ?? 'processor_error';
-    return { code, message: cause.message, mayHaveCharged: details?.mayHaveCharged ?? isOutcomeUnknown(code) };
-  }
-  return { code: 'processor_error', message: cause?.message ?? error.message, mayHaveCharged: true };
 }
