@@ -1,10 +1,8 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { sweep } from '../shared/activityOptions';
 
-const { expireLapsedCheckoutSessions, dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3 },
-});
+const { expireLapsedCheckoutSessions, dispatchEvents } = proxyActivities<Activities>(sweep);
 
 export const checkoutExpiryWorkflowId = 'checkout-expiry-sweeper';
 

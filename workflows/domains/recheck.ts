@@ -1,10 +1,8 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { domainRecheck } from '../shared/activityOptions';
 
-const { recheckDomains } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 3 },
-});
+const { recheckDomains } = proxyActivities<Activities>(domainRecheck);
 
 export const domainRecheckWorkflowId = 'custom-domain-rechecker';
 

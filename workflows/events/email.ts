@@ -1,12 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { emailSend } from '../shared/activityOptions';
 import type { EventEmailInput, EventEmailOutcome } from '../../src/email/eventEmails';
 
-// A mail server that is down for a while is waited out: about a day of attempts, spaced out.
-const { sendEventEmail } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '1 hour', maximumAttempts: 30 },
-});
+const { sendEventEmail } = proxyActivities<Activities>(emailSend);
 
 /**
  * The customer e-mail of one event (receipt, failed-renewal notice), started after the event's

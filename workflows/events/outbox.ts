@@ -1,10 +1,8 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { sweep } from '../shared/activityOptions';
 
-const { dispatchUndispatchedEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3 },
-});
+const { dispatchUndispatchedEvents } = proxyActivities<Activities>(sweep);
 
 export const eventOutboxWorkflowId = 'event-outbox-sweeper';
 

@@ -1,21 +1,14 @@
 import { ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
+import { paymentWait, recordStep } from '../shared/activityOptions';
 import type { FunnelCheckout, FunnelSessionInput, OfferAnswerView } from '../../src/funnels/sessionTypes';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
 import { childPaymentOptions } from '../payments/child';
 import type { paymentWorkflow } from '../payments/workflow';
 
-const { prepareUpsell, recordOfferAnswer } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '1 second' },
-});
-// Waits as long as the payment runs (a processor, a review), heartbeating.
-const { awaitUpsellPayment } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
-});
+const { prepareUpsell, recordOfferAnswer } = proxyActivities<Activities>(recordStep);
+const { awaitUpsellPayment } = proxyActivities<Activities>(paymentWait);
 
 /**
  * An accepted offer: its order (pending) and answer row are written once under the unique

@@ -1,10 +1,8 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { idempotencyPurge } from '../shared/activityOptions';
 
-const { purgeExpiredIdempotencyRecords } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5 },
-});
+const { purgeExpiredIdempotencyRecords } = proxyActivities<Activities>(idempotencyPurge);
 
 export const maintenanceWorkflowId = 'maintenance-sweeper';
 

@@ -1,55 +1,14 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  proxyLocalActivities,
-  TimeoutFailure,
-} from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { databaseStep } from '../shared/activityOptions';
 import { shouldCascade, type RoutingFlow } from '../../src/domain/routing';
-import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
-import type {
-  AttemptRecord,
-  AuthorizeAttemptResult,
-  AuthorizeFailureDetails,
-  ChargeInput,
-  ReverseAttemptResult,
-  StepUpStart,
-} from '../../src/payments/workflowTypes';
+import type { AttemptRecord, AuthorizeAttemptResult, ChargeInput, StepUpStart } from '../../src/payments/workflowTypes';
+import { attemptOnce } from './authorize';
+import { settleFailedAttempt } from './reversal';
 import { awaitStepUp } from './stepUp';
 
-// A processor call: technical failures (ProcessorTechnicalError, timeouts) are retried a few
-// times with a short backoff under the SAME idempotency key (payment id + attempt number), so a
-// retry after an ambiguous timeout gets the acquirer's stored answer instead of a second charge.
-// The heartbeat timeout (beats come from the worker's liveness interceptor) hands the call of a
-// killed worker to another one within seconds instead of after the whole start-to-close budget.
-const { authorizeAttempt } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: '5 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-// The compensation gets a longer budget than the call it undoes: until it is confirmed the payment
-// may not move on to another processor.
-const { reverseAttempt } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: '5 seconds',
-  retry: {
-    maximumAttempts: 6,
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-  },
-});
-const { recordAttempt } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { recordAttempt } = proxyLocalActivities<Activities>(databaseStep);
 
 export interface AttemptsResult {
   approved: AuthorizeAttemptResult | null;
@@ -149,109 +108,4 @@ async function stepUpAttempt(
 function recordOf(attempt: AttemptRecord): AttemptRecord {
   const { attemptNumber, processorId, outcome, errorCode, category, message, processorReference } = attempt;
   return { attemptNumber, processorId, outcome, errorCode, category, message, processorReference };
-}
-
-type Attempt = AuthorizeAttemptResult & { failure?: FailedAttempt };
-
-interface FailedAttempt {
-  record: AttemptRecord;
-  mayHaveCharged: boolean;
-}
-
-async function attemptOnce(
-  input: ChargeInput,
-  processorId: string,
-  attemptNumber: number,
-  threeDs: ThreeDsValues | undefined,
-  canStepUp: boolean,
-): Promise<Attempt> {
-  try {
-    return await authorizeAttempt({
-      paymentId: input.paymentId,
-      attemptNumber,
-      processorId,
-      accountId: input.accountId,
-      mode: input.mode,
-      paymentInstrumentId: input.paymentInstrumentId,
-      amount: input.amount,
-      currency: input.currency,
-      capture: input.intent === 'purchase',
-      initiatedBy: input.initiatedBy,
-      ...(threeDs ? { threeDs } : {}),
-      ...(canStepUp ? { stepUp: { returnBaseUrl: input.returnBaseUrl ?? null } } : {}),
-      ...(input.browserInfo ? { browserInfo: input.browserInfo } : {}),
-      ...(input.clientIp ? { shopperIp: input.clientIp } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    // Retries are spent: the processor is unreachable, broken, or silent.
-    const { code, message, mayHaveCharged } = technicalFailureOf(error);
-    const record: AttemptRecord = {
-      attemptNumber,
-      processorId,
-      outcome: 'error',
-      errorCode: code,
-      category: declineCategoryOf(code),
-      message,
-      processorReference: null,
-    };
-    return { ...record, captured: false, dispute: null, failure: { record, mayHaveCharged } };
-  }
-}
-
-/** Reverses a failed attempt that may have charged, then records the attempt row with what happened. */
-async function settleFailedAttempt(
-  input: ChargeInput,
-  failure: FailedAttempt,
-): Promise<{ record: AttemptRecord; unresolved: boolean }> {
-  let record = failure.record;
-  let unresolved = false;
-  if (failure.mayHaveCharged) {
-    const reversal = await reverseOrNull(input, record);
-    if (!reversal || reversal.outcome === 'refused') {
-      const why = reversal ? `the processor refused it (${reversal.code})` : 'it could not be confirmed';
-      unresolved = true;
-      record = { ...record, message: `${record.message}; reversal by idempotency key failed: ${why}. Needs review.` };
-    } else if (reversal.outcome === 'reversed') {
-      record = {
-        ...record,
-        processorReference: reversal.processorReference,
-        message: `${record.message}; reversed by idempotency key (${reversal.amount} reversed)`,
-      };
-    } else {
-      record = { ...record, message: `${record.message}; reversal by idempotency key confirmed nothing stands` };
-    }
-  }
-  await recordAttempt({ paymentId: input.paymentId, attempt: record });
-  return { record, unresolved };
-}
-
-async function reverseOrNull(input: ChargeInput, record: AttemptRecord): Promise<ReverseAttemptResult | null> {
-  try {
-    return await reverseAttempt({
-      paymentId: input.paymentId,
-      attemptNumber: record.attemptNumber,
-      processorId: record.processorId,
-      accountId: input.accountId,
-      mode: input.mode,
-      amount: input.amount,
-      currency: input.currency,
-    });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    return null;
-  }
-}
-
-function technicalFailureOf(error: ActivityFailure): { code: string; message: string; mayHaveCharged: boolean } {
-  const cause = error.cause;
-  // The activity itself ran out of time: the call may have gone out.
-  if (cause instanceof TimeoutFailure)
-    return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
-  if (cause instanceof ApplicationFailure) {
-    const details = cause.details?.[0] as Partial<AuthorizeFailureDetails> | undefined;
-    const code = details?.code ?? 'processor_error';
-    return { code, message: cause.message, mayHaveCharged: details?.mayHaveCharged ?? isOutcomeUnknown(code) };
-  }
-  return { code: 'processor_error', message: cause?.message ?? error.message, mayHaveCharged: true };
 }

@@ -1,13 +1,11 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { followUpLookup } from '../shared/activityOptions';
 import type { FollowUpLookupInput } from '../../activities/payments/confirmation';
 import type { FollowUpOutcome, ProcessorFollowUp } from '../../src/payments/followUpTypes';
 import { followUpOutcomeUpdate, processorConfirmationSignal } from './messages';
 
-const { lookUpFollowUp } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { lookUpFollowUp } = proxyActivities<Activities>(followUpLookup);
 
 /** Patch of the capture/void and refund workflows: a `pending` answer is waited for, not left. */
 export const awaitConfirmationPatch = 'follow-up-awaits-processor-confirmation';

@@ -1,26 +1,12 @@
-import { ActivityFailure, patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { FollowUpOutcome, ProcessorFollowUp, RefundInput } from '../../src/payments/followUpTypes';
-import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
+import { databaseStep, processorCall } from '../shared/activityOptions';
+import type { FollowUpOutcome, RefundInput } from '../../src/payments/followUpTypes';
+import { runFollowUp } from './followUp';
 
-const { reserveRefund, finishRefund } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { reserveRefund, finishRefund } = proxyActivities<Activities>(databaseStep);
 // Same idempotency key (the refund id) on every retry: the acquirer refunds at most once.
-const { refundAtProcessor } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10 },
-});
+const { refundAtProcessor } = proxyActivities<Activities>(processorCall);
 
 /**
  * One refund (workflow id = refund id): reserve the amount → call the processor → record (or
@@ -28,27 +14,11 @@ const { dispatchEvents } = proxyActivities<Activities>({
  * route records it and signals, or after a long wait the workflow asks (docs/processors.md).
  */
 export async function refundWorkflow(input: RefundInput): Promise<FollowUpOutcome> {
-  const messages = followUpMessages();
-  const call = await reserveRefund(input);
-  if ('kind' in call) return messages.ended(call);
-  let result: ProcessorFollowUp;
-  try {
-    result = await refundAtProcessor({ ...input, call });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    result = { outcome: 'failed', code: 'processor_unavailable', message: 'The processor could not be reached' };
-  }
-  let outcome = await finishRefund({ ...input, call, result });
-  messages.answer(outcome);
-  // Histories from before the patch ended here with the refund pending.
-  if (outcome.kind === 'done' && outcome.pending && patched(awaitConfirmationPatch)) {
-    const confirmed = await awaitConfirmation(
-      messages.confirmation,
-      { ...input, operation: 'refund', call, refundId: input.refundId },
-      input.confirmationWaitMs ?? defaultConfirmationWaitMs,
-    );
-    if (confirmed) outcome = await finishRefund({ ...input, call, result: confirmed });
-  }
-  if (outcome.kind === 'done' && outcome.eventIds.length > 0) await dispatchEvents(outcome.eventIds);
-  return messages.ended(outcome);
+  return runFollowUp({
+    begin: () => reserveRefund(input),
+    atProcessor: (call) => refundAtProcessor({ ...input, call }),
+    finish: (call, result) => finishRefund({ ...input, call, result }),
+    lookup: (call) => ({ ...input, operation: 'refund', call, refundId: input.refundId }),
+    confirmationWaitMs: input.confirmationWaitMs,
+  });
 }

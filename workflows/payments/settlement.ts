@@ -1,26 +1,12 @@
-import { ActivityFailure, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { FollowUpOutcome, ProcessorFollowUp, SettlementInput } from '../../src/payments/followUpTypes';
-import { awaitConfirmation, awaitConfirmationPatch, defaultConfirmationWaitMs, followUpMessages } from './confirmation';
+import { databaseStep, processorCall } from '../shared/activityOptions';
+import type { FollowUpOutcome, SettlementInput } from '../../src/payments/followUpTypes';
+import { runFollowUp } from './followUp';
 
-const { beginSettlement, finishSettlement } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { beginSettlement, finishSettlement } = proxyActivities<Activities>(databaseStep);
 // Idempotency key `<payment id>:capture` / `:void` on every retry: the acquirer acts at most once.
-const { settleAtProcessor } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '3 seconds',
-  },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10 },
-});
+const { settleAtProcessor } = proxyActivities<Activities>(processorCall);
 
 /**
  * Capture or void of an authorized payment: claim it → call the processor → record (or give it
@@ -28,28 +14,12 @@ const { dispatchEvents } = proxyActivities<Activities>({
  * signal, or a lookup after a long wait).
  */
 export async function paymentSettlementWorkflow(input: SettlementInput): Promise<FollowUpOutcome> {
-  const messages = followUpMessages();
   const workflowId = workflowInfo().workflowId;
-  const call = await beginSettlement({ ...input, workflowId });
-  if ('kind' in call) return messages.ended(call);
-  let result: ProcessorFollowUp;
-  try {
-    result = await settleAtProcessor({ ...input, call });
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    result = { outcome: 'failed', code: 'processor_unavailable', message: 'The processor could not be reached' };
-  }
-  let outcome = await finishSettlement({ ...input, workflowId, call, result });
-  messages.answer(outcome);
-  // Histories from before the patch ended here with the payment still processing.
-  if (outcome.kind === 'done' && outcome.pending && patched(awaitConfirmationPatch)) {
-    const confirmed = await awaitConfirmation(
-      messages.confirmation,
-      { ...input, call, settlementOwner: workflowId },
-      input.confirmationWaitMs ?? defaultConfirmationWaitMs,
-    );
-    if (confirmed) outcome = await finishSettlement({ ...input, workflowId, call, result: confirmed });
-  }
-  if (outcome.kind === 'done' && outcome.eventIds.length > 0) await dispatchEvents(outcome.eventIds);
-  return messages.ended(outcome);
+  return runFollowUp({
+    begin: () => beginSettlement({ ...input, workflowId }),
+    atProcessor: (call) => settleAtProcessor({ ...input, call }),
+    finish: (call, result) => finishSettlement({ ...input, workflowId, call, result }),
+    lookup: (call) => ({ ...input, call, settlementOwner: workflowId }),
+    confirmationWaitMs: input.confirmationWaitMs,
+  });
 }

@@ -10,6 +10,7 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { stepUpAbandonment, stepUpCheck } from '../shared/activityOptions';
 import type {
   AuthorizeAttemptResult,
   ChargeInput,
@@ -32,15 +33,8 @@ export const stepUpNotifiedSignal = defineSignal<[{ attemptNumber: number }]>('s
 
 // Reading the result is cheap and harmless: retried briefly, then the wait goes on (the next
 // return, webhook or the timeout asks again).
-const { checkStepUp } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', maximumInterval: '5 seconds' },
-});
-// Giving up must end in a known state at the processor: retried for about half an hour.
-const { abandonStepUp } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 40, initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { checkStepUp } = proxyActivities<Activities>(stepUpCheck);
+const { abandonStepUp } = proxyActivities<Activities>(stepUpAbandonment);
 
 export const defaultAuthenticationTimeoutMinutes = 15;
 

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { databaseStep } from '../shared/activityOptions';
 import type { ThreeDsValues } from '../../src/processors/types';
 import { authenticateDurably } from '../threeds/authentication';
 
@@ -37,10 +38,7 @@ export interface ThreeDsStepHooks {
   requiresAction(redirectUrl: string): void;
 }
 
-const { planPaymentThreeDs } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
+const { planPaymentThreeDs } = proxyActivities<Activities>(databaseStep);
 
 export async function runThreeDsStep(input: ThreeDsStepInput, hooks: ThreeDsStepHooks): Promise<ThreeDsStepResult> {
   if (!input.threedsSessionId) {

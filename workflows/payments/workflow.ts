@@ -1,49 +1,28 @@
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { paymentLocalStep } from '../shared/activityOptions';
 import { planRoute, requiredCapabilities } from '../../src/domain/routing';
-import { declineCategoryOf } from '../../src/processors/declineCodes';
 import {
-  blockedByRuleCode,
   chargeOf,
-  noProcessorCode,
-  outcomeUnknownCode,
   type AttemptRecord,
-  type FinalizeInput,
+  noProcessorCode,
+  type ChargeInput,
   type PaymentOutcome,
-  type PaymentSearchStatus,
-  type PaymentStateView,
-  type PaymentStatus,
   type PaymentWorkflowInput,
+  type PaymentContext,
 } from '../../src/payments/workflowTypes';
-import { searchAttributes } from '../../temporal/searchAttributes';
 import { runAttempts, type StepUpHooks } from './attempts';
 import { defaultAuthenticationTimeoutMinutes } from './stepUp';
-import { awaitOutcomeUpdate, paymentStateQuery } from './messages';
-import { runThreeDsStep } from './threeDs';
+import { PaymentProgress } from './progress';
+import { blockedPayment, failedPayment, finalOfAttempts, freePayment, recordPayment } from './recording';
+import { runThreeDsStep, type ThreeDsStepResult } from './threeDs';
 import { deterministicFraction } from '../shared/random';
 
 export { awaitOutcomeUpdate, paymentStateQuery } from './messages';
 
 // Short, idempotent database steps run as local activities: no round trip through the server per
 // step (the payment answers faster); their results are still recorded in the history.
-const { preparePayment, checkBlockRules, finalizePayment, markRequiresAction } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', maximumInterval: '5 seconds' },
-});
-const { dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '1 second' },
-});
+const { preparePayment, checkBlockRules } = proxyLocalActivities<Activities>(paymentLocalStep);
 
 /**
  * One payment (workflow id = payment id): validate → block rules → 3-D Secure → route →
@@ -52,93 +31,23 @@ const { dispatchEvents } = proxyActivities<Activities>({
  * The API waits on `awaitOutcome` (update-with-start) for the answer.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
-  const state: PaymentStateView = { step: 'validating', status: 'processing', attempts: [], routeOrder: [] };
-  let outcome: PaymentOutcome | undefined;
-
-  setHandler(paymentStateQuery, () => state);
-  setHandler(awaitOutcomeUpdate, async ({ waitMs }) => {
-    await condition(() => outcome !== undefined, Math.max(0, waitMs));
-    return outcome ?? paymentOutcome(input, 'processing');
-  });
-  const tracksStatus = workflowInfo().typedSearchAttributes.get(searchAttributes.PaymentStatus) !== undefined;
-  const setStatus = (status: PaymentSearchStatus) => {
-    state.status = status;
-    if (tracksStatus) upsertSearchAttributes([{ key: searchAttributes.PaymentStatus, value: status }]);
-  };
+  const progress = new PaymentProgress(input);
 
   const prepared = await preparePayment(input);
   if (prepared.kind === 'rejected') {
-    outcome = prepared;
-    setStatus('rejected');
-    state.step = 'done';
-    await condition(allHandlersFinished);
-    return outcome;
+    progress.answer(prepared, 'rejected');
+    return progress.ended();
   }
 
-  async function finish(final: Omit<FinalizeInput, 'paymentId'>): Promise<PaymentOutcome> {
-    state.step = 'recording';
-    const recorded = await finalizePayment({ paymentId: input.paymentId, ...final });
-    setStatus(final.review ? 'needs_review' : final.status);
-    outcome = {
-      ...paymentOutcome(input, final.status),
-      declineCode: final.declineCode,
-      declineMessage: final.declineMessage,
-      order: recorded.order,
-    };
-    state.step = 'done';
-    if (recorded.eventIds.length > 0) await dispatchEvents(recorded.eventIds);
-    await condition(allHandlersFinished);
-    return outcome;
-  }
-  const failed = (
-    code: string,
-    message: string,
-    processorId: string | null = null,
-    review: FinalizeInput['review'] = null,
-  ) =>
-    finish({
-      status: 'failed',
-      processorId,
-      processorReference: null,
-      captured: false,
-      declineCode: code,
-      declineCategory: declineCategoryOf(code),
-      declineMessage: message,
-      review,
-    });
-
-  state.step = 'block_rules';
+  progress.state.step = 'block_rules';
   // Prepare's read tells whether any rule is enabled; most accounts have none. The recorded
   // prepare result decides on replay too, so a history from before the flag still runs the check.
   const block = prepared.noBlockRules
     ? { blocked: false as const }
     : await checkBlockRules({ paymentId: input.paymentId, accountId: input.accountId, mode: input.mode });
-  if (block.blocked) {
-    return finish({
-      status: 'failed',
-      processorId: null,
-      processorReference: null,
-      captured: false,
-      declineCode: blockedByRuleCode,
-      declineCategory: declineCategoryOf(blockedByRuleCode),
-      declineMessage: `Blocked by rule ${block.ruleName}`,
-      blockedByRuleId: block.ruleId,
-    });
-  }
+  if (block.blocked) return recordPayment(progress, input, blockedPayment(block));
+  if (prepared.kind === 'free') return recordPayment(progress, input, freePayment);
 
-  if (prepared.kind === 'free') {
-    // Nothing to charge (a discount took the whole total): no 3DS, no processor; the same recording
-    // step pays the session, writes its order and events, exactly once under the session's claim.
-    return finish({
-      status: 'succeeded',
-      processorId: null,
-      processorReference: null,
-      captured: true,
-      declineCode: null,
-      declineCategory: null,
-      declineMessage: null,
-    });
-  }
   const { context } = prepared;
   const charge = chargeOf(input);
   // preparePayment already refused a payment of more than 0 without a card or a flow.
@@ -148,47 +57,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       'InvalidPaymentInput',
     );
 
-  // The API is answered `requires_action` while the shopper authenticates (engine-run 3DS challenge
-  // or the processor's own page); later polls wait for the real result again.
-  const awaitingShopper = (redirectUrl: string) => {
-    outcome = { ...paymentOutcome(input, 'requires_action'), redirectUrl };
-    setStatus('requires_action');
-    return markRequiresAction({ paymentId: input.paymentId, redirectUrl });
-  };
-  const resumed = () => {
-    outcome = undefined;
-    setStatus('processing');
-  };
+  progress.state.step = 'three_ds';
+  const threeDs = await authenticate(progress, charge, context);
+  if (threeDs.kind === 'declined') return recordPayment(progress, input, failedPayment(threeDs.code, threeDs.message));
+  if (progress.state.status === 'requires_action') progress.resumed();
 
-  state.step = 'three_ds';
-  const pendingWrites: Promise<void>[] = [];
-  const threeDs = await runThreeDsStep(
-    {
-      paymentId: input.paymentId,
-      accountId: input.accountId,
-      mode: input.mode,
-      storeId: input.storeId,
-      customerId: input.customerId,
-      paymentInstrumentId: charge.paymentInstrumentId,
-      threedsSessionId: input.threedsSessionId,
-      initiatedBy: input.initiatedBy,
-      flowThreeDsEnabled: context.flow.threeDsEnabled,
-      processors: context.processors.map(({ id, enable3DS, type }) => ({ id, enable3DS, type })),
-      amount: input.amount,
-      currency: input.currency,
-      returnBaseUrl: input.returnBaseUrl ?? null,
-    },
-    {
-      requiresAction(redirectUrl) {
-        pendingWrites.push(awaitingShopper(redirectUrl));
-      },
-    },
-  );
-  await Promise.all(pendingWrites);
-  if (threeDs.kind === 'declined') return failed(threeDs.code, threeDs.message);
-  if (state.status === 'requires_action') resumed();
-
-  state.step = 'routing';
+  progress.state.step = 'routing';
   const plan = planRoute({
     flow: context.flow,
     processors: context.processors,
@@ -197,76 +71,72 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     random: deterministicFraction(),
     requiredCapabilities: requiredCapabilities(input.intent),
   });
-  state.routeOrder = plan.order;
-  if (plan.order.length === 0)
-    return failed(
-      noProcessorCode,
-      `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`,
-    );
+  progress.state.routeOrder = plan.order;
+  if (plan.order.length === 0) {
+    const message = `No enabled processor of the flow takes ${input.currency} payments with intent ${input.intent}`;
+    return recordPayment(progress, input, failedPayment(noProcessorCode, message));
+  }
 
-  state.step = 'authorizing';
+  progress.state.step = 'authorizing';
   const onAttempt = (attempt: AttemptRecord) => {
-    state.attempts.push(attempt);
+    progress.state.attempts.push(attempt);
   };
-  // Only a payment with a shopper present can send them to the processor's authentication page.
-  const stepUp: StepUpHooks | undefined =
-    input.initiatedBy === 'customer'
-      ? {
-          timeoutMinutes: context.flow.authenticationTimeoutMinutes ?? defaultAuthenticationTimeoutMinutes,
-          awaitingShopper: (start, attemptNumber) => {
-            state.step = 'authenticating';
-            state.stepUp = { attemptNumber, action: start.action };
-            return awaitingShopper(start.redirectUrl);
-          },
-          resumed: () => {
-            state.step = 'authorizing';
-            state.stepUp = null;
-            resumed();
-          },
-        }
-      : undefined;
+  const stepUp = stepUpHooksOf(progress, input, context.flow);
   const attempts = await runAttempts(charge, context.flow, plan.order, threeDs.values, onAttempt, stepUp);
-  if (attempts.approved) {
-    const approved = attempts.approved;
-    return finish({
-      status: input.intent === 'auth' ? 'authorized' : 'succeeded',
-      processorId: approved.processorId,
-      processorReference: approved.processorReference,
-      captured: approved.captured,
-      declineCode: null,
-      declineCategory: null,
-      declineMessage: null,
-      dispute: approved.dispute,
-    });
-  }
-  const last = attempts.lastFailure!;
-  if (attempts.unresolved) {
-    const { processorId, attemptNumber } = attempts.unresolved;
-    const review = { reason: 'reversal_unconfirmed' as const, processorId, attemptNumber };
-    return failed(
-      outcomeUnknownCode,
-      'The processor never answered and its reversal was not confirmed; the payment needs review',
-      processorId,
-      review,
-    );
-  }
-  const code = last.outcome === 'requires_3ds' ? 'authentication_required' : (last.errorCode ?? 'processor_error');
-  return failed(code, last.message ?? 'The payment was declined', last.processorId);
+  return recordPayment(progress, input, finalOfAttempts(input, attempts));
 }
 
-function paymentOutcome(
+/** The 3-D Secure step; a challenge answers the API `requires_action` before it waits for the shopper. */
+async function authenticate(
+  progress: PaymentProgress,
+  charge: ChargeInput,
+  context: PaymentContext,
+): Promise<ThreeDsStepResult> {
+  const pendingWrites: Promise<void>[] = [];
+  const threeDs = await runThreeDsStep(
+    {
+      paymentId: charge.paymentId,
+      accountId: charge.accountId,
+      mode: charge.mode,
+      storeId: charge.storeId,
+      customerId: charge.customerId,
+      paymentInstrumentId: charge.paymentInstrumentId,
+      threedsSessionId: charge.threedsSessionId,
+      initiatedBy: charge.initiatedBy,
+      flowThreeDsEnabled: context.flow.threeDsEnabled,
+      processors: context.processors.map(({ id, enable3DS, type }) => ({ id, enable3DS, type })),
+      amount: charge.amount,
+      currency: charge.currency,
+      returnBaseUrl: charge.returnBaseUrl ?? null,
+    },
+    {
+      requiresAction(redirectUrl) {
+        pendingWrites.push(progress.awaitingShopper(redirectUrl));
+      },
+    },
+  );
+  await Promise.all(pendingWrites);
+  return threeDs;
+}
+
+/** Only a payment with a shopper present can send them to the processor's authentication page. */
+function stepUpHooksOf(
+  progress: PaymentProgress,
   input: PaymentWorkflowInput,
-  status: PaymentStatus,
-): Extract<PaymentOutcome, { kind: 'payment' }> {
+  flow: PaymentContext['flow'],
+): StepUpHooks | undefined {
+  if (input.initiatedBy !== 'customer') return undefined;
   return {
-    kind: 'payment',
-    paymentId: input.paymentId,
-    status,
-    amount: input.amount,
-    currency: input.currency,
-    declineCode: null,
-    declineMessage: null,
-    redirectUrl: null,
-    order: null,
+    timeoutMinutes: flow.authenticationTimeoutMinutes ?? defaultAuthenticationTimeoutMinutes,
+    awaitingShopper: (start, attemptNumber) => {
+      progress.state.step = 'authenticating';
+      progress.state.stepUp = { attemptNumber, action: start.action };
+      return progress.awaitingShopper(start.redirectUrl);
+    },
+    resumed: () => {
+      progress.state.step = 'authorizing';
+      progress.state.stepUp = null;
+      progress.resumed();
+    },
   };
 }

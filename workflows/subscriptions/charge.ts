@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { recordStep } from '../shared/activityOptions';
 import { nextStatus } from '../../src/domain/billing';
 import { dunningRetryAt } from '../../src/domain/billingRetry';
 import {
@@ -12,10 +13,7 @@ import {
 import { chargeAsChildPayment } from './payment';
 import { saveState } from './save';
 
-const { recordSubscriptionCharge, reserveCardReattempt } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20 },
-});
+const { recordSubscriptionCharge, reserveCardReattempt } = proxyActivities<Activities>(recordStep);
 
 export function chargeInput(
   state: SubscriptionState,

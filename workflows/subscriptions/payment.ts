@@ -1,20 +1,14 @@
 import { ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
+import { paymentWait, recordStep } from '../shared/activityOptions';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../src/domain/billingState';
 import { chargeResultOf } from '../../src/domain/subscriptionChargeResult';
 import { childPaymentOptions } from '../payments/child';
 import type { paymentWorkflow } from '../payments/workflow';
 
-const { prepareRenewalPayment } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20, initialInterval: '1 second' },
-});
-const { awaitSubscriptionPayment } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
-});
+const { prepareRenewalPayment } = proxyActivities<Activities>(recordStep);
+const { awaitSubscriptionPayment } = proxyActivities<Activities>(paymentWait);
 
 /**
  * A renewal (first charge, renewal, trial conversion, dunning retry) as a child payment workflow.

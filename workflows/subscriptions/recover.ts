@@ -1,5 +1,6 @@
 import { ApplicationFailure, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { paymentWait, recordStep } from '../shared/activityOptions';
 import { nextStatus } from '../../src/domain/billing';
 import { nextBillingAtMs, type SubscriptionChargeResult, type SubscriptionState } from '../../src/domain/billingState';
 import { chargeInput } from './charge';
@@ -8,15 +9,8 @@ import { payDueOnSessionUpdate, subscriptionFailureTypes as failure, type PayDue
 
 // Started from an activity, as a switch is, so the portal gets an early requires_action; a decline
 // is a result, never an exception.
-const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
-});
-const { recordSubscriptionCharge } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20 },
-});
+const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activities>(paymentWait);
+const { recordSubscriptionCharge } = proxyActivities<Activities>(recordStep);
 
 /**
  * A failed renewal can be paid on-session only while the subscription is past due and nothing else

@@ -1,11 +1,9 @@
 import { proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { recordStep } from '../shared/activityOptions';
 import type { SaveSubscriptionStateInput } from '../../activities/subscriptions/state';
 
-const { saveSubscriptionState } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20 },
-});
+const { saveSubscriptionState } = proxyActivities<Activities>(recordStep);
 
 /**
  * Writes the state (and its event) once: each write gets its own key here, kept by the activity's

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { paymentWait, recordStep } from '../shared/activityOptions';
 import { nextStatus, switchCharge } from '../../src/domain/billing';
 import {
   currentPeriodStartMs,
@@ -15,15 +16,8 @@ import { saveState } from './save';
 // The switch's payment is started from an activity (activities/subscriptions/charge.ts) so the
 // portal gets an early requires_action, then it waits for the end, which may include a 15-minute
 // 3DS challenge window. A decline is a result, never an exception.
-const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '2 seconds' },
-});
-const { recordSubscriptionCharge } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 20 },
-});
+const { chargeSubscription, awaitSubscriptionPayment } = proxyActivities<Activities>(paymentWait);
+const { recordSubscriptionCharge } = proxyActivities<Activities>(recordStep);
 
 /**
  * Moves the subscription to another option now (documented proration: the unused share of the

@@ -9,6 +9,7 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { threeDsStep } from '../shared/activityOptions';
 import { challengeTimeoutMs } from '../../src/threeds/rules';
 import type {
   StartAuthenticationInput,
@@ -19,16 +20,8 @@ import type {
   ThreeDsFinal,
 } from '../../src/threeds/workflowTypes';
 
-const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChallenge } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    maximumAttempts: 10,
-    initialInterval: '300 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-    nonRetryableErrorTypes: ['ThreeDsStateError'],
-  },
-});
+const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChallenge } =
+  proxyActivities<Activities>(threeDsStep);
 
 /**
  * Sent by the challenge return endpoint when the cardholder's browser comes back from the ACS:

@@ -1,30 +1,10 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { dispatch, webhookAttempt } from '../shared/activityOptions';
 
-/**
- * The retry schedule of one delivery: 1 min, 2, 4, … doubling up to every 6 hours (about 20
- * attempts over 3 days). Each attempt has 10 s for the HTTP call (15 s for the whole activity).
- * The attempt that finds the endpoint failing for 3 days straight stops the retries; the
- * 4-day window only ends deliveries to a flaky endpoint whose streak keeps restarting.
- */
-export const webhookRetryPolicy: RetryPolicy = {
-  initialInterval: '1 minute',
-  backoffCoefficient: 2,
-  maximumInterval: '6 hours',
-  nonRetryableErrorTypes: ['WebhookGone', 'WebhookEndpointUnavailable', 'WebhookEndpointFailing'],
-};
-export const webhookRetryWindow = '4 days';
+const { attemptWebhookDelivery } = proxyActivities<Activities>(webhookAttempt);
 
-const { attemptWebhookDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 seconds',
-  scheduleToCloseTimeout: webhookRetryWindow,
-  retry: webhookRetryPolicy,
-});
-
-const { disableWebhookEndpoint, dispatchEvents } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 10 },
-});
+const { disableWebhookEndpoint, dispatchEvents } = proxyActivities<Activities>(dispatch);
 
 export type WebhookDeliveryOutcome =
   | { status: 'delivered'; attempt: number; receiverStatus: number }
