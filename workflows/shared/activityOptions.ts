@@ -28,10 +28,13 @@ export const paymentLocalStep: LocalActivityOptions = { ...databaseStep, localRe
  * A call that moves money at a processor (authorize, capture/void, refund): technical failures
  * (ProcessorTechnicalError, timeouts) are retried a few times with a short backoff under the SAME
  * idempotency key, so a retry after an ambiguous timeout gets the acquirer's stored answer instead
- * of acting twice.
+ * of acting twice. The heartbeat timeout (beats come from the worker's liveness interceptor,
+ * temporal/heartbeat.ts) hands the call of a killed worker to another one within seconds instead
+ * of after the whole start-to-close budget.
  */
 export const processorCall = {
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
   retry: {
     maximumAttempts: 4,
     initialInterval: '300 milliseconds',
@@ -40,12 +43,8 @@ export const processorCall = {
   },
 } satisfies ActivityOptions;
 
-/**
- * An authorization: a processor call whose heartbeat timeout (beats come from the worker's
- * liveness interceptor) hands the call of a killed worker to another one within seconds instead of
- * after the whole start-to-close budget.
- */
-export const authorization: ActivityOptions = { ...processorCall, heartbeatTimeout: '5 seconds' };
+/** An authorization: a processor call like any other (its own name, for the reader of the workflow). */
+export const authorization: ActivityOptions = processorCall;
 
 /**
  * The reversal of an attempt that may have charged gets a longer budget than the call it undoes:
@@ -65,12 +64,14 @@ export const attemptReversal: ActivityOptions = {
 /** Asking the processor how the shopper's step-up (its own authentication page) stands. */
 export const stepUpCheck: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
   retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', maximumInterval: '5 seconds' },
 };
 
 /** Giving up a step-up must end in a known state at the processor: retried for about half an hour. */
 export const stepUpAbandonment: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
   retry: { maximumAttempts: 40, initialInterval: '1 second', maximumInterval: '1 minute' },
 };
 

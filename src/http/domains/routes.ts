@@ -1,4 +1,11 @@
-import { createDomain, deleteDomain, domainList, findDomain, listDomains, verifyDomain } from '../../customDomains/domains';
+import {
+  createDomain,
+  deleteDomain,
+  domainList,
+  findDomain,
+  listDomains,
+  verifyDomain,
+} from '../../customDomains/domains';
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
