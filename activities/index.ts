@@ -2,7 +2,7 @@ import type { ActivityDeps } from './deps';
 import { createEmailActivities } from './events/email';
 import { createEventActivities } from './events/outbox';
 import { createMaintenanceActivities } from './maintenance/sweeps';
-import { createPaymentActivities } from './payments/prepare';
+import { createPaymentPrepareActivities } from './payments/prepare';
 import { createPaymentAuthorizeActivities } from './payments/authorize';
 import { createPaymentStepUpActivities } from './payments/stepUp';
 import { createPaymentFinalizeActivities } from './payments/finalize';
@@ -28,7 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createSubscriptionChargeActivities(deps),
-    ...createPaymentActivities(deps),
+    ...createPaymentPrepareActivities(deps),
     ...createPaymentAuthorizeActivities(deps),
     ...createPaymentStepUpActivities(deps),
     ...createPaymentFinalizeActivities(deps),

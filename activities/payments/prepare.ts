@@ -3,7 +3,7 @@ import type { PaymentWorkflowInput, PrepareResult } from '../../src/payments/wor
 import type { ActivityDeps } from '../deps';
 
 /** The payment's first steps; each is safe to repeat (src/payments/prepare.ts says how). */
-export function createPaymentActivities(deps: ActivityDeps) {
+export function createPaymentPrepareActivities(deps: ActivityDeps) {
   const { db } = deps;
   return {
     /** Validates the request, claims the checkout session and writes the payment row; answers what routing needs. */

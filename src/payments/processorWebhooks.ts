@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { processorConfirmationSignal } from '../../workflows/payments/messages';
-import { stepUpNotifiedSignal } from '../../workflows/payments/stepUp';
+import { stepUpNotifiedSignal } from '../../workflows/payments/messages';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';

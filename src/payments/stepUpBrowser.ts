@@ -1,6 +1,6 @@
 import type { AuthenticationAction } from '../processors/types';
 import { paymentStateQuery } from '../../workflows/payments/messages';
-import { stepUpReturnedUpdate } from '../../workflows/payments/stepUp';
+import { stepUpReturnedUpdate } from '../../workflows/payments/messages';
 import { paymentResult, type PaymentResultDeps, type ReturnedPayment } from './paymentResult';
 
 /**

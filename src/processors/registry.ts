@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adyenProcessor } from './adyen';
 import { sandboxProcessor } from './sandbox';
-import { sandboxHosted3dsProcessor } from './sandbox_hosted3ds';
+import { sandboxHostedThreeDsProcessor } from './sandbox_hosted3ds';
 import { stripeProcessor } from './stripe';
 import type { AdapterDeps, ProcessorAdapter, ProcessorCapabilities, ProcessorDefinition } from './types';
 
@@ -9,7 +9,7 @@ import type { AdapterDeps, ProcessorAdapter, ProcessorCapabilities, ProcessorDef
 // prettier-ignore
 const definitions: readonly ProcessorDefinition[] = [
   sandboxProcessor,
-  sandboxHosted3dsProcessor,
+  sandboxHostedThreeDsProcessor,
   stripeProcessor,
   adyenProcessor,
 ];

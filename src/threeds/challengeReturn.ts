@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { notFound } from '../errors';
 import { paymentResult, type ReturnedPayment } from '../payments/paymentResult';
-import { threeDsChallengeReturnedUpdate } from '../../workflows/threeds/authentication';
+import { threeDsChallengeReturnedUpdate } from '../../workflows/threeds/messages';
 import type { ThreeDsSessionRow } from './sessions';
 
 export type { ReturnedPayment } from '../payments/paymentResult';

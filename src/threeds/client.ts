@@ -1,5 +1,5 @@
 import { searchAttributesFor, startAndAwait } from '../../temporal/client';
-import { awaitThreeDsDecisionUpdate } from '../../workflows/threeds/authentication';
+import { awaitThreeDsDecisionUpdate } from '../../workflows/threeds/messages';
 import type { ThreeDsSessionRow } from './sessions';
 import type { ThreeDsAuthenticationInput } from './workflowTypes';
 import type { AppDeps } from '../runtime/appDeps';

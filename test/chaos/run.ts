@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logging/logger';
 import { Lifecycle } from '../../src/runtime/shutdown';
 import { createTemporalClient } from '../../temporal/connection';
 import { freePort } from '../../temporal/devServer';
-import { paymentStateQuery } from '../../workflows/payments/workflow';
+import { paymentStateQuery } from '../../workflows/payments/payment';
 import { noTroubles, payUntilTerminal } from './client';
 import { startClusterBackends } from './backends';
 import { Cluster } from './cluster';

@@ -5,7 +5,7 @@ import { paymentWait, recordStep } from '../shared/activityOptions';
 import type { FunnelCheckout, FunnelSessionInput, OfferAnswerView } from '../../src/funnels/sessionTypes';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../src/payments/workflowTypes';
 import { childPaymentOptions } from '../payments/child';
-import type { paymentWorkflow } from '../payments/workflow';
+import type { paymentWorkflow } from '../payments/payment';
 
 const { prepareUpsell, recordOfferAnswer } = proxyActivities<Activities>(recordStep);
 const { awaitUpsellPayment } = proxyActivities<Activities>(paymentWait);

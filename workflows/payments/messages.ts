@@ -21,3 +21,16 @@ export const paymentStateQuery = defineQuery<PaymentStateView>('paymentState');
  */
 export const followUpOutcomeUpdate = defineUpdate<FollowUpOutcome>('followUpOutcome');
 export const processorConfirmationSignal = defineSignal<[ProcessorFollowUp]>('processorConfirmation');
+
+/**
+ * Sent by the step-up return route when the shopper's browser comes back from the processor's
+ * authentication page: the workflow asks the processor for the result and answers whether the
+ * attempt has settled (the payment's own outcome follows from `awaitOutcome`).
+ */
+export const stepUpReturnedUpdate = defineUpdate<
+  { settled: boolean },
+  [{ attemptNumber: number; returnData?: Record<string, string> }]
+>('stepUpReturned');
+
+/** Sent by the processor-webhook route when the processor reports the authorization's outcome. */
+export const stepUpNotifiedSignal = defineSignal<[{ attemptNumber: number }]>('stepUpNotified');

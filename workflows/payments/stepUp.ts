@@ -2,8 +2,6 @@ import {
   ActivityFailure,
   CancellationScope,
   condition,
-  defineSignal,
-  defineUpdate,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -11,25 +9,13 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { stepUpAbandonment, stepUpCheck } from '../shared/activityOptions';
+import { stepUpNotifiedSignal, stepUpReturnedUpdate } from './messages';
 import type {
   AuthorizeAttemptResult,
   ChargeInput,
   StepUpCheck,
   StepUpCheckInput,
 } from '../../src/payments/workflowTypes';
-
-/**
- * Sent by the step-up return route when the shopper's browser comes back from the processor's
- * authentication page: the workflow asks the processor for the result and answers whether the
- * attempt has settled (the payment's own outcome follows from `awaitOutcome`).
- */
-export const stepUpReturnedUpdate = defineUpdate<
-  { settled: boolean },
-  [{ attemptNumber: number; returnData?: Record<string, string> }]
->('stepUpReturned');
-
-/** Sent by the processor-webhook route when the processor reports the authorization's outcome. */
-export const stepUpNotifiedSignal = defineSignal<[{ attemptNumber: number }]>('stepUpNotified');
 
 // Reading the result is cheap and harmless: retried briefly, then the wait goes on (the next
 // return, webhook or the timeout asks again).

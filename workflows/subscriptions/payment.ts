@@ -5,7 +5,7 @@ import { paymentWait, recordStep } from '../shared/activityOptions';
 import type { SubscriptionChargeInput, SubscriptionChargeResult } from '../../src/domain/billingState';
 import { chargeResultOf } from '../../src/domain/subscriptionChargeResult';
 import { childPaymentOptions } from '../payments/child';
-import type { paymentWorkflow } from '../payments/workflow';
+import type { paymentWorkflow } from '../payments/payment';
 
 const { prepareRenewalPayment } = proxyActivities<Activities>(recordStep);
 const { awaitSubscriptionPayment } = proxyActivities<Activities>(paymentWait);

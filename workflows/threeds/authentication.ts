@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
-  defineUpdate,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -10,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { threeDsStep } from '../shared/activityOptions';
+import { awaitThreeDsDecisionUpdate, threeDsChallengeReturnedUpdate } from './messages';
 import { challengeTimeoutMs } from '../../src/threeds/rules';
 import type {
   StartAuthenticationInput,
@@ -22,18 +22,6 @@ import type {
 
 const { startThreeDsAuthentication, checkThreeDsChallenge, expireThreeDsChallenge } =
   proxyActivities<Activities>(threeDsStep);
-
-/**
- * Sent by the challenge return endpoint when the cardholder's browser comes back from the ACS:
- * the workflow asks the 3DS server for the result and answers with it (final, or still pending
- * if the server has none yet). Registered by any workflow that runs `authenticateDurably`.
- */
-export const threeDsChallengeReturnedUpdate = defineUpdate<ThreeDsCheck>('threeDsChallengeReturned');
-
-/** Sent with update-with-start by POST /threeds/authenticate: answers at the first decision (final or challenge), or null at waitMs. */
-export const awaitThreeDsDecisionUpdate = defineUpdate<ThreeDsDecision | null, [{ waitMs: number }]>(
-  'awaitThreeDsDecision',
-);
 
 /**
  * One 3DS authentication as a durable step: ask the 3DS server; on a challenge hand the page out

@@ -20,7 +20,7 @@ const capabilities: ProcessorCapabilities = {
  * A variant folder: everything but these capabilities is the `sandbox` folder's (same acquirer,
  * wire format, codes and credentials), so it holds only this definition.
  */
-export const sandboxHosted3dsProcessor: ProcessorDefinition = {
+export const sandboxHostedThreeDsProcessor: ProcessorDefinition = {
   type: 'sandbox_hosted3ds',
   testOnly: true,
   capabilities,

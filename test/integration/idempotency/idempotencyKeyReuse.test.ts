@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPaymentActivities } from '../../../activities/payments/prepare';
+import { createPaymentPrepareActivities } from '../../../activities/payments/prepare';
 import { createPaymentRefundActivities } from '../../../activities/payments/refund';
 import { createMaintenanceActivities } from '../../../activities/maintenance/sweeps';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
@@ -134,7 +134,7 @@ describe('Idempotency-Key reused after its answer expired (Postgres, dev server,
     });
 
     it('preparePayment refuses a finished payment and another request, and resumes only its own open row', async () => {
-      const { preparePayment } = createPaymentActivities(activityDeps());
+      const { preparePayment } = createPaymentPrepareActivities(activityDeps());
       const done = await post('/payments/process', await purchase(1100), randomUUID());
       const row = await harness.db.payment.findUniqueOrThrow({ where: { id: done.body.payment.id } });
       expect(row.status).toBe('succeeded');

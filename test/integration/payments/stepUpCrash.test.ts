@@ -1,6 +1,6 @@
 import { newId } from '../../../src/domain/ids';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
-import { paymentWorkflow } from '../../../workflows/payments/workflow';
+import { paymentWorkflow } from '../../../workflows/payments/payment';
 import { crash, startWorkerProcess, type EngineProcess } from '../../helpers/engineProcess';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';

@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { awaitOutcomeUpdate, paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/workflow';
+import { awaitOutcomeUpdate, paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/payment';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { cascadeFlow, mockPaymentActivities, paymentInput } from './paymentMocks';

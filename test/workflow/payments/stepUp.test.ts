@@ -7,8 +7,8 @@ import type {
   StepUpCheck,
   StepUpCheckInput,
 } from '../../../src/payments/workflowTypes';
-import { awaitOutcomeUpdate, paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/workflow';
-import { stepUpReturnedUpdate } from '../../../workflows/payments/stepUp';
+import { awaitOutcomeUpdate, paymentStateQuery, paymentWorkflow } from '../../../workflows/payments/payment';
+import { stepUpReturnedUpdate } from '../../../workflows/payments/messages';
 import { createTimeSkippingEnv, executeUpdateOnce, untilQuiescent, withWorker } from '../../helpers/timeSkipping';
 import { cascadeFlow, mockPaymentActivities, paymentInput } from './paymentMocks';
 

@@ -4,7 +4,7 @@ import { newId } from '../../../src/domain/ids';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { paymentStateQuery } from '../../../workflows/payments/messages';
 import { defaultAuthenticationTimeoutMinutes } from '../../../workflows/payments/stepUp';
-import { paymentWorkflow } from '../../../workflows/payments/workflow';
+import { paymentWorkflow } from '../../../workflows/payments/payment';
 import { startHarness, type Harness } from '../../helpers/harness';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { until } from '../../helpers/until';

@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { billingDateAt } from '../../../src/domain/billing';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import {
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,

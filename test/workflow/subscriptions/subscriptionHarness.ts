@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import type { SwitchRequest } from '../../../workflows/subscriptions/messages';
 import type {
   RenewalPaymentPlan,

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { billingDateAt } from '../../../src/domain/billing';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,

@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { paymentWorkflow } from '../../../workflows/payments/workflow';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { paymentWorkflow } from '../../../workflows/payments/payment';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import { subscriptionStateQuery, switchOptionUpdate } from '../../../workflows/subscriptions/messages';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { day, mockSubscriptionActivities, subscriptionState } from './subscriptionHarness';

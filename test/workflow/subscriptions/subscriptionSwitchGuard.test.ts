@@ -2,7 +2,7 @@ import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { SubscriptionChargeInput } from '../../../src/domain/billingState';
-import { subscriptionWorkflow } from '../../../workflows/subscriptions/workflow';
+import { subscriptionWorkflow } from '../../../workflows/subscriptions/subscription';
 import {
   paymentMethodChangedSignal,
   subscriptionStateQuery,

@@ -2,11 +2,9 @@ import type { Activities } from '../../../activities';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ThreeDsValues } from '../../../src/processors/types';
 import type { StartAuthenticationInput, ThreeDsChallenge, ThreeDsFinal } from '../../../src/threeds/workflowTypes';
-import { awaitOutcomeUpdate, paymentWorkflow } from '../../../workflows/payments/workflow';
-import {
-  threeDsAuthenticationWorkflow,
-  threeDsChallengeReturnedUpdate,
-} from '../../../workflows/threeds/authentication';
+import { awaitOutcomeUpdate, paymentWorkflow } from '../../../workflows/payments/payment';
+import { threeDsAuthenticationWorkflow } from '../../../workflows/threeds/authentication';
+import { threeDsChallengeReturnedUpdate } from '../../../workflows/threeds/messages';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { cascadeFlow, mockPaymentActivities, paymentInput, type MockAnswer } from '../payments/paymentMocks';
 
