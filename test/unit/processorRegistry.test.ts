@@ -57,7 +57,7 @@ describe('processor registry → API document', () => {
           typeof import('../../src/processors/sandbox/capabilities')
         >('../../src/processors/sandbox/capabilities');
         return {
-          sandboxHosted3dsProcessor: {
+          sandboxHostedThreeDsProcessor: {
             type: 'acme',
             capabilities: sandboxAcquirerCapabilities,
             credentialsSchema: z.object({ acmeToken: z.string().min(1), region: z.string().optional() }).strict(),
