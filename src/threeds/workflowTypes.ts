@@ -52,10 +52,7 @@ export type ThreeDsPlan =
   /** deviceChannel is absent in plans recorded before 3RI existed: those are browser. */
   | { kind: 'authenticate'; sessionId: string; deviceChannel?: 'browser' | '3ri' };
 
-/**
- * What the payment workflow's 3DS step hands its planning activity. workflows/payments/threeDs.ts
- * declares the same shape as ThreeDsStepInput; the activity's signature keeps the two in step.
- */
+/** What the payment workflow's 3DS step (workflows/payments/threeDs.ts) hands its planning activity. */
 export interface PaymentThreeDsInput {
   paymentId: string;
   accountId: string;

@@ -2,6 +2,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { databaseStep } from '../shared/activityOptions';
 import type { ThreeDsValues } from '../../src/processors/types';
+import type { PaymentThreeDsInput } from '../../src/threeds/workflowTypes';
 import { authenticateDurably } from '../threeds/authentication';
 
 /**
@@ -16,22 +17,8 @@ import { authenticateDurably } from '../threeds/authentication';
 export type ThreeDsStepResult =
   { kind: 'proceed'; values?: ThreeDsValues } | { kind: 'declined'; code: string; message: string };
 
-export interface ThreeDsStepInput {
-  paymentId: string;
-  accountId: string;
-  mode: 'test' | 'live';
-  storeId: string;
-  customerId: string;
-  paymentInstrumentId: string;
-  threedsSessionId?: string | null;
-  initiatedBy: 'customer' | 'merchant';
-  flowThreeDsEnabled: boolean;
-  processors: { id: string; enable3DS: boolean; type: string }[];
-  amount: number;
-  currency: string;
-  /** The API's base URL as the caller reached it, for the challenge return link (PUBLIC_BASE_URL wins). */
-  returnBaseUrl?: string | null;
-}
+/** The planning activity's input (declared in src beside the activity's own types). */
+export type ThreeDsStepInput = PaymentThreeDsInput;
 
 export interface ThreeDsStepHooks {
   /** Answers the waiting API call with `requires_action` and this redirect URL; the workflow goes on waiting. */

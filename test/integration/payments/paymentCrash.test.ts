@@ -1,9 +1,8 @@
-import { newId } from '../../../src/domain/ids';
 import type { PaymentOutcome, PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { paymentWorkflow } from '../../../workflows/payments/payment';
 import { crash, startWorkerProcess, type EngineProcess } from '../../helpers/engineProcess';
 import { startHarness, type Harness } from '../../helpers/harness';
-import { cards, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
+import { cards, checkoutPaymentInput, createPaymentTenant, netCharged, type PaymentTenant } from './paymentsFixtures';
 
 /** The call is held at the acquirer until the test releases it; the engine must not give up on it first. */
 const startWorker = (harness: Harness, taskQueue: string) =>
@@ -14,24 +13,7 @@ async function cascadeTenant(harness: Harness): Promise<PaymentTenant> {
   return createPaymentTenant(harness, { processors: 2 });
 }
 
-async function paymentInput(t: PaymentTenant): Promise<PaymentWorkflowInput> {
-  const checkout = await t.checkout();
-  return {
-    paymentId: newId('payment'),
-    accountId: t.merchant.accountId,
-    mode: 'test',
-    storeId: t.storeId,
-    customerId: t.customerId,
-    paymentInstrumentId: await t.instrument(cards.approve),
-    amount: checkout.total,
-    currency: checkout.currency,
-    intent: 'purchase',
-    initiatedBy: 'customer',
-    source: 'checkout',
-    paymentFlowId: t.flowId,
-    checkoutSessionId: checkout.id,
-  };
-}
+const paymentInput = (t: PaymentTenant) => checkoutPaymentInput(t, cards.approve);
 
 /** Net charge per processor for this payment, from the acquirer's own ledger. */
 async function charges(t: PaymentTenant, paymentId: string): Promise<number[]> {

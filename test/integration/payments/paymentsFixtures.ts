@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { newId } from '../../../src/domain/ids';
+import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { call, type Harness } from '../../helpers/harness';
 import { armHold, type AcquirerHold } from '../../helpers/acquirerHolds';
 import { until } from '../../helpers/until';
@@ -119,6 +121,26 @@ export async function createPaymentTenant(
     },
     hold: (processorId, match = {}) =>
       armHold(harness.sandboxUrl, { merchantId: acquirerMerchant[processorId]!, ...match }),
+  };
+}
+
+/** The payment workflow's input for a new checkout of the tenant, paid by the shopper with `card` (for starting the workflow directly). */
+export async function checkoutPaymentInput(t: PaymentTenant, card: string): Promise<PaymentWorkflowInput> {
+  const checkout = await t.checkout();
+  return {
+    paymentId: newId('payment'),
+    accountId: t.merchant.accountId,
+    mode: 'test',
+    storeId: t.storeId,
+    customerId: t.customerId,
+    paymentInstrumentId: await t.instrument(card),
+    amount: checkout.total,
+    currency: checkout.currency,
+    intent: 'purchase',
+    initiatedBy: 'customer',
+    source: 'checkout',
+    paymentFlowId: t.flowId,
+    checkoutSessionId: checkout.id,
   };
 }
 

@@ -7,6 +7,7 @@ import { until } from '../../helpers/until';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
 import { createStripeTenant, type PaymentTenant } from './paymentsFixtures';
+import { submitAuthenticationPage } from './stepUpHelpers';
 
 /**
  * A worker process killed with `kill -9` while a payment waits for the shopper at Stripe's
@@ -73,12 +74,7 @@ describe('a worker killed while a payment waits for step-up authentication (sepa
       headers: { authorization: `Bearer ${account.credentials.secretKey}` },
     });
     const next = ((await pending.json()) as { next_action: { redirect_to_url: { url: string } } }).next_action;
-    const submitted = await fetch(next.redirect_to_url.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ outcome: 'approve' }).toString(),
-      redirect: 'manual',
-    });
+    const submitted = await submitAuthenticationPage(next.redirect_to_url.url, 'approve');
     expect(submitted.status).toBe(303);
     expect(await account.netCharged(input.paymentId)).toBe(4200);
 

@@ -15,14 +15,19 @@ export async function passAuthenticationPage(
   expect(start.status).toBe(303);
   const page = start.headers.get('location')!;
   expect(page).toContain(pageMarker);
-  const submitted = await fetch(page, {
+  const submitted = await submitAuthenticationPage(page, outcome);
+  expect(submitted.status).toBe(303);
+  return submitted.headers.get('location')!;
+}
+
+/** Submits a simulator's authentication page as the shopper's browser does (its redirect not followed). */
+export function submitAuthenticationPage(page: string, outcome: 'approve' | 'fail'): Promise<Response> {
+  return fetch(page, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ outcome }).toString(),
     redirect: 'manual',
   });
-  expect(submitted.status).toBe(303);
-  return submitted.headers.get('location')!;
 }
 
 /** The engine's return link as a script reads it (JSON): `{settled, payment}`. */

@@ -1,7 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities';
-import { newId } from '../../../src/domain/ids';
-import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { paymentStateQuery } from '../../../workflows/payments/messages';
 import { defaultAuthenticationTimeoutMinutes } from '../../../workflows/payments/stepUp';
 import { paymentWorkflow } from '../../../workflows/payments/payment';
@@ -9,7 +7,8 @@ import { startHarness, type Harness } from '../../helpers/harness';
 import { createTimeSkippingEnv, withWorker } from '../../helpers/timeSkipping';
 import { until } from '../../helpers/until';
 import { ok } from '../../integration/commerce/commerceHelpers';
-import { createPaymentTenant, netCharged } from '../../integration/payments/paymentsFixtures';
+import { checkoutPaymentInput, createPaymentTenant, netCharged } from '../../integration/payments/paymentsFixtures';
+import { submitAuthenticationPage } from '../../integration/payments/stepUpHelpers';
 
 const challengeCard = '4000000000003220';
 const minute = 60_000;
@@ -42,22 +41,7 @@ describe('an abandoned step-up (time skipping, real activities, Postgres, sandbo
       processorId: hosted,
       updatedData: { type: 'sandbox_hosted3ds' },
     });
-    const checkout = await t.checkout();
-    const input: PaymentWorkflowInput = {
-      paymentId: newId('payment'),
-      accountId: t.merchant.accountId,
-      mode: 'test',
-      storeId: t.storeId,
-      customerId: t.customerId,
-      paymentInstrumentId: await t.instrument(challengeCard),
-      amount: checkout.total,
-      currency: checkout.currency,
-      intent: 'purchase',
-      initiatedBy: 'customer',
-      source: 'checkout',
-      paymentFlowId: t.flowId,
-      checkoutSessionId: checkout.id,
-    };
+    const input = await checkoutPaymentInput(t, challengeCard);
     const activities = createActivities({
       db: harness.db,
       logger: harness.logger,
@@ -84,12 +68,7 @@ describe('an abandoned step-up (time skipping, real activities, Postgres, sandbo
       );
 
       // The shopper approves at the acquirer's page after the engine canceled: nothing charges.
-      const late = await fetch(waiting.action.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ outcome: 'approve' }).toString(),
-        redirect: 'manual',
-      });
+      const late = await submitAuthenticationPage(waiting.action.url, 'approve');
       expect(late.status).toBe(303);
     });
 
