@@ -80,5 +80,9 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     activities: options.activities,
     ...workerInterceptors(),
     ...workerConcurrency(options.maxCachedWorkflows),
+    // A workflow's next task goes to the sticky queue of the worker that ran its last one; when that
+    // worker was killed, the task waits this long before any worker may take it (10 s by default,
+    // which a crashed payment paid on top of its processor call's 5 s heartbeat timeout).
+    stickyQueueScheduleToStartTimeout: '3 seconds',
   });
 }
