@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { formatAmount } from '../../../src/checkout/hostedPage/pageData';
-import { billingDateAt } from '../../../src/domain/billing';
 import { claimLeaseMs, EmailClaimBusyError, sendEventEmail } from '../../../src/email/sendEventEmail';
 import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
 import { createMailer } from '../../../src/portal/mailer';
 import { createMerchant, type Merchant } from '../../helpers/fixtures';
 import { until } from '../../helpers/until';
-import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { renewalDueState, runSubscription } from '../../helpers/fixtures/subscriptions';
 import { useHarness } from '../../helpers/useHarness';
 import { ok } from '../commerce/commerceHelpers';
 import { recordPaidOrder } from './receiptFixtures';
@@ -22,8 +21,6 @@ import {
   goodCard,
   testVaultEnv,
 } from '../subscriptions/subscriptionsFixtures';
-
-const day = 24 * 3600 * 1000;
 
 describe('e-mails after money moves: receipts and the failed-renewal notice (real Postgres, Temporal, outbox)', () => {
   const harness = useHarness({ ...testVaultEnv, PUBLIC_BASE_URL: 'http://engine.test' });
@@ -180,18 +177,7 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
       const email = `renewal-${randomUUID()}@example.com`;
       const customer = await createCustomer(harness.db, merchant, email);
       const card = await createCard(harness.db, harness.config, merchant, customer.id, pan);
-      const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
-      const state = stateOf(
-        { merchant, storeId: store.id, plan, customerId: customer.id },
-        {
-          price: 2500,
-          paymentMethodId: card.id,
-          startedAtMs: anchor,
-          anchorAtMs: anchor,
-          cycle: 1,
-          paidOrdersCount: 1,
-        },
-      );
+      const state = renewalDueState({ merchant, storeId: store.id, plan, customerId: customer.id }, card.id);
       await runSubscription(harness, state);
       const eventOf = (eventType: string) =>
         until(

@@ -1,8 +1,7 @@
-import { billingDateAt } from '../../../src/domain/billing';
 import { paymentMethodChangedSignal } from '../../../workflows/subscriptions/messages';
 import { call } from '../../helpers/harness';
 import { useMerchant } from '../../helpers/fixtures';
-import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { renewalDueState, runSubscription } from '../../helpers/fixtures/subscriptions';
 import { useHarness } from '../../helpers/useHarness';
 import { completeChallenge, threeDsCards } from '../threeds/threedsHelpers';
 import {
@@ -16,7 +15,6 @@ import {
   testVaultEnv,
 } from '../subscriptions/subscriptionsFixtures';
 
-const day = 24 * 3600 * 1000;
 const publicBaseUrl = 'http://engine.test';
 
 /**
@@ -37,18 +35,7 @@ describe('portal: paying a failed renewal on-session', () => {
     const declining = await createCard(harness.db, harness.config, merchant, customer.id, decliningCard);
     const good = await createCard(harness.db, harness.config, merchant, customer.id, goodCard);
     const challenged = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.challenge);
-    const anchor = billingDateAt(Date.now() - 40 * day, 'month', 1, 0);
-    const state = stateOf(
-      { merchant, storeId: store.id, plan, customerId: customer.id },
-      {
-        price: 2500,
-        paymentMethodId: declining.id,
-        startedAtMs: anchor,
-        anchorAtMs: anchor,
-        cycle: 1,
-        paidOrdersCount: 1,
-      },
-    );
+    const state = renewalDueState({ merchant, storeId: store.id, plan, customerId: customer.id }, declining.id);
     await runSubscription(harness, state);
     await eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: state.subscriptionId } }),

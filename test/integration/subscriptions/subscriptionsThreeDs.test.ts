@@ -1,6 +1,5 @@
-import { billingDateAt } from '../../../src/domain/billing';
 import { useMerchant } from '../../helpers/fixtures';
-import { runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
+import { renewalDueState, runSubscription, stateOf } from '../../helpers/fixtures/subscriptions';
 import { useHarness } from '../../helpers/useHarness';
 import { threeDsCards } from '../threeds/threedsHelpers';
 import {
@@ -11,8 +10,6 @@ import {
   eventually,
   testVaultEnv,
 } from './subscriptionsFixtures';
-
-const day = 24 * 3600 * 1000;
 
 describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, sandbox acquirer + 3DS server)', () => {
   const harness = useHarness(testVaultEnv);
@@ -33,19 +30,7 @@ describe('renewals on a 3-D Secure flow (real Postgres, Temporal dev server, san
     const card = await createCard(harness.db, harness.config, merchant, customer.id, threeDsCards.challenge);
 
     // A subscription one paid period in: its renewal is due now.
-    const now = Date.now();
-    const anchor = billingDateAt(now - 40 * day, 'month', 1, 0);
-    const state = stateOf(
-      { merchant, storeId: store.id, plan, customerId: customer.id },
-      {
-        price: 2500,
-        paymentMethodId: card.id,
-        startedAtMs: anchor,
-        anchorAtMs: anchor,
-        cycle: 1,
-        paidOrdersCount: 1,
-      },
-    );
+    const state = renewalDueState({ merchant, storeId: store.id, plan, customerId: customer.id }, card.id);
     await runSubscription(harness, state);
 
     const renewed = await eventually(
