@@ -44,3 +44,24 @@ export async function expectSettledOnce(harness: Harness, accountId: string, pay
   const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
   expect(attempts).toEqual([expect.objectContaining({ attemptNumber: 1, outcome: 'approved' })]);
 }
+
+/** Ten browsers land on the same return link at once: every one is answered 200, settled and succeeded. */
+export async function returnTenTimesAtOnce(returnLink: string, paymentId: string): Promise<void> {
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => fetch(returnLink, { headers: { accept: 'application/json' } })),
+  );
+  const bodies = await Promise.all(answers.map((response) => response.json() as Promise<any>));
+  expect(answers.map((response) => response.status)).toEqual(Array(10).fill(200));
+  for (const body of bodies)
+    expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
+}
+
+/** A failed authentication settles the payment `authentication_failed` after one attempt: no cascade. */
+export async function expectFailedAuthentication(harness: Harness, returnLink: string, paymentId: string) {
+  expect(await landOnReturn(returnLink)).toMatchObject({
+    settled: true,
+    payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
+  });
+  const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
+  expect(attempts.map((attempt) => attempt.attemptNumber)).toEqual([1]);
+}

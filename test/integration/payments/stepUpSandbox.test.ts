@@ -1,7 +1,13 @@
 import { call, startHarness, type Harness } from '../../helpers/harness';
 import { ok } from '../commerce/commerceHelpers';
 import { createPaymentTenant, netCharged, tenantApi, type PaymentTenant } from './paymentsFixtures';
-import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepUpHelpers';
+import {
+  expectSettledOnce,
+  landOnReturn,
+  passAuthenticationPage,
+  expectFailedAuthentication,
+  returnTenTimesAtOnce,
+} from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a `sandbox_hosted3ds` processor: the engine's own
@@ -84,12 +90,7 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     const answer = await pay(t, challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'fail');
-    expect(await landOnReturn(back)).toMatchObject({
-      settled: true,
-      payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
-    });
-    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
-    expect(attempts.map((attempt) => attempt.attemptNumber)).toEqual([1]);
+    await expectFailedAuthentication(harness, back, paymentId);
     expect(await charged(t, hosted, paymentId)).toBe(0);
     expect(await t.ledger(fallback, { reference: paymentId })).toEqual([]);
   });
@@ -98,13 +99,7 @@ describe('step-up authentication at a sandbox_hosted3ds processor (Postgres, dev
     const answer = await pay(t, challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'approve');
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => fetch(back, { headers: { accept: 'application/json' } })),
-    );
-    const bodies = await Promise.all(answers.map((response) => response.json() as Promise<any>));
-    expect(answers.map((response) => response.status)).toEqual(Array(10).fill(200));
-    for (const body of bodies)
-      expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
+    await returnTenTimesAtOnce(back, paymentId);
     expect(await charged(t, hosted, paymentId)).toBe(2500);
     await expectSettledOnce(harness, t.merchant.accountId, paymentId);
   });

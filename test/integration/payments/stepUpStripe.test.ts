@@ -4,7 +4,13 @@ import { until } from '../../helpers/until';
 import { stripeKit } from '../processors/kits/stripe';
 import type { KitAccount } from '../processors/kits/types';
 import { createStripeTenant, tenantApi, type PaymentTenant } from './paymentsFixtures';
-import { expectSettledOnce, landOnReturn, passAuthenticationPage } from './stepUpHelpers';
+import {
+  expectSettledOnce,
+  landOnReturn,
+  passAuthenticationPage,
+  expectFailedAuthentication,
+  returnTenTimesAtOnce,
+} from './stepUpHelpers';
 
 /**
  * Processor-hosted 3-D Secure (step-up) through a stripe processor (the Stripe simulator over real
@@ -89,13 +95,7 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     const answer = await pay(challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'approve');
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => fetch(back, { headers: { accept: 'application/json' } })),
-    );
-    const bodies = await Promise.all(answers.map((response) => response.json() as Promise<any>));
-    expect(answers.map((response) => response.status)).toEqual(Array(10).fill(200));
-    for (const body of bodies)
-      expect(body).toMatchObject({ settled: true, payment: { id: paymentId, status: 'succeeded' } });
+    await returnTenTimesAtOnce(back, paymentId);
     expect(await account.netCharged(paymentId)).toBe(2500);
     await expectSettledOnce(harness, t.merchant.accountId, paymentId);
   });
@@ -104,12 +104,7 @@ describe('step-up authentication at a stripe processor (Postgres, dev server, St
     const answer = await pay(challengeCard);
     const paymentId = answer.body.payment.id as string;
     const back = await authenticate(answer.body.redirectUrl, 'fail');
-    expect(await landOnReturn(back)).toMatchObject({
-      settled: true,
-      payment: { id: paymentId, status: 'failed', declineCode: 'authentication_failed' },
-    });
-    const attempts = await harness.db.paymentAttempt.findMany({ where: { paymentId } });
-    expect(attempts.map((attempt) => attempt.attemptNumber)).toEqual([1]);
+    await expectFailedAuthentication(harness, back, paymentId);
     expect(await account.netCharged(paymentId)).toBe(0);
   });
 
