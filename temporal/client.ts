@@ -4,7 +4,7 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { SearchAttributePair, UpdateDefinition, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Duration, SearchAttributePair, UpdateDefinition, WorkflowIdReusePolicy } from '@temporalio/common';
 
 export { searchAttributesFor } from './searchAttributes';
 
@@ -18,6 +18,8 @@ export interface WorkflowStart {
   searchAttributes: SearchAttributePair[];
   /** REJECT_DUPLICATE: a closed run's id is never started again; its answer is its result or `whenClosed`. */
   workflowIdReusePolicy?: WorkflowIdReusePolicy;
+  /** How long a worker may hold one workflow task before the server hands it to another (default 10 s). */
+  workflowTaskTimeout?: Duration;
 }
 
 /** What the caller waits for: an update's answer (sent with update-with-start), or the run's result. */
@@ -51,6 +53,7 @@ export async function startAndAwait<Ret, Late, Args extends unknown[] = []>(
     args: start.args,
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     ...(start.workflowIdReusePolicy ? { workflowIdReusePolicy: start.workflowIdReusePolicy } : {}),
+    ...(start.workflowTaskTimeout ? { workflowTaskTimeout: start.workflowTaskTimeout } : {}),
     typedSearchAttributes: start.searchAttributes,
   };
   if ('update' in answer) {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { isKnownDeclineCode, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import { ProcessorTechnicalError, type LookupStatus } from '../../src/processors/types';
 import { paymentAttempts, paymentCascades } from '../../src/metrics/metrics';
@@ -7,8 +7,8 @@ import {
   processorAccess,
   ProcessorMissingError,
   type ProcessorAccess,
-  attemptCardAndProcessor,
 } from '../../src/payments/processorAccess';
+import { claimAttempt, settleClaimTry } from '../../src/payments/attemptClaims';
 import type {
   AttemptRecord,
   AuthorizeAttemptInput,
@@ -35,17 +35,23 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Calls the processor once for this attempt (card decrypted in memory only). A decline is
-     * returned as data; a failure is thrown as an ApplicationFailure whose details say whether any
-     * try so far may have charged (`AuthorizeFailureDetails`), retried by the workflow's policy
-     * under the same idempotency key.
+     * Calls the processor once for this attempt (card decrypted in memory only), after claiming the
+     * try in Postgres (`claimAttempt`). A decline is returned as data; a failure is thrown as an
+     * ApplicationFailure whose details say whether any try so far may have charged
+     * (`AuthorizeFailureDetails`), retried by the workflow's policy under the same idempotency key.
+     * Runs as a regular or a local activity: the claim row, not the activity's attempt counter,
+     * carries what earlier tries did.
      */
     async authorizeAttempt(input: AuthorizeAttemptInput): Promise<AuthorizeAttemptResult> {
-      const earlierTryMayHaveCharged = mayHaveChargedBefore();
+      // Unknown until the claim is read: a try that cannot read it must assume the worst.
+      let earlierTryMayHaveCharged = true;
+      let claimed = false;
       let sent = false;
       let processorType = 'unknown';
       try {
-        const { instrument, processor } = await attemptCardAndProcessor(db, input);
+        const { instrument, processor, tryNumber, ...claim } = await claimAttempt(db, input);
+        earlierTryMayHaveCharged = claim.earlierTryMayHaveCharged;
+        claimed = true;
         if (!instrument) throw new Error(`Payment instrument ${input.paymentInstrumentId} not found`);
         let access: ProcessorAccess;
         try {
@@ -56,7 +62,7 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         }
         processorType = access.type;
         // A later attempt number is the next processor of the flow; counted on its first try only.
-        if (input.attemptNumber > 1 && Context.current().info.attempt === 1)
+        if (input.attemptNumber > 1 && tryNumber === 1)
           paymentCascades.inc({ processor: processorType });
         sent = true;
         const result = await access.adapter.authorize({
@@ -115,7 +121,9 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         return answer;
       } catch (error) {
         if (sent) paymentAttempts.inc({ processor: processorType, outcome: 'error' });
-        throw attemptFailure(error, earlierTryMayHaveCharged, sent);
+        const failure = attemptFailure(error, earlierTryMayHaveCharged, sent);
+        if (claimed) await settleClaimTry(db, input, failure.details.mayHaveCharged).catch(() => undefined);
+        throw failure.applicationFailure;
       }
     },
 
@@ -178,24 +186,11 @@ class ProcessorConfigurationError extends Error {
   override readonly name = 'ProcessorConfigurationError';
 }
 
-/**
- * Whether an earlier try of this attempt may have charged. The workflow sees only the last try's
- * failure, so each failing try leaves its verdict in heartbeat details for the next one: a timeout
- * followed by an outage must still count as "may have charged". A try that left no verdict (its
- * worker died, or it outran its start-to-close timeout) may have been in the middle of the call,
- * so a gap in the chain of verdicts counts as "may have charged" too.
- */
-function mayHaveChargedBefore(): boolean {
-  const { attempt, heartbeatDetails } = Context.current().info;
-  if (attempt <= 1) return false;
-  const details = heartbeatDetails as Partial<TryVerdict> | undefined;
-  return details?.mayHaveCharged === true || details?.try !== attempt - 1;
-}
-
-/** What a failing try leaves for the next one: its verdict (with all earlier ones folded in) and its number. */
-type TryVerdict = AuthorizeFailureDetails & { try: number };
-
-function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent: boolean): ApplicationFailure {
+function attemptFailure(
+  error: unknown,
+  earlierTryMayHaveCharged: boolean,
+  sent: boolean,
+): { details: AuthorizeFailureDetails; applicationFailure: ApplicationFailure } {
   const message = (error as Error | undefined)?.message ?? String(error);
   let details: AuthorizeFailureDetails;
   let type: string;
@@ -210,11 +205,11 @@ function attemptFailure(error: unknown, earlierTryMayHaveCharged: boolean, sent:
     details = { code: 'processor_error', mayHaveCharged: earlierTryMayHaveCharged || sent };
     type = 'PaymentAttemptError';
   }
-  Context.current().heartbeat({ ...details, try: Context.current().info.attempt } satisfies TryVerdict);
-  return ApplicationFailure.create({
+  const applicationFailure = ApplicationFailure.create({
     message,
     type,
     details: [details],
     nonRetryable: error instanceof ProcessorConfigurationError,
   });
+  return { details, applicationFailure };
 }

@@ -103,37 +103,3 @@ export class ProcessorMissingError extends Error {
     this.name = 'ProcessorMissingError';
   }
 }
-
-/** The card and the processor of an attempt, both scoped to the account and mode, in one statement. */
-export async function attemptCardAndProcessor(
-  db: Db,
-  input: { paymentInstrumentId: string; processorId: string; accountId: string; mode: 'test' | 'live' },
-) {
-  const [row] = await db.$queryRaw<{ instrument: CardRow | null; processor: ProcessorRow | null }[]>`
-    SELECT
-      (SELECT jsonb_build_object('encryptedPan', encrypted_pan, 'expMonth', exp_month, 'expYear', exp_year,
-              'cardholderName', cardholder_name)
-         FROM payment_instruments
-        WHERE id = ${input.paymentInstrumentId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
-        AS instrument,
-      (SELECT jsonb_build_object('id', id, 'type', type, 'encryptedCredentials', encrypted_credentials,
-              'enable3DS', enable_3ds)
-         FROM processors
-        WHERE id = ${input.processorId} AND account_id = ${input.accountId} AND mode = ${input.mode}::"Mode")
-        AS processor`;
-  return { instrument: row?.instrument ?? null, processor: row?.processor ?? null };
-}
-
-interface CardRow {
-  encryptedPan: string;
-  expMonth: number;
-  expYear: number;
-  cardholderName: string | null;
-}
-
-interface ProcessorRow {
-  id: string;
-  type: string;
-  encryptedCredentials: string;
-  enable3DS: boolean;
-}

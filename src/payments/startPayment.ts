@@ -52,6 +52,14 @@ export function paymentRunDeps(deps: {
 }
 
 /**
+ * A payment's first workflow task calls the processor (a local activity), so a worker killed in
+ * the middle of it is only noticed when the task times out: 4 s instead of the server's 10 s. A
+ * live worker whose local activity runs longer is not cut off: it tells the server it is alive
+ * (a workflow task heartbeat) at 80 % of this timeout.
+ */
+export const paymentWorkflowTaskTimeout = '4 seconds';
+
+/**
  * Starts the payment workflow with update-with-start and waits for `awaitOutcome`: terminal,
  * requires_action, or `processing` at the deadline (the workflow's own timer answers first; the
  * client-side race only covers a worker that never picks the update up). A running workflow under
@@ -66,6 +74,7 @@ export async function runPayment(deps: PaymentRunDeps, input: PaymentWorkflowInp
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowTaskTimeout: paymentWorkflowTaskTimeout,
       searchAttributes: searchAttributesFor({
         accountId: input.accountId,
         storeId: input.storeId,

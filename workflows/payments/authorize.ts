@@ -1,16 +1,36 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { authorization } from '../shared/activityOptions';
+import { authorization, localAuthorization } from '../shared/activityOptions';
 import { declineCategoryOf, isOutcomeUnknown } from '../../src/processors/declineCodes';
 import type { ThreeDsValues } from '../../src/processors/types';
 import type {
   AttemptRecord,
+  AuthorizeAttemptInput,
   AuthorizeAttemptResult,
   AuthorizeFailureDetails,
   ChargeInput,
 } from '../../src/payments/workflowTypes';
 
-const { authorizeAttempt } = proxyActivities<Activities>(authorization);
+const remote = proxyActivities<Activities>(authorization);
+const local = proxyLocalActivities<Activities>(localAuthorization);
+
+/**
+ * Runs before this change recorded the authorization as a scheduled activity, a second workflow
+ * task after it; runs from now on call the processor in the workflow task that is running (local
+ * activity), so a frictionless payment answers from its first task.
+ */
+export const authorizeInWorkflowTask = 'authorize-in-workflow-task';
+
+function authorizeAttempt(input: AuthorizeAttemptInput): Promise<AuthorizeAttemptResult> {
+  return patched(authorizeInWorkflowTask) ? local.authorizeAttempt(input) : remote.authorizeAttempt(input);
+}
 
 export type Attempt = AuthorizeAttemptResult & { failure?: FailedAttempt };
 
@@ -49,9 +69,10 @@ export async function attemptOnce(
       ...(input.clientIp ? { shopperIp: input.clientIp } : {}),
     });
   } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
+    const cause = causeOfSpentRetries(error);
+    if (!cause) throw error;
     // Retries are spent: the processor is unreachable, broken, or silent.
-    const { code, message, mayHaveCharged } = technicalFailureOf(error);
+    const { code, message, mayHaveCharged } = technicalFailureOf(cause);
     const record: AttemptRecord = {
       attemptNumber,
       processorId,
@@ -65,8 +86,17 @@ export async function attemptOnce(
   }
 }
 
-function technicalFailureOf(error: ActivityFailure): { code: string; message: string; mayHaveCharged: boolean } {
-  const cause = error.cause;
+/**
+ * What ended an activity whose retries are spent: an activity's failure arrives as an
+ * ActivityFailure around its cause, a local activity's as the cause itself.
+ */
+function causeOfSpentRetries(error: unknown): Error | undefined {
+  if (error instanceof ActivityFailure) return error.cause ?? error;
+  if (error instanceof ApplicationFailure || error instanceof TimeoutFailure) return error;
+  return undefined;
+}
+
+function technicalFailureOf(cause: Error): { code: string; message: string; mayHaveCharged: boolean } {
   // The activity itself ran out of time: the call may have gone out.
   if (cause instanceof TimeoutFailure)
     return { code: 'processor_timeout', message: 'The processor did not answer in time', mayHaveCharged: true };
@@ -75,5 +105,5 @@ function technicalFailureOf(error: ActivityFailure): { code: string; message: st
     const code = details?.code ?? 'processor_error';
     return { code, message: cause.message, mayHaveCharged: details?.mayHaveCharged ?? isOutcomeUnknown(code) };
   }
-  return { code: 'processor_error', message: cause?.message ?? error.message, mayHaveCharged: true };
+  return { code: 'processor_error', message: cause.message, mayHaveCharged: true };
 }

@@ -47,6 +47,19 @@ export const processorCall = {
 export const authorization: ActivityOptions = processorCall;
 
 /**
+ * An authorization run as a local activity, inside the payment's first workflow task: the same
+ * retries as a processor call, in the worker for up to 10 s, then by timers of the server. No
+ * heartbeat exists for local activities: a killed worker is noticed when its workflow task times
+ * out (the payment's short workflow task timeout), and the try run again on another worker learns
+ * from its claim row in Postgres that an earlier try may have charged.
+ */
+export const localAuthorization: LocalActivityOptions = {
+  startToCloseTimeout: processorCall.startToCloseTimeout,
+  retry: processorCall.retry,
+  localRetryThreshold: '10 seconds',
+};
+
+/**
  * The reversal of an attempt that may have charged gets a longer budget than the call it undoes:
  * until it is confirmed the payment may not move on to another processor.
  */

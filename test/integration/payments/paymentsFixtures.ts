@@ -178,21 +178,17 @@ export async function untilSettled(
   }
 }
 
-/** How many tries the payment's authorizeAttempt activities took, per scheduled activity (from the workflow history). */
+/**
+ * How many tries each processor call of the payment took, in attempt order: the claim rows the
+ * authorization writes before each try goes out (counted across workers, local or not).
+ */
 export async function authorizeTries(harness: Harness, paymentId: string): Promise<number[]> {
-  const events = (await harness.temporal.workflow.getHandle(paymentId).fetchHistory()).events ?? [];
-  const authorizeIds = new Set(
-    events
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizeAttempt')
-      .map((e) => Number(e.eventId)),
-  );
-  return events
-    .filter(
-      (e) =>
-        e.activityTaskStartedEventAttributes &&
-        authorizeIds.has(Number(e.activityTaskStartedEventAttributes.scheduledEventId)),
-    )
-    .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+  const claims = await harness.db.authorizationClaim.findMany({
+    where: { paymentId },
+    orderBy: { attemptNumber: 'asc' },
+    select: { tries: true },
+  });
+  return claims.map((claim) => claim.tries);
 }
 
 /** The tenant's API with a fresh Idempotency-Key per call, and a card payment in EUR by `POST /payments/process`. */
