@@ -62,8 +62,7 @@ export function createPaymentAuthorizeActivities(deps: ActivityDeps) {
         }
         processorType = access.type;
         // A later attempt number is the next processor of the flow; counted on its first try only.
-        if (input.attemptNumber > 1 && tryNumber === 1)
-          paymentCascades.inc({ processor: processorType });
+        if (input.attemptNumber > 1 && tryNumber === 1) paymentCascades.inc({ processor: processorType });
         sent = true;
         const result = await access.adapter.authorize({
           idempotencyKey: attemptIdempotencyKey(input.paymentId, input.attemptNumber),

@@ -23,6 +23,7 @@ export interface NewPaymentRow {
   clientIp: string | null;
   returnUrl: string | null;
   metadata: Record<string, string> | null;
+  workflowRunId: string | null;
 }
 
 /**
@@ -57,12 +58,14 @@ export async function claimCheckoutSessionForPayment(
     ), inserted AS (
       INSERT INTO payments (id, account_id, mode, store_id, customer_id, order_id, checkout_session_id,
                             payment_instrument_id, payment_flow_id, threeds_session_id, intent, status, amount,
-                            currency, initiated_by, source, client_ip, return_url, metadata, created_at, updated_at)
+                            currency, initiated_by, source, client_ip, return_url, metadata, workflow_run_id,
+                            created_at, updated_at)
       SELECT ${payment.id}, ${payment.accountId}, ${payment.mode}::"Mode", ${payment.storeId}, ${payment.customerId},
              ${payment.orderId}, ${payment.checkoutSessionId}, ${payment.paymentInstrumentId}, ${payment.paymentFlowId},
              ${payment.threedsSessionId}, ${payment.intent}, 'processing', ${payment.amount}::int, ${payment.currency},
              ${payment.initiatedBy}, ${payment.source}, ${payment.clientIp}, ${payment.returnUrl},
-             ${payment.metadata === null ? null : JSON.stringify(payment.metadata)}::jsonb, ${now}, ${now}
+             ${payment.metadata === null ? null : JSON.stringify(payment.metadata)}::jsonb, ${payment.workflowRunId},
+             ${now}, ${now}
         FROM claimed
       RETURNING id
     )

@@ -11,7 +11,11 @@ const resumableStatus = 'processing';
  * derives them; a row of another request (other amount, card, customer, session …) or one already
  * decided (succeeded, failed, blocked, waiting for 3-D Secure) is never authorized again.
  */
-export function existingPaymentRefusal(input: PaymentWorkflowInput, row: ExistingPaymentRow): DomainErrorData | null {
+export function existingPaymentRefusal(
+  input: PaymentWorkflowInput,
+  row: ExistingPaymentRow,
+  runId: string | null,
+): DomainErrorData | null {
   const sameRequest =
     row.accountId === input.accountId &&
     row.mode === input.mode &&
@@ -29,6 +33,9 @@ export function existingPaymentRefusal(input: PaymentWorkflowInput, row: Existin
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: `Payment ${input.paymentId} of this key was made for another request; send this payment with a new Idempotency-Key`,
     };
+  // This run's own row, decided or not: its first workflow task was lost (the worker died) after
+  // the row was written, and the run does its steps again; each of them is safe to repeat.
+  if (runId !== null && row.workflowRunId === runId) return null;
   if (row.status !== resumableStatus)
     return {
       kind: 'conflict',

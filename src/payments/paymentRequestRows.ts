@@ -14,6 +14,7 @@ export interface ExistingPaymentRow {
   intent: string;
   amount: number;
   currency: string;
+  workflowRunId: string | null;
 }
 
 /** What a payment's preparation reads, fetched in ONE statement (see readPaymentRequest). */
@@ -63,7 +64,7 @@ export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): P
       (SELECT jsonb_build_object('accountId', account_id, 'mode', mode, 'status', status, 'storeId', store_id,
               'customerId', customer_id, 'paymentInstrumentId', payment_instrument_id,
               'checkoutSessionId', checkout_session_id, 'orderId', order_id, 'intent', intent, 'amount', amount,
-              'currency', currency)
+              'currency', currency, 'workflowRunId', workflow_run_id)
          FROM payments WHERE id = ${input.paymentId}) AS "existingPayment",
       EXISTS (SELECT 1 FROM block_rules WHERE ${scope} AND enabled) AS "blockRulesEnabled",
       (SELECT jsonb_build_object('id', id, 'baseCurrency', base_currency, 'presentmentCurrencies', presentment_currencies)

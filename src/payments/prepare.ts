@@ -29,17 +29,21 @@ const stickyStatuses = ['succeeded', 'authorized', 'partially_refunded', 'refund
  * Idempotency-Key, and an old payment must never be authorized again). Returns what routing needs, or `free` for a payment of 0 (a
  * checkout session a discount brought to 0), which routes nowhere.
  */
-export async function preparePayment(db: Db, input: PaymentWorkflowInput): Promise<PrepareResult> {
+export async function preparePayment(
+  db: Db,
+  input: PaymentWorkflowInput,
+  runId: string | null,
+): Promise<PrepareResult> {
   // One read for the checks and the routing context: the rows a repeat reads are the same.
   const rows = await readPaymentRequest(db, input);
   if (rows.existingPayment) {
     // Resumed only when it is this request's row and nothing has finished it (a retried prepare).
-    const reused = existingPaymentRefusal(input, rows.existingPayment);
+    const reused = existingPaymentRefusal(input, rows.existingPayment, runId);
     if (reused) return { kind: 'rejected', error: reused };
   } else {
     const refusal = await paymentRequestRefusal(db, input, rows);
     if (refusal) return { kind: 'rejected', error: refusal };
-    const refused = await writePaymentRow(db, input);
+    const refused = await writePaymentRow(db, input, runId);
     if (refused) return { kind: 'rejected', error: refused };
   }
   const noBlockRules = rows.blockRulesEnabled ? {} : { noBlockRules: true as const };
@@ -106,7 +110,11 @@ export async function markRequiresAction(db: Db, input: { paymentId: string; red
  * The payment row `processing`: with a checkout session, in the same statement as the session's
  * claim (refused, writing nothing, when another payment holds it or the session is not open).
  */
-async function writePaymentRow(db: Db, input: PaymentWorkflowInput): Promise<DomainErrorData | null> {
+async function writePaymentRow(
+  db: Db,
+  input: PaymentWorkflowInput,
+  runId: string | null,
+): Promise<DomainErrorData | null> {
   const row = {
     id: input.paymentId,
     accountId: input.accountId,
@@ -126,6 +134,7 @@ async function writePaymentRow(db: Db, input: PaymentWorkflowInput): Promise<Dom
     clientIp: input.clientIp ?? null,
     returnUrl: input.returnUrl ?? null,
     metadata: input.blikCode ? { blikCode: input.blikCode } : null,
+    workflowRunId: runId,
   };
   if (input.checkoutSessionId)
     return claimCheckoutSessionForPayment(db, { ...row, checkoutSessionId: input.checkoutSessionId });

@@ -224,6 +224,11 @@ export interface OrderSummary {
 export interface FinalizeResult {
   eventIds: string[];
   order: OrderSummary | null;
+  /**
+   * Set when the payment was closed already (this call repeats one that committed, or the run's
+   * lost first workflow task is being done again): what was recorded then, which the API answers.
+   */
+  recorded?: { status: PaymentStatus; declineCode: string | null; declineMessage: string | null };
 }
 
 /** What the API answers with: terminal, requires_action, or still processing at the deadline. */

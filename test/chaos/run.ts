@@ -3,9 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/logging/logger';
 import { Lifecycle } from '../../src/runtime/shutdown';
-import { createTemporalClient } from '../../temporal/connection';
 import { freePort } from '../../temporal/devServer';
-import { paymentStateQuery } from '../../workflows/payments/payment';
 import { noTroubles, payUntilTerminal } from './client';
 import { startClusterBackends } from './backends';
 import { Cluster } from './cluster';
@@ -81,7 +79,6 @@ async function main(): Promise<number> {
   let cluster: Cluster | undefined;
   try {
     const { databaseUrl, db, temporal } = await startClusterBackends(settings.dataDir, logger, lifecycle, external);
-    const client = await createTemporalClient(temporal.settings);
 
     cluster = new Cluster({
       databaseUrl,
@@ -131,20 +128,21 @@ async function main(): Promise<number> {
     });
 
     const holdInstruments = tenants.map((tenant) => tenant.instruments.hold);
-    /** A payment with the holding card that is at the authorize step (its call held at the acquirer). */
+    /**
+     * A payment with the holding card whose processor call is in flight: claimed (the row written
+     * before the call goes out) and not yet answered (no attempt row). The workflow cannot be asked:
+     * the call runs inside its workflow task, and a query waits for that task to end.
+     */
     const heldAtAcquirer = async (): Promise<string | undefined> => {
-      const rows = await db.payment.findMany({
-        where: { status: 'processing', paymentInstrumentId: { in: holdInstruments } },
-        select: { id: true },
-      });
-      for (const { id } of rows) {
-        const state = await client.workflow
-          .getHandle(id)
-          .query(paymentStateQuery)
-          .catch(() => undefined);
-        if (state?.step === 'authorizing') return id;
-      }
-      return undefined;
+      const rows = await db.$queryRaw<{ id: string }[]>`
+        SELECT c.payment_id AS id
+          FROM authorization_claims c
+          JOIN payments p ON p.id = c.payment_id
+         WHERE p.status = 'processing' AND p.payment_instrument_id = ANY(${holdInstruments})
+           AND NOT EXISTS (SELECT 1 FROM payment_attempts a
+                            WHERE a.payment_id = c.payment_id AND a.attempt_number = c.attempt_number)
+         LIMIT 1`;
+      return rows[0]?.id;
     };
     const kills = { worker: 0, workerDuringCall: 0, api: 0, sandbox: 0 };
     const plan = killPlan();

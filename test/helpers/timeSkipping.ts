@@ -50,10 +50,14 @@ export async function withWorker<T>(
 }
 
 const { EventType } = temporal.api.enums.v1;
-/** History events after which a workflow waits for the outside world: nothing of its own is running. */
+/**
+ * History events after which a workflow waits for the outside world: nothing of its own is running.
+ * An update answered in a workflow task is recorded after the task's completion.
+ */
 const waitingEvents = new Set<number>([
   EventType.EVENT_TYPE_TIMER_STARTED,
   EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
 ]);
 
 /**

@@ -28,14 +28,11 @@ export async function recordPayment(
 ): Promise<PaymentOutcome> {
   progress.state.step = 'recording';
   const recorded = await finalizePayment({ paymentId: input.paymentId, ...final });
+  // A payment closed before (this run's first workflow task done again) answers what was recorded.
+  const { status, declineCode, declineMessage } = recorded.recorded ?? final;
   progress.answer(
-    {
-      ...paymentOutcome(input, final.status),
-      declineCode: final.declineCode,
-      declineMessage: final.declineMessage,
-      order: recorded.order,
-    },
-    final.review ? 'needs_review' : final.status,
+    { ...paymentOutcome(input, status), declineCode, declineMessage, order: recorded.order },
+    final.review ? 'needs_review' : status,
   );
   if (recorded.eventIds.length > 0) await dispatchEvents(recorded.eventIds);
   return progress.ended();

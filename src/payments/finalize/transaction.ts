@@ -5,7 +5,7 @@ import type { Logger } from '../../logging/logger';
 import { attemptIdempotencyKey } from '../attemptRows';
 import { releaseCheckoutClaim } from '../checkoutClaims';
 import { recordDispute } from '../disputes';
-import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview } from '../workflowTypes';
+import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview, PaymentStatus } from '../workflowTypes';
 
 /** What recordPaymentEnd wrote; `closed` is set only by the call that closed the payment (a repeat is not). */
 export interface PaymentEndRecorded extends FinalizeResult {
@@ -34,7 +34,10 @@ export async function recordPaymentEndInTransaction(
     const payment = await tx.payment.findUniqueOrThrow({ where: { id: input.paymentId } });
     if (!openStatuses.includes(payment.status)) {
       const order = payment.orderId ? await tx.order.findUnique({ where: { id: payment.orderId } }) : null;
-      return { eventIds: [], order: summaryOf(order), closed: null };
+      // Its events were written with it; the outbox sweep dispatches any whose dispatch was lost.
+      const { declineCode, declineMessage } = payment;
+      const recorded = { status: payment.status as PaymentStatus, declineCode, declineMessage };
+      return { eventIds: [], order: summaryOf(order), closed: null, recorded };
     }
     const succeeded = input.status !== 'failed';
     // Collected, then written in one INSERT with the subscriber check (recordSubscribedEvents).

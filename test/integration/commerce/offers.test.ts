@@ -144,6 +144,7 @@ describe('upsell and order-bump offers (/offers) over HTTP', () => {
       clientIp: null,
       returnUrl: null,
       metadata: null,
+      workflowRunId: null,
     });
     /** Whether `promise` has settled yet (it must not while it waits on the lock). */
     const settled = (promise: Promise<unknown>) => {

@@ -142,7 +142,8 @@ describe('npm run api + npm run worker: one trace per payment across both proces
     expect(completed).toBeGreaterThanOrEqual(1);
     const text = await scrape(url);
     expect(
-      sampleSum(text, 'temporal_activity_execution_latency_count', { activity_type: 'authorizeAttempt' }),
+      // The authorization runs as a local activity in the payment's first workflow task.
+      sampleSum(text, 'temporal_local_activity_execution_latency_count', { activity_type: 'authorizeAttempt' }),
     ).toBeGreaterThanOrEqual(1);
     expect(worker.messages()).toContain('temporal sdk metrics listening');
   });

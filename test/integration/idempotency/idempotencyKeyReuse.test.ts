@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { createPaymentPrepareActivities } from '../../../activities/payments/prepare';
 import { createPaymentRefundActivities } from '../../../activities/payments/refund';
 import { createMaintenanceActivities } from '../../../activities/maintenance/sweeps';
-import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
+import type { PaymentWorkflowInput, PrepareResult } from '../../../src/payments/workflowTypes';
 import { call } from '../../helpers/harness';
 import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
@@ -158,6 +159,25 @@ describe('Idempotency-Key reused after its answer expired (Postgres, dev server,
       expect((await preparePayment(fresh)).kind).toBe('ready');
       expect((await preparePayment(fresh)).kind).toBe('ready');
       expect(await harness.db.payment.count({ where: { id: fresh.paymentId } })).toBe(1);
+    });
+
+    it('the run that wrote a row resumes it even once decided (its lost first workflow task done again); another run does not', async () => {
+      const { preparePayment } = createPaymentPrepareActivities(activityDeps());
+      const done = await post('/payments/process', await purchase(1200), randomUUID());
+      const row = await harness.db.payment.findUniqueOrThrow({ where: { id: done.body.payment.id } });
+      expect(row).toMatchObject({ status: 'succeeded', workflowRunId: expect.any(String) });
+      const asRun = (runId: string): Promise<PrepareResult> =>
+        new MockActivityEnvironment({ workflowExecution: { workflowId: row.id, runId } }).run(
+          preparePayment,
+          inputOf(row),
+        );
+
+      expect((await asRun(row.workflowRunId!)).kind).toBe('ready');
+      expect(await asRun(randomUUID())).toMatchObject({ kind: 'rejected', error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+      expect(await harness.db.payment.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+        status: 'succeeded',
+        amount: 1200,
+      });
     });
 
     it("reserveRefund refuses a settled refund and another payment's, and resumes only its own pending one", async () => {
