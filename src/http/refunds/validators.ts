@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Payment, Refund } from '../../generated/prisma/client';
 import { idParam, iso } from '../../commerce/schemas';
 import '../core/openapi';
 
@@ -23,18 +24,10 @@ export const refundSchema = z
   })
   .openapi('Refund');
 
-export function toPublicRefund(row: {
-  id: string;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  failureCode: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  payment: { id: string; status: string; amount: number; currency: string };
-}): z.input<typeof refundSchema> {
+/** A refund with the payment it refunds (as it stands now). */
+export function toPublicRefund(
+  row: Refund & { payment: Pick<Payment, 'id' | 'status' | 'amount' | 'currency'> },
+): z.input<typeof refundSchema> {
   return {
     id: row.id,
     paymentId: row.paymentId,
