@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
 import { isValidStepUpToken } from '../../payments/stepUpLinks';
 import { stepUpReturn, stepUpStart, type StepUpLanding } from '../../payments/stepUpBrowser';
+import { unauthenticated } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { notAuthorized } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { returnedPaymentSchema } from '../threeds/returnRoutes';
@@ -53,7 +53,7 @@ export function registerPaymentAuthenticationRoutes({ unauthenticatedRouter }: R
   const { config } = deps;
   const checkToken = (paymentId: string, query: z.infer<typeof linkQuery>) => {
     if (!isValidStepUpToken(config, paymentId, query.attempt, query.token))
-      throw notAuthorized('Invalid or missing authentication link token');
+      throw unauthenticated('Invalid or missing authentication link token');
   };
   const startLink = (req: Request) =>
     `${req.baseUrl}${req.path.replace(/\/return$/, '')}?${new URLSearchParams({ attempt: String(req.query.attempt), token: String(req.query.token) }).toString()}`;
