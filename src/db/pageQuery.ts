@@ -11,15 +11,26 @@ export interface PageQuery {
   take: number;
 }
 
+/** The part of a model's FindManyArgs a page sets. */
+interface Pageable {
+  where?: unknown;
+  orderBy?: unknown;
+}
+
+/** What `findMany` takes for one page of a model whose FindManyArgs are `Args`. */
+export type PageArgs<Args extends Pageable> = Required<Pick<Args, 'where' | 'orderBy'>> & {
+  skip: number;
+  take: number;
+};
+
 /**
- * The `findMany` arguments of one page of a model (`Args` is its FindManyArgs): the caller's scope
- * ANDed with the list's filters, its order and window. The clauses were checked against the
- * list's definition when the request was parsed, hence the cast to the model's types.
+ * The `findMany` arguments of one page of a model: the caller's scope ANDed with the list's
+ * filters, its order and window. The clauses were checked against the list's definition when the
+ * request was parsed, hence the cast to the model's types.
  */
-export function scopedPageArgs<Args extends { where?: unknown; orderBy?: unknown }>(scope: object, page: PageQuery) {
-  return { where: { ...scope, AND: page.where }, orderBy: page.orderBy, skip: page.skip, take: page.take } as Required<
-    Pick<Args, 'where' | 'orderBy'>
-  > & { skip: number; take: number };
+export function scopedPageArgs<Args extends Pageable>(scope: object, page: PageQuery): PageArgs<Args> {
+  const { where, orderBy, skip, take } = page;
+  return { where: { ...scope, AND: where }, orderBy, skip, take } as PageArgs<Args>;
 }
 
 /** A page numbered from 1 of at most `pageSize` rows. */
