@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Payment, Refund } from '../../generated/prisma/client';
 import { idParam, iso } from '../../commerce/schemas';
 import '../core/openapi';
+import { paymentSummarySchema } from '../payments/views';
 
 export const refundParams = idParam('refundId', 're');
 
@@ -18,9 +19,7 @@ export const refundSchema = z
     failureCode: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    payment: z
-      .object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string() })
-      .openapi({ description: 'The refunded payment as it stands now' }),
+    payment: paymentSummarySchema.openapi({ description: 'The refunded payment as it stands now' }),
   })
   .openapi('Refund');
 
