@@ -63,6 +63,12 @@ export const unauthenticated = (message: string) => new DomainError('unauthentic
 export const forbidden = (message: string, code = 'FORBIDDEN') => new DomainError('forbidden', code, message);
 /** `notFound('Store')` → NOT_FOUND "Store not found", as the API has always said it. */
 export const notFound = (what: string) => new DomainError('not_found', 'NOT_FOUND', `${what} not found`);
+
+/** What a lookup found, or not_found naming what it looked for: `orNotFound(await db.store.findFirst(…), 'Store')`. */
+export function orNotFound<T>(found: T | null | undefined, what: string): T {
+  if (found === null || found === undefined) throw notFound(what);
+  return found;
+}
 export const conflict = (message: string, code = 'CONFLICT') => new DomainError('conflict', code, message);
 export const unavailable = (message: string, code: string) => new DomainError('unavailable', code, message);
 /** Too many attempts: the caller may try again after `retryAfterSeconds` (at least 1). */

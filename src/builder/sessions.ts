@@ -3,7 +3,7 @@ import type { Db, Prisma } from '../db/prisma';
 import type { BuilderSession, Plugin, PluginDeployment } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';
 import { newId, randomBase62 } from '../domain/ids';
-import { DomainError, forbidden, notFound, unauthenticated } from '../errors';
+import { DomainError, forbidden, notFound, orNotFound, unauthenticated } from '../errors';
 import type { PluginManifest } from '../plugins/manifest';
 import { replaceManifest } from '../plugins/plugins';
 
@@ -64,12 +64,13 @@ export function requirePermission(session: BuilderSession, permission: BuilderPe
 }
 
 async function deploymentOf(db: Db, session: BuilderSession): Promise<PluginDeployment & { plugin: Plugin }> {
-  const deployment = await db.pluginDeployment.findUnique({
-    where: { id: session.deploymentId },
-    include: { plugin: true },
-  });
-  if (!deployment) throw notFound('Deployment');
-  return deployment;
+  return orNotFound(
+    await db.pluginDeployment.findUnique({
+      where: { id: session.deploymentId },
+      include: { plugin: true },
+    }),
+    'Deployment',
+  );
 }
 
 export async function readSource(db: Db, session: BuilderSession) {

@@ -1,4 +1,5 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { BlockRule } from '../generated/prisma/client';
 import {
@@ -8,7 +9,7 @@ import {
   type BlockRuleType,
 } from '../domain/blockRules';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import type { Scope } from './scope';
 
 export const blockRuleList: ListDefinition = {
@@ -50,9 +51,7 @@ function expiryFrom(start: Date, ttlHours: number | null | undefined): Date | nu
 
 /** A block rule of the caller's account and mode, or not_found. */
 export async function findBlockRule(db: Db | Prisma.TransactionClient, scope: Scope, ruleId: string) {
-  const rule = await db.blockRule.findFirst({ where: { id: ruleId, ...scope } });
-  if (!rule) throw notFound('Block rule');
-  return rule;
+  return orNotFound(await db.blockRule.findFirst({ where: { id: ruleId, ...scope } }), 'Block rule');
 }
 
 export async function createBlockRule(db: Db, scope: Scope, input: BlockRuleFields): Promise<BlockRule> {
@@ -74,17 +73,8 @@ export async function createBlockRule(db: Db, scope: Scope, input: BlockRuleFiel
 }
 
 export async function listBlockRules(db: Db, scope: Scope, query: ListQuery): Promise<Page<BlockRule>> {
-  const where = { ...scope, AND: query.where } as Prisma.BlockRuleWhereInput;
-  const [rows, total] = await Promise.all([
-    db.blockRule.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.BlockRuleOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.blockRule.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.BlockRuleFindManyArgs>(scope, query);
+  return readPage(db.blockRule.findMany(args), db.blockRule.count({ where: args.where }));
 }
 
 /** Changes a rule; a new ttlHours restarts the expiry from now (null removes it). */

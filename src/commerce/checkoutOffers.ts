@@ -1,8 +1,9 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { CheckoutOffer, Price, Product, Promotion, Variant } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import type { Scope } from './scope';
 import { findStore } from './stores';
 
@@ -75,9 +76,7 @@ async function withReferences(db: Db, offer: CheckoutOffer): Promise<CheckoutOff
 }
 
 async function findOffer(db: Db, scope: Scope, offerId: string): Promise<CheckoutOffer> {
-  const offer = await db.checkoutOffer.findFirst({ where: { id: offerId, ...scope } });
-  if (!offer) throw notFound('Checkout offer');
-  return offer;
+  return orNotFound(await db.checkoutOffer.findFirst({ where: { id: offerId, ...scope } }), 'Checkout offer');
 }
 
 export async function createCheckoutOffer(
@@ -107,16 +106,11 @@ export async function listCheckoutOffers(
   scope: Scope,
   query: ListQuery,
 ): Promise<Page<CheckoutOfferWithReferences>> {
-  const where = { ...scope, AND: query.where } as Prisma.CheckoutOfferWhereInput;
-  const [rows, total] = await Promise.all([
-    db.checkoutOffer.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.CheckoutOfferOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.checkoutOffer.count({ where }),
-  ]);
+  const args = scopedPageArgs<Prisma.CheckoutOfferFindManyArgs>(scope, query);
+  const { rows, total } = await readPage(
+    db.checkoutOffer.findMany(args),
+    db.checkoutOffer.count({ where: args.where }),
+  );
   return { rows: await Promise.all(rows.map((row) => withReferences(db, row))), total };
 }
 

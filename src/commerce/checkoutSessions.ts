@@ -1,10 +1,11 @@
 import { recordSessionExpired } from './lapsedSessions';
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import { findCustomer, findOrCreateCustomerByEmail } from './customers';
 import { computeCheckoutTotals, TotalsError } from '../domain/checkoutTotals';
 import { newId } from '../domain/ids';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound, orNotFound } from '../errors';
 import {
   assertFirstTimeEligible,
   redeemPromotionCodes,
@@ -200,18 +201,12 @@ export async function listCheckoutSessions(
   query: ListQuery,
 ): Promise<Page<CheckoutSessionWithLines>> {
   const now = new Date();
-  const where: SessionWhere = { ...scope, AND: query.where.map((clause) => withEffectiveStatus(clause, now)) };
-  const [rows, total] = await Promise.all([
-    db.checkoutSession.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.CheckoutSessionOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-      include: sessionInclude,
-    }),
-    db.checkoutSession.count({ where }),
-  ]);
-  return { rows, total };
+  const where = query.where.map((clause) => withEffectiveStatus(clause, now));
+  const args = scopedPageArgs<Prisma.CheckoutSessionFindManyArgs>(scope, { ...query, where });
+  return readPage(
+    db.checkoutSession.findMany({ ...args, include: sessionInclude }),
+    db.checkoutSession.count({ where: args.where }),
+  );
 }
 
 /** A checkout session of the caller's account and mode, or not_found. */
@@ -220,10 +215,11 @@ export async function findCheckoutSession(
   scope: Scope,
   checkoutSessionId: string,
 ): Promise<CheckoutSessionWithLines> {
-  const session = await db.checkoutSession.findFirst({
-    where: { id: checkoutSessionId, ...scope },
-    include: sessionInclude,
-  });
-  if (!session) throw notFound('Checkout session');
-  return session;
+  return orNotFound(
+    await db.checkoutSession.findFirst({
+      where: { id: checkoutSessionId, ...scope },
+      include: sessionInclude,
+    }),
+    'Checkout session',
+  );
 }

@@ -1,8 +1,9 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Customer } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { conflict, notFound } from '../errors';
+import { conflict, orNotFound } from '../errors';
 import type { Scope } from './scope';
 import { findStore } from './stores';
 
@@ -65,9 +66,7 @@ const emailTaken = (existingId: string) =>
 
 /** A customer of the caller's account and mode, or not_found. */
 export async function findCustomer(db: Db | Tx, scope: Scope, customerId: string): Promise<Customer> {
-  const customer = await db.customer.findFirst({ where: { id: customerId, ...scope } });
-  if (!customer) throw notFound('Customer');
-  return customer;
+  return orNotFound(await db.customer.findFirst({ where: { id: customerId, ...scope } }), 'Customer');
 }
 
 /**
@@ -84,17 +83,8 @@ export async function createCustomer(db: Db, scope: Scope, input: CustomerDetail
 }
 
 export async function listCustomers(db: Db, scope: Scope, query: ListQuery): Promise<Page<Customer>> {
-  const where = { ...scope, AND: query.where } as Prisma.CustomerWhereInput;
-  const [rows, total] = await Promise.all([
-    db.customer.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.CustomerOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.customer.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.CustomerFindManyArgs>(scope, query);
+  return readPage(db.customer.findMany(args), db.customer.count({ where: args.where }));
 }
 
 /** Changes a customer's fields; moving to an e-mail another customer of its store holds is a conflict. */

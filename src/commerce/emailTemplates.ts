@@ -1,6 +1,6 @@
 import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import type { Scope } from './scope';
 import { findStoreOfScope } from './storeOfScope';
 
@@ -38,9 +38,7 @@ export async function listEmailTemplates(db: Db, scope: Scope, storeId: string) 
 
 /** A template of the caller's account and mode, or not_found. */
 export async function findEmailTemplate(db: Db, scope: Scope, templateId: string) {
-  const template = await db.emailTemplate.findFirst({ where: { id: templateId, ...scope } });
-  if (!template) throw notFound('Email template');
-  return template;
+  return orNotFound(await db.emailTemplate.findFirst({ where: { id: templateId, ...scope } }), 'Email template');
 }
 
 /** Changes the fields given on one of the caller's templates. */

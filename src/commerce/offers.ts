@@ -1,8 +1,9 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Offer } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import type { Scope } from './scope';
 import { findStore } from './stores';
 
@@ -64,22 +65,11 @@ export async function createOffer(db: Db, scope: Scope, input: CreateOfferInput)
 }
 
 export async function listOffers(db: Db, scope: Scope, query: ListQuery): Promise<Page<Offer>> {
-  const where = { ...scope, AND: query.where } as Prisma.OfferWhereInput;
-  const [rows, total] = await Promise.all([
-    db.offer.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.OfferOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.offer.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.OfferFindManyArgs>(scope, query);
+  return readPage(db.offer.findMany(args), db.offer.count({ where: args.where }));
 }
 
 /** An offer of the caller's account and mode, or not_found. */
 export async function findOffer(db: Db | Prisma.TransactionClient, scope: Scope, offerId: string): Promise<Offer> {
-  const offer = await db.offer.findFirst({ where: { id: offerId, ...scope } });
-  if (!offer) throw notFound('Offer');
-  return offer;
+  return orNotFound(await db.offer.findFirst({ where: { id: offerId, ...scope } }), 'Offer');
 }

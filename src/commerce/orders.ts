@@ -1,4 +1,5 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Mode } from '../domain/apiKeys';
 import { maxAmount } from '../domain/checkoutTotals';
@@ -38,18 +39,8 @@ const orderInclude = {
 export type OrderWithItems = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
 export async function listOrders(db: Db, scope: Scope, query: ListQuery): Promise<Page<OrderWithItems>> {
-  const where = { ...scope, AND: query.where } as Prisma.OrderWhereInput;
-  const [rows, total] = await Promise.all([
-    db.order.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.OrderOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-      include: orderInclude,
-    }),
-    db.order.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.OrderFindManyArgs>(scope, query);
+  return readPage(db.order.findMany({ ...args, include: orderInclude }), db.order.count({ where: args.where }));
 }
 
 /** An order of the caller's account and mode with the payments that paid (or tried to pay) it; not_found otherwise. */

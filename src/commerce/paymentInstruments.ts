@@ -1,10 +1,11 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { PaymentInstrument } from '../generated/prisma/client';
 import { cardBrandOf, hasValidLengthForBrand, issuingCountryOf } from '../domain/cardBrand';
 import { newId } from '../domain/ids';
 import { isExpiryInFuture, passesLuhn } from '../domain/luhn';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import { encryptPan, panFingerprint, type KeySource } from '../vault/cardVault';
 import { findCustomer } from './customers';
 import type { Scope } from './scope';
@@ -66,24 +67,16 @@ export async function tokenizeCard(
 }
 
 export async function listPaymentInstruments(db: Db, scope: Scope, query: ListQuery): Promise<Page<PaymentInstrument>> {
-  const where = { ...scope, AND: query.where } as Prisma.PaymentInstrumentWhereInput;
-  const [rows, total] = await Promise.all([
-    db.paymentInstrument.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PaymentInstrumentOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.paymentInstrument.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PaymentInstrumentFindManyArgs>(scope, query);
+  return readPage(db.paymentInstrument.findMany(args), db.paymentInstrument.count({ where: args.where }));
 }
 
 /** A payment instrument of the caller's account and mode, or not_found. */
 export async function findPaymentInstrument(db: Db, scope: Scope, instrumentId: string): Promise<PaymentInstrument> {
-  const instrument = await db.paymentInstrument.findFirst({ where: { id: instrumentId, ...scope } });
-  if (!instrument) throw notFound('Payment instrument');
-  return instrument;
+  return orNotFound(
+    await db.paymentInstrument.findFirst({ where: { id: instrumentId, ...scope } }),
+    'Payment instrument',
+  );
 }
 
 /** New expiry after a reissue (never one in the past) or cardholder name; the card number never changes. */

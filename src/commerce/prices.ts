@@ -1,8 +1,9 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Price, Variant } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { notFound, orNotFound } from '../errors';
 import type { Scope } from './scope';
 
 export const priceList: ListDefinition = {
@@ -58,25 +59,16 @@ export async function addPrice(
 }
 
 export async function listPrices(db: Db, scope: Scope, query: ListQuery): Promise<Page<PriceWithVariant>> {
-  const where = { ...scope, AND: query.where } as Prisma.PriceWhereInput;
-  const [rows, total] = await Promise.all([
-    db.price.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PriceOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-      include: { variant: true },
-    }),
-    db.price.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PriceFindManyArgs>(scope, query);
+  return readPage(db.price.findMany({ ...args, include: { variant: true } }), db.price.count({ where: args.where }));
 }
 
 /** A price of the caller's account and mode with its variant, or not_found. */
 export async function findPrice(db: Db, scope: Scope, priceId: string): Promise<PriceWithVariant> {
-  const price = await db.price.findFirst({ where: { id: priceId, ...scope }, include: { variant: true } });
-  if (!price) throw notFound('Price');
-  return price;
+  return orNotFound(
+    await db.price.findFirst({ where: { id: priceId, ...scope }, include: { variant: true } }),
+    'Price',
+  );
 }
 
 /** (De)activates a price: the only change a price allows. */

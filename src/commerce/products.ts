@@ -1,7 +1,8 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import { priceData, type PriceFields } from './prices';
 import type { Scope } from './scope';
 import { findStore } from './stores';
@@ -47,9 +48,7 @@ export interface NewProduct extends ProductFields {
 
 /** A product of the caller's account and mode, or not_found. */
 export async function findProduct(db: Db, scope: Scope, productId: string): Promise<ProductWithPrices> {
-  const product = await db.product.findFirst({ where: { id: productId, ...scope }, include: withPrices });
-  if (!product) throw notFound('Product');
-  return product;
+  return orNotFound(await db.product.findFirst({ where: { id: productId, ...scope }, include: withPrices }), 'Product');
 }
 
 /** A product with its variants and their prices, in one nested insert, in one of the caller's stores. */
@@ -78,18 +77,8 @@ export async function createProduct(db: Db, scope: Scope, input: NewProduct): Pr
 }
 
 export async function listProducts(db: Db, scope: Scope, query: ListQuery): Promise<Page<ProductWithPrices>> {
-  const where = { ...scope, AND: query.where } as Prisma.ProductWhereInput;
-  const [rows, total] = await Promise.all([
-    db.product.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.ProductOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-      include: withPrices,
-    }),
-    db.product.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.ProductFindManyArgs>(scope, query);
+  return readPage(db.product.findMany({ ...args, include: withPrices }), db.product.count({ where: args.where }));
 }
 
 export async function updateProduct(

@@ -1,8 +1,9 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { PromotionCode } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { notFound, orNotFound } from '../errors';
 import type { Scope } from './scope';
 
 export const promotionCodeList: ListDefinition = {
@@ -47,24 +48,13 @@ export async function createPromotionCode(
 }
 
 export async function listPromotionCodes(db: Db, scope: Scope, query: ListQuery): Promise<Page<PromotionCode>> {
-  const where = { ...scope, AND: query.where } as Prisma.PromotionCodeWhereInput;
-  const [rows, total] = await Promise.all([
-    db.promotionCode.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PromotionCodeOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.promotionCode.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PromotionCodeFindManyArgs>(scope, query);
+  return readPage(db.promotionCode.findMany(args), db.promotionCode.count({ where: args.where }));
 }
 
 /** A promotion code of the caller's account and mode, or not_found. */
 export async function findPromotionCode(db: Db, scope: Scope, promotionCodeId: string): Promise<PromotionCode> {
-  const code = await db.promotionCode.findFirst({ where: { id: promotionCodeId, ...scope } });
-  if (!code) throw notFound('Promotion code');
-  return code;
+  return orNotFound(await db.promotionCode.findFirst({ where: { id: promotionCodeId, ...scope } }), 'Promotion code');
 }
 
 export async function updatePromotionCode(

@@ -1,7 +1,8 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { notFound, orNotFound } from '../errors';
 import type { Scope } from './scope';
 import { findStore } from './stores';
 
@@ -64,18 +65,8 @@ export async function createPromotion(db: Db, scope: Scope, input: NewPromotion)
 }
 
 export async function listPromotions(db: Db, scope: Scope, query: ListQuery): Promise<Page<PublicPromotionRow>> {
-  const where = { ...scope, AND: query.where } as Prisma.PromotionWhereInput;
-  const [rows, total] = await Promise.all([
-    db.promotion.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PromotionOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-      select: publicFields,
-    }),
-    db.promotion.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PromotionFindManyArgs>(scope, query);
+  return readPage(db.promotion.findMany({ ...args, select: publicFields }), db.promotion.count({ where: args.where }));
 }
 
 /** Renames or (de)activates a promotion; its discount never changes. */
@@ -91,7 +82,8 @@ export async function updatePromotion(
 }
 
 export async function findPromotion(db: Db, scope: Scope, promotionId: string): Promise<PublicPromotionRow> {
-  const promotion = await db.promotion.findFirst({ where: { id: promotionId, ...scope }, select: publicFields });
-  if (!promotion) throw notFound('Promotion');
-  return promotion;
+  return orNotFound(
+    await db.promotion.findFirst({ where: { id: promotionId, ...scope }, select: publicFields }),
+    'Promotion',
+  );
 }

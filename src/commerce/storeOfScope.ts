@@ -1,10 +1,8 @@
 import type { Db, Prisma } from '../db/prisma';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import type { Scope } from './scope';
 
 /** A store of the caller's account and mode, or not_found (other accounts' stores do not exist). */
 export async function findStoreOfScope(db: Db | Prisma.TransactionClient, scope: Scope, storeId: string) {
-  const store = await db.store.findFirst({ where: { id: storeId, ...scope } });
-  if (!store) throw notFound('Store');
-  return store;
+  return orNotFound(await db.store.findFirst({ where: { id: storeId, ...scope } }), 'Store');
 }

@@ -2,7 +2,7 @@ import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Store } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { DomainError, notFound } from '../errors';
+import { DomainError, orNotFound } from '../errors';
 import type { Scope } from './scope';
 
 type Tx = Prisma.TransactionClient;
@@ -22,9 +22,7 @@ export interface StoreFields {
 
 /** A store of the caller's account and mode, or not_found. */
 export async function findStore(db: Db | Tx, scope: Scope, storeId: string): Promise<Store> {
-  const store = await db.store.findFirst({ where: { id: storeId, ...scope } });
-  if (!store) throw notFound('Store');
-  return store;
+  return orNotFound(await db.store.findFirst({ where: { id: storeId, ...scope } }), 'Store');
 }
 
 /** A default payment flow must be one of the caller's own flows in the same mode; otherwise not_found naming the field. */

@@ -1,12 +1,13 @@
 import { resolveTxt } from 'node:dns/promises';
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { CustomDomain } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';
 import { findStore } from '../commerce/stores';
 import { normaliseHostname, txtRecordsMatch, verificationRecord } from '../domain/hostnames';
 import { newId, randomBase62 } from '../domain/ids';
-import { conflict, invalid, notFound, unavailable } from '../errors';
+import { conflict, invalid, orNotFound, unavailable } from '../errors';
 
 /** Reads the TXT records of a name: node's resolver by default, a fake in tests (no outside traffic). */
 export type TxtResolver = (name: string) => Promise<string[][]>;
@@ -55,23 +56,12 @@ export async function createDomain(
 }
 
 export async function findDomain(db: Db, scope: Scope, domainId: string): Promise<CustomDomain> {
-  const domain = await db.customDomain.findFirst({ where: { id: domainId, ...scope } });
-  if (!domain) throw notFound('Domain');
-  return domain;
+  return orNotFound(await db.customDomain.findFirst({ where: { id: domainId, ...scope } }), 'Domain');
 }
 
 export async function listDomains(db: Db, scope: Scope, query: ListQuery): Promise<Page<CustomDomain>> {
-  const where = { ...scope, AND: query.where } as Prisma.CustomDomainWhereInput;
-  const [rows, total] = await Promise.all([
-    db.customDomain.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.CustomDomainOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.customDomain.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.CustomDomainFindManyArgs>(scope, query);
+  return readPage(db.customDomain.findMany(args), db.customDomain.count({ where: args.where }));
 }
 
 /**

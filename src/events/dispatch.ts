@@ -23,18 +23,24 @@ export function deliveryWorkflowId(eventId: string, endpointId: string): string 
   return `whd_${eventId}_${endpointId}`;
 }
 
-/** Starts a delivery workflow; false when one with this id already ran or runs. */
-export async function startDeliveryWorkflow(
+/** Where an event's workflow belongs: searchable by its account, store and event. */
+interface EventWorkflowTarget {
+  eventId: string;
+  accountId: string;
+  storeId: string | null;
+}
+
+/** Starts one workflow of an event; false when its id is taken (the reuse policy says which runs take it). */
+async function startEventWorkflow(
   deps: DispatchDeps,
-  target: { eventId: string; endpointId: string; accountId: string; storeId: string | null },
-  workflowId = deliveryWorkflowId(target.eventId, target.endpointId),
+  workflowType: string,
+  target: EventWorkflowTarget,
+  start: { workflowId: string; args: [unknown]; workflowIdReusePolicy: WorkflowIdReusePolicy },
 ): Promise<boolean> {
   try {
-    await deps.temporal.workflow.start('webhookDeliveryWorkflow', {
-      workflowId,
+    await deps.temporal.workflow.start(workflowType, {
+      ...start,
       taskQueue: deps.taskQueue,
-      args: [{ eventId: target.eventId, endpointId: target.endpointId } satisfies WebhookDeliveryInput],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: searchAttributesFor({
         accountId: target.accountId,
         storeId: target.storeId,
@@ -48,32 +54,33 @@ export async function startDeliveryWorkflow(
   }
 }
 
+/** Starts a delivery workflow; false when one with this id already ran or runs. */
+export function startDeliveryWorkflow(
+  deps: DispatchDeps,
+  target: EventWorkflowTarget & { endpointId: string },
+  workflowId = deliveryWorkflowId(target.eventId, target.endpointId),
+): Promise<boolean> {
+  return startEventWorkflow(deps, 'webhookDeliveryWorkflow', target, {
+    workflowId,
+    args: [{ eventId: target.eventId, endpointId: target.endpointId } satisfies WebhookDeliveryInput],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+  });
+}
+
 /**
  * Starts the e-mail workflow of an event; false when it runs or completed. A failed one (live mode
  * without SMTP, a mail server down for a day) may be started again by a later dispatch: the
  * sent_emails claim still keeps the e-mail to one.
  */
-export async function startEventEmailWorkflow(
+export function startEventEmailWorkflow(
   deps: DispatchDeps,
-  target: { eventId: string; kind: EventEmailKind; accountId: string; storeId: string | null },
+  target: EventWorkflowTarget & { kind: EventEmailKind },
 ): Promise<boolean> {
-  try {
-    await deps.temporal.workflow.start('eventEmailWorkflow', {
-      workflowId: eventEmailWorkflowId(target.eventId, target.kind),
-      taskQueue: deps.taskQueue,
-      args: [{ eventId: target.eventId, kind: target.kind }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-      typedSearchAttributes: searchAttributesFor({
-        accountId: target.accountId,
-        storeId: target.storeId,
-        eventId: target.eventId,
-      }),
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+  return startEventWorkflow(deps, 'eventEmailWorkflow', target, {
+    workflowId: eventEmailWorkflowId(target.eventId, target.kind),
+    args: [{ eventId: target.eventId, kind: target.kind }],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+  });
 }
 
 /**

@@ -23,6 +23,15 @@ const threeDs = (status: string, fake: (prefix: string) => string) => ({
   paymentId: fake('pay'),
   ...(status === 'failed' ? { failureReason: 'authentication_failed' } : {}),
 });
+/** What both upsell events carry: the order, its charge, the funnel session and step that offered it. */
+const upsell = (currency: string, fake: (prefix: string) => string) => ({
+  orderId: fake('ord'),
+  paymentId: fake('pay'),
+  funnelSessionId: fake('fs'),
+  stepId: fake('step'),
+  amount,
+  currency,
+});
 
 /**
  * One sample per event type, typed by (and checked at record time against) the shape real events
@@ -46,23 +55,8 @@ const builders: SampleBuilders = {
     status: 'refunded',
   }),
   s_order_cancelled: ({ baseCurrency }, fake) => ({ orderId: fake('ord'), amount, currency: baseCurrency }),
-  s_order_upsell_started: ({ baseCurrency }, fake) => ({
-    orderId: fake('ord'),
-    paymentId: fake('pay'),
-    funnelSessionId: fake('fs'),
-    stepId: fake('step'),
-    amount,
-    currency: baseCurrency,
-  }),
-  s_order_upsell_failed: ({ baseCurrency }, fake) => ({
-    orderId: fake('ord'),
-    paymentId: fake('pay'),
-    funnelSessionId: fake('fs'),
-    stepId: fake('step'),
-    amount,
-    currency: baseCurrency,
-    declineCode: 'card_declined',
-  }),
+  s_order_upsell_started: ({ baseCurrency }, fake) => upsell(baseCurrency, fake),
+  s_order_upsell_failed: ({ baseCurrency }, fake) => ({ ...upsell(baseCurrency, fake), declineCode: 'card_declined' }),
   s_payment_succeeded: ({ baseCurrency }, fake) => ({
     paymentId: fake('pay'),
     orderId: fake('ord'),

@@ -1,20 +1,12 @@
 import type { Scope } from '../commerce/scope';
 import { findStoreOfScope } from '../commerce/storeOfScope';
 import type { Db, Prisma } from '../db/prisma';
-import { validateFunnelGraph, type FunnelStep, type FunnelStepType } from '../domain/funnelGraph';
+import { validateFunnelGraph, type FunnelStep } from '../domain/funnelGraph';
 import { newId } from '../domain/ids';
 import { invalid, notFound } from '../errors';
 
 /** A step as a request gives it: edges name other steps by their `key`. */
-export interface FunnelStepInput {
-  key: string;
-  type: FunnelStepType;
-  name?: string | null;
-  next?: string | null;
-  priceId?: string | null;
-  onAccept?: string | null;
-  onDecline?: string | null;
-}
+export type FunnelStepInput = Omit<FunnelStep, 'id'>;
 
 export interface FunnelRow {
   id: string;

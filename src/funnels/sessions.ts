@@ -1,5 +1,5 @@
 import type { Db } from '../db/prisma';
-import { notFound } from '../errors';
+import { notFound, orNotFound } from '../errors';
 import { rejection } from '../payments/workflowTypes';
 import type { FunnelStep } from '../domain/funnelGraph';
 import { newId } from '../domain/ids';
@@ -74,9 +74,7 @@ export async function loadFunnelCheckout(
 
 /** A session's row, of the caller's account and mode, or not_found. */
 export async function findFunnelSessionRow(db: Db, scope: { accountId: string; mode: 'test' | 'live' }, id: string) {
-  const row = await db.funnelSession.findFirst({ where: { id, ...scope } });
-  if (!row) throw notFound('Funnel session');
-  return row;
+  return orNotFound(await db.funnelSession.findFirst({ where: { id, ...scope } }), 'Funnel session');
 }
 
 /**

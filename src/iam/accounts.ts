@@ -1,5 +1,5 @@
 import type { Db } from '../db/prisma';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import type { AccountRef } from './policies';
 
 /**
@@ -7,7 +7,8 @@ import type { AccountRef } from './policies';
  * the caller may not see (canViewAccount), so the answer never tells which it was.
  */
 export async function findAccountRef(db: Db, accountId: string): Promise<AccountRef> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, partnerId: true } });
-  if (!account) throw notFound('Account');
-  return account;
+  return orNotFound(
+    await db.account.findUnique({ where: { id: accountId }, select: { id: true, partnerId: true } }),
+    'Account',
+  );
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -12,6 +11,7 @@ import {
   type JWK,
 } from 'jose';
 import type { Config } from '../config';
+import { writeKeyFileOnce } from '../vault/keyFile';
 
 /**
  * The engine as its own identity provider (development and tests; IAM_JWKS_URL unset): one ES256
@@ -43,18 +43,7 @@ async function createKeyFile(file: string): Promise<void> {
   const { privateKey } = await generateKeyPair(signingAlgorithm, { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o711 });
-  // Written whole to a private temp file, then linked into place: link fails if the key exists,
-  // so processes starting together keep one key and never read a half-written one.
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify({ ...jwk, kid, alg: signingAlgorithm })}\n`, { mode: 0o600 });
-  try {
-    fs.linkSync(temp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
+  writeKeyFileOnce(file, `${JSON.stringify({ ...jwk, kid, alg: signingAlgorithm })}\n`);
 }
 
 async function loadSigningKey(dataDir: string): Promise<SigningKey> {

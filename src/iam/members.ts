@@ -1,5 +1,5 @@
 import type { Db, Prisma } from '../db/prisma';
-import { conflict, notFound } from '../errors';
+import { conflict, orNotFound } from '../errors';
 import type { AccountMember, User } from '../generated/prisma/client';
 import { recordIamEvent } from './events';
 import {
@@ -93,12 +93,13 @@ export async function addMember(
 }
 
 async function findMember(tx: Prisma.TransactionClient, accountId: string, userId: string): Promise<MemberWithUser> {
-  const member = await tx.accountMember.findUnique({
-    where: { accountId_userId: { accountId, userId } },
-    include: { user: true },
-  });
-  if (!member) throw notFound('Member');
-  return member;
+  return orNotFound(
+    await tx.accountMember.findUnique({
+      where: { accountId_userId: { accountId, userId } },
+      include: { user: true },
+    }),
+    'Member',
+  );
 }
 
 /** Changes a member's role; demoting the last org:admin is refused (409 LAST_ADMIN). */

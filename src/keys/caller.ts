@@ -1,3 +1,4 @@
+import type { NumberedPage } from '../db/pageQuery';
 import type { Mode } from '../domain/apiKeys';
 
 /** The partner behind a partner key, and the mode of that key (a test key sees and acts in test mode only). */
@@ -7,7 +8,4 @@ export interface PartnerCaller {
 }
 
 /** A page of a partner's list: 1-based page number and its size. */
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-}
+export type PageRequest = NumberedPage;

@@ -1,18 +1,17 @@
 import type { Page } from '../domain/listQuery';
+import { newestFirstPage, readPage } from '../db/pageQuery';
 import type { Db } from '../db/prisma';
 import type { Account, ApiKey } from '../generated/prisma/client';
 import { visibleModes, type Mode, type Role } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import type { PageRequest, PartnerCaller } from './caller';
 import { mintApiKey, revokeApiKey, type MintedKey } from './mintKey';
 import { assertCanActInMode } from './modeGuard';
 
 /** A merchant account of the calling partner, or not_found (another partner's accounts do not exist for it). */
 async function findOwnMerchant(db: Db, partnerId: string, accountId: string): Promise<Account> {
-  const account = await db.account.findFirst({ where: { id: accountId, partnerId } });
-  if (!account) throw notFound('Merchant account');
-  return account;
+  return orNotFound(await db.account.findFirst({ where: { id: accountId, partnerId } }), 'Merchant account');
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -59,16 +58,7 @@ export async function createMerchant(
 /** The partner's merchant accounts, newest first. */
 export async function listMerchants(db: Db, partnerId: string, page: PageRequest): Promise<Page<Account>> {
   const where = { partnerId };
-  const [rows, total] = await Promise.all([
-    db.account.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: (page.page - 1) * page.pageSize,
-      take: page.pageSize,
-    }),
-    db.account.count({ where }),
-  ]);
-  return { rows, total };
+  return readPage(db.account.findMany({ where, ...newestFirstPage(page) }), db.account.count({ where }));
 }
 
 /** Mints a CRM key for one of the partner's accounts, in the partner key's mode unless another is asked for. */
@@ -103,12 +93,13 @@ export async function crmKeysOf(db: Db, caller: PartnerCaller, accountId: string
 /** Revokes one of an account's CRM keys (idempotent); not_found when the partner key cannot see it. */
 export async function revokeCrmKey(db: Db, caller: PartnerCaller, accountId: string, keyId: string): Promise<ApiKey> {
   const account = await findOwnMerchant(db, caller.partnerId, accountId);
-  const key = await revokeApiKey(db, {
-    id: keyId,
-    accountId: account.id,
-    kind: 'crm',
-    mode: { in: visibleModes(caller.mode) },
-  });
-  if (!key) throw notFound('CRM key');
-  return key;
+  return orNotFound(
+    await revokeApiKey(db, {
+      id: keyId,
+      accountId: account.id,
+      kind: 'crm',
+      mode: { in: visibleModes(caller.mode) },
+    }),
+    'CRM key',
+  );
 }

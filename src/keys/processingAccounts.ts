@@ -1,9 +1,10 @@
 import type { Page } from '../domain/listQuery';
+import { newestFirstPage, readPage } from '../db/pageQuery';
 import type { Db } from '../db/prisma';
 import type { ApiKey, ProcessingAccount } from '../generated/prisma/client';
 import { processingKeyLabel, visibleModes, type Mode } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, notFound, orNotFound } from '../errors';
 import type { PageRequest, PartnerCaller } from './caller';
 import { mintApiKey, revokeApiKey, type MintedKey } from './mintKey';
 import { assertCanActInMode } from './modeGuard';
@@ -11,12 +12,13 @@ import { assertPayfacPartner } from './partners';
 
 /** A processing account of the calling partner in a mode its key sees, or not_found. */
 async function findOwnTpa(db: Db, caller: PartnerCaller, tpaId: string) {
-  const tpa = await db.processingAccount.findFirst({
-    where: { id: tpaId, partnerId: caller.partnerId, mode: { in: visibleModes(caller.mode) } },
-    include: { partner: true, account: true },
-  });
-  if (!tpa) throw notFound('Processing account');
-  return tpa;
+  return orNotFound(
+    await db.processingAccount.findFirst({
+      where: { id: tpaId, partnerId: caller.partnerId, mode: { in: visibleModes(caller.mode) } },
+      include: { partner: true, account: true },
+    }),
+    'Processing account',
+  );
 }
 
 export interface NewProcessingAccount {
@@ -70,16 +72,10 @@ export async function listProcessingAccounts(
   page: PageRequest,
 ): Promise<Page<ProcessingAccount>> {
   const where = { partnerId: caller.partnerId, mode: { in: visibleModes(caller.mode) } };
-  const [rows, total] = await Promise.all([
-    db.processingAccount.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: (page.page - 1) * page.pageSize,
-      take: page.pageSize,
-    }),
+  return readPage(
+    db.processingAccount.findMany({ where, ...newestFirstPage(page) }),
     db.processingAccount.count({ where }),
-  ]);
-  return { rows, total };
+  );
 }
 
 export async function findProcessingAccount(db: Db, caller: PartnerCaller, tpaId: string): Promise<ProcessingAccount> {
@@ -129,7 +125,5 @@ export async function revokeProcessingKey(
   keyId: string,
 ): Promise<ApiKey> {
   const tpa = await findOwnTpa(db, caller, tpaId);
-  const key = await revokeApiKey(db, { id: keyId, tpaId: tpa.id, kind: 'processing' });
-  if (!key) throw notFound('Processing key');
-  return key;
+  return orNotFound(await revokeApiKey(db, { id: keyId, tpaId: tpa.id, kind: 'processing' }), 'Processing key');
 }

@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../db/prisma';
 import type { Scope } from '../commerce/scope';
 import { newId } from '../domain/ids';
 import { disputeAmount, type DisputeStatus } from '../domain/paymentAmounts';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, orNotFound } from '../errors';
 import { recordPaymentEvents } from './refundOutcomes';
 
 export type { DisputeStatus };
@@ -75,9 +75,7 @@ export async function recordDispute(
 
 /** A dispute of one of the caller's payments, or not_found. */
 export async function findDispute(db: Db, scope: Scope, disputeId: string) {
-  const dispute = await db.dispute.findFirst({ where: { id: disputeId, payment: scope } });
-  if (!dispute) throw notFound('Dispute');
-  return dispute;
+  return orNotFound(await db.dispute.findFirst({ where: { id: disputeId, payment: scope } }), 'Dispute');
 }
 
 /** Under the payment's lock, like recording one: a refund reserved meanwhile saw the status before or after, never between. */

@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../db/prisma';
 import type { PaymentFlow } from '../generated/prisma/client';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import type { Scope } from '../commerce/scope';
 import { isThreeDsProviderType, threeDsProviderTypes } from '../processors/registry';
 
@@ -30,9 +30,7 @@ export async function findPaymentFlow(
   scope: Scope,
   flowId: string,
 ): Promise<PaymentFlow> {
-  const flow = await db.paymentFlow.findFirst({ where: { id: flowId, ...scope } });
-  if (!flow) throw notFound('Payment flow');
-  return flow;
+  return orNotFound(await db.paymentFlow.findFirst({ where: { id: flowId, ...scope } }), 'Payment flow');
 }
 
 /** Every processor a flow names must be one of the account's (same mode); otherwise invalid, naming each one. */

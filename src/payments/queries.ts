@@ -1,21 +1,12 @@
 import type { Db, Prisma } from '../db/prisma';
-import type { PageQuery } from '../db/pageQuery';
+import { readPage, scopedPageArgs, type PageQuery } from '../db/pageQuery';
 import type { Scope } from '../commerce/scope';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 
 /** One page of the caller's payments and how many match in all. */
 export async function listPayments(db: Db, scope: Scope, page: PageQuery) {
-  const where = { ...scope, AND: page.where } as Prisma.PaymentWhereInput;
-  const [rows, total] = await Promise.all([
-    db.payment.findMany({
-      where,
-      orderBy: page.orderBy as Prisma.PaymentOrderByWithRelationInput[],
-      skip: page.skip,
-      take: page.take,
-    }),
-    db.payment.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PaymentFindManyArgs>(scope, page);
+  return readPage(db.payment.findMany(args), db.payment.count({ where: args.where }));
 }
 
 /**
@@ -23,26 +14,28 @@ export async function listPayments(db: Db, scope: Scope, page: PageQuery) {
  * `storeIds` limits it to those stores (a processing key's).
  */
 export async function findPaymentDetail(db: Db, scope: Scope, paymentId: string, storeIds?: string[]) {
-  const payment = await db.payment.findFirst({
-    where: { id: paymentId, ...scope, ...(storeIds ? { storeId: { in: storeIds } } : {}) },
-    include: {
-      attempts: { orderBy: { attemptNumber: 'asc' } },
-      refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-      disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-    },
-  });
-  if (!payment) throw notFound('Payment');
-  return payment;
+  return orNotFound(
+    await db.payment.findFirst({
+      where: { id: paymentId, ...scope, ...(storeIds ? { storeId: { in: storeIds } } : {}) },
+      include: {
+        attempts: { orderBy: { attemptNumber: 'asc' } },
+        refunds: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        disputes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      },
+    }),
+    'Payment',
+  );
 }
 
 /** What a follow-up (capture, void, refund) needs of the caller's payment, or not_found. */
 export async function findOwnedPayment(db: Db, scope: Scope, paymentId: string) {
-  const payment = await db.payment.findFirst({
-    where: { id: paymentId, ...scope },
-    select: { id: true, accountId: true, storeId: true, customerId: true },
-  });
-  if (!payment) throw notFound('Payment');
-  return payment;
+  return orNotFound(
+    await db.payment.findFirst({
+      where: { id: paymentId, ...scope },
+      select: { id: true, accountId: true, storeId: true, customerId: true },
+    }),
+    'Payment',
+  );
 }
 
 /**
@@ -54,16 +47,17 @@ export async function findPaymentToCapture(
   scope: Scope,
   target: { storeId: string; paymentId?: string; orderId?: string },
 ) {
-  const found = await db.payment.findFirst({
-    where: {
-      ...scope,
-      storeId: target.storeId,
-      ...(target.paymentId ? { id: target.paymentId } : { orderId: target.orderId, status: 'authorized' }),
-    },
-    orderBy: { createdAt: 'desc' },
-  });
-  if (!found) throw notFound('Authorized payment');
-  return found;
+  return orNotFound(
+    await db.payment.findFirst({
+      where: {
+        ...scope,
+        storeId: target.storeId,
+        ...(target.paymentId ? { id: target.paymentId } : { orderId: target.orderId, status: 'authorized' }),
+      },
+      orderBy: { createdAt: 'desc' },
+    }),
+    'Authorized payment',
+  );
 }
 
 /** The payment row as it stands now (after a follow-up wrote it); it must exist. */
@@ -78,12 +72,13 @@ export function readRefund(db: Db, refundId: string) {
 
 /** A refund of one of the caller's payments (the payment carries the account and mode), or not_found. */
 export async function findRefund(db: Db, scope: Scope, refundId: string) {
-  const refund = await db.refund.findFirst({
-    where: { id: refundId, payment: scope },
-    include: { payment: { select: { id: true, status: true, amount: true, currency: true } } },
-  });
-  if (!refund) throw notFound('Refund');
-  return refund;
+  return orNotFound(
+    await db.refund.findFirst({
+      where: { id: refundId, payment: scope },
+      include: { payment: { select: { id: true, status: true, amount: true, currency: true } } },
+    }),
+    'Refund',
+  );
 }
 
 /** A payment's intent (purchase, auth, capture), by id. */

@@ -2,20 +2,15 @@ import type { Db } from '../db/prisma';
 import { refundAmount } from '../domain/paymentAmounts';
 import type { DomainErrorData } from '../errors';
 import type { Payment, Refund } from '../generated/prisma/client';
+import type { RefundInput } from './followUpTypes';
 
 /** Disputes that forbid a refund: still open, or lost (the money went back through the chargeback). A won one does not. */
 export const refundBlockingDisputeStatuses = ['needs_response', 'under_review', 'lost'];
 
 const refundable = ['succeeded', 'partially_refunded'];
 
-export interface RefundRequest {
-  refundId: string;
-  paymentId: string;
-  accountId: string;
-  mode: 'test' | 'live';
-  amount?: number | null;
-  reason?: string | null;
-}
+/** A refund as the workflow asks for it; how long a pending answer waits is none of the reservation's business. */
+export type RefundRequest = Omit<RefundInput, 'confirmationWaitMs'>;
 
 export type RefundReservation =
   { kind: 'reserved'; payment: Payment; amount: number } | { kind: 'refused'; error: DomainErrorData };

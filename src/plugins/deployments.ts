@@ -1,9 +1,10 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { PluginDeployment } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import type { PluginManifest } from './manifest';
 import { findPlugin } from './plugins';
 
@@ -80,24 +81,16 @@ export async function deploymentDetails(
   deploymentId: string,
   storeId: string,
 ): Promise<DeploymentDetails> {
-  const deployment = await db.pluginDeployment.findFirst({
-    where: { id: deploymentId, storeId, ...scope },
-    include: deploymentInclude,
-  });
-  if (!deployment) throw notFound('Deployment');
-  return deployment;
+  return orNotFound(
+    await db.pluginDeployment.findFirst({
+      where: { id: deploymentId, storeId, ...scope },
+      include: deploymentInclude,
+    }),
+    'Deployment',
+  );
 }
 
 export async function listDeployments(db: Db, scope: Scope, query: ListQuery): Promise<Page<PluginDeployment>> {
-  const where = { ...scope, AND: query.where } as Prisma.PluginDeploymentWhereInput;
-  const [rows, total] = await Promise.all([
-    db.pluginDeployment.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PluginDeploymentOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.pluginDeployment.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PluginDeploymentFindManyArgs>(scope, query);
+  return readPage(db.pluginDeployment.findMany(args), db.pluginDeployment.count({ where: args.where }));
 }

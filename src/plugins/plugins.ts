@@ -1,10 +1,11 @@
 import type { ListDefinition, ListQuery, Page } from '../domain/listQuery';
+import { readPage, scopedPageArgs } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Plugin } from '../generated/prisma/client';
 import type { Scope } from '../commerce/scope';
 import { findStore } from '../commerce/stores';
 import { newId } from '../domain/ids';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 import { runModes, sdkVersions, type PluginManifest } from './manifest';
 
 export const pluginList: ListDefinition = {
@@ -42,24 +43,16 @@ export async function createPlugin(
 }
 
 export async function listPlugins(db: Db, scope: Scope, query: ListQuery): Promise<Page<Plugin>> {
-  const where = { ...scope, AND: query.where } as Prisma.PluginWhereInput;
-  const [rows, total] = await Promise.all([
-    db.plugin.findMany({
-      where,
-      orderBy: query.orderBy as Prisma.PluginOrderByWithRelationInput[],
-      skip: query.skip,
-      take: query.take,
-    }),
-    db.plugin.count({ where }),
-  ]);
-  return { rows, total };
+  const args = scopedPageArgs<Prisma.PluginFindManyArgs>(scope, query);
+  return readPage(db.plugin.findMany(args), db.plugin.count({ where: args.where }));
 }
 
 /** A plugin of the caller's scope (and of `storeId` when given), or not_found. */
 export async function findPlugin(db: Db, scope: Scope, pluginId: string, storeId?: string): Promise<Plugin> {
-  const plugin = await db.plugin.findFirst({ where: { id: pluginId, ...scope, ...(storeId ? { storeId } : {}) } });
-  if (!plugin) throw notFound('Plugin');
-  return plugin;
+  return orNotFound(
+    await db.plugin.findFirst({ where: { id: pluginId, ...scope, ...(storeId ? { storeId } : {}) } }),
+    'Plugin',
+  );
 }
 
 /** Replaces a plugin's manifest (the builder's write:manifest); deployed instances keep their routes. */

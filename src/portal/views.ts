@@ -1,19 +1,11 @@
 import { listOrders } from '../commerce/orders';
+import { newestFirstPage, readPage, type NumberedPage } from '../db/pageQuery';
 import type { Db } from '../db/prisma';
-import { notFound } from '../errors';
+import { notFound, orNotFound } from '../errors';
 import type { CustomerPortalSession } from './session';
 
 /** A page of a portal list: `page` from 1, at most `pageSize` rows. */
-export interface PortalPageRequest {
-  page: number;
-  pageSize: number;
-}
-
-const newestFirst: Partial<Record<'createdAt' | 'id', 'desc'>>[] = [{ createdAt: 'desc' }, { id: 'desc' }];
-
-function pageOf(request: PortalPageRequest) {
-  return { skip: (request.page - 1) * request.pageSize, take: request.pageSize };
-}
+export type PortalPageRequest = NumberedPage;
 
 function scopeOf(session: CustomerPortalSession) {
   return { accountId: session.accountId, mode: session.mode };
@@ -39,17 +31,17 @@ export function listPortalOrders(db: Db, session: CustomerPortalSession, request
   const { customerId, storeId } = ownedBy(session);
   return listOrders(db, scopeOf(session), {
     where: [{ customerId, storeId }],
-    orderBy: newestFirst,
-    ...pageOf(request),
+    ...newestFirstPage(request),
     ...request,
   });
 }
 
 /** One of the session customer's subscriptions in its store; anyone else's (or none) is not_found. */
 export async function findOwnSubscription(db: Db, session: CustomerPortalSession, subscriptionId: string) {
-  const row = await db.subscription.findFirst({ where: { id: subscriptionId, ...ownedBy(session) } });
-  if (!row) throw notFound('Subscription');
-  return row;
+  return orNotFound(
+    await db.subscription.findFirst({ where: { id: subscriptionId, ...ownedBy(session) } }),
+    'Subscription',
+  );
 }
 
 type SubscriptionRow = Awaited<ReturnType<typeof findOwnSubscription>>;
@@ -87,29 +79,24 @@ export type DescribedSubscription = Awaited<ReturnType<typeof describeSubscripti
 /** The customer's subscriptions in the session's store, newest first. */
 export async function listPortalSubscriptions(db: Db, session: CustomerPortalSession, request: PortalPageRequest) {
   const where = ownedBy(session);
-  const [rows, total] = await Promise.all([
-    db.subscription.findMany({ where, orderBy: newestFirst, ...pageOf(request) }),
+  const { rows, total } = await readPage(
+    db.subscription.findMany({ where, ...newestFirstPage(request) }),
     db.subscription.count({ where }),
-  ]);
+  );
   return { rows: await describeSubscriptions(db, session, rows), total };
 }
 
 /** The customer's memberships in the session's store, newest first, with their program and currency. */
 export async function listPortalMemberships(db: Db, session: CustomerPortalSession, request: PortalPageRequest) {
   const where = ownedBy(session);
-  const [rows, total] = await Promise.all([
-    db.membership.findMany({
-      where,
-      orderBy: newestFirst,
-      ...pageOf(request),
-      include: {
-        program: { select: { id: true, name: true, creditsPerRenewal: true } },
-        subscription: { select: { currency: true, cancelAtPeriodEnd: true } },
-      },
-    }),
+  const include = {
+    program: { select: { id: true, name: true, creditsPerRenewal: true } },
+    subscription: { select: { currency: true, cancelAtPeriodEnd: true } },
+  };
+  return readPage(
+    db.membership.findMany({ where, ...newestFirstPage(request), include }),
     db.membership.count({ where }),
-  ]);
-  return { rows, total };
+  );
 }
 
 /** The customer's cards, newest first, with which is the default. Never the number (nor its BIN). */
@@ -118,8 +105,7 @@ export async function listPortalPaymentMethods(db: Db, session: CustomerPortalSe
   const [rows, total, defaultCard] = await Promise.all([
     db.paymentInstrument.findMany({
       where,
-      orderBy: newestFirst,
-      ...pageOf(request),
+      ...newestFirstPage(request),
       select: { id: true, brand: true, last4: true, expMonth: true, expYear: true, createdAt: true },
     }),
     db.paymentInstrument.count({ where }),

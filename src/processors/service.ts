@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config';
 import type { Db, Prisma } from '../db/prisma';
 import { newId } from '../domain/ids';
-import { invalid, notFound } from '../errors';
+import { invalid, orNotFound } from '../errors';
 import { openProcessorCredentials, sealProcessorCredentials } from './credentials';
 import { defaultProcessorEndpointAllow, isEndpointAllowed, parseEndpointAllow } from './endpoint';
 import { processorDefinition, processorTypes } from './registry';
@@ -98,9 +98,7 @@ export function createProcessorService(deps: { db: Db; config: KeySource & Pick<
 
   /** A processor of the caller's account and mode, or not_found. */
   async function find(client: Db | Prisma.TransactionClient, scope: ProcessorScope, processorId: string) {
-    const processor = await client.processor.findFirst({ where: { id: processorId, ...scope } });
-    if (!processor) throw notFound('Processor');
-    return processor;
+    return orNotFound(await client.processor.findFirst({ where: { id: processorId, ...scope } }), 'Processor');
   }
 
   return {

@@ -1,13 +1,12 @@
+import { readPage } from '../db/pageQuery';
 import type { Db, Prisma } from '../db/prisma';
 import type { Scope } from '../commerce/scope';
 import type { SubscriptionStatus } from '../domain/billing';
-import { notFound } from '../errors';
+import { orNotFound } from '../errors';
 
 /** A subscription of the caller's account and mode, or not_found. */
 export async function findSubscription(db: Db, scope: Scope, subscriptionId: string) {
-  const row = await db.subscription.findFirst({ where: { id: subscriptionId, ...scope } });
-  if (!row) throw notFound('Subscription');
-  return row;
+  return orNotFound(await db.subscription.findFirst({ where: { id: subscriptionId, ...scope } }), 'Subscription');
 }
 
 export interface SubscriptionListRequest {
@@ -27,21 +26,12 @@ export async function listSubscriptions(db: Db, scope: Scope, request: Subscript
     ...(filters?.customerId ? { customerId: filters.customerId } : {}),
     ...(filters?.storeId ? { storeId: filters.storeId } : {}),
   };
-  const [rows, total] = await Promise.all([
-    db.subscription.findMany({
-      where,
-      orderBy: [{ [request.sort]: request.sortOrder }, { id: request.sortOrder }],
-      skip: (request.page - 1) * request.perPage,
-      take: request.perPage,
-    }),
-    db.subscription.count({ where }),
-  ]);
-  return { rows, total };
+  const orderBy = [{ [request.sort]: request.sortOrder }, { id: request.sortOrder }];
+  const window = { skip: (request.page - 1) * request.perPage, take: request.perPage };
+  return readPage(db.subscription.findMany({ where, orderBy, ...window }), db.subscription.count({ where }));
 }
 
 /** A membership of the caller's account and mode, or not_found. */
 export async function findMembership(db: Db, scope: Scope, membershipId: string) {
-  const row = await db.membership.findFirst({ where: { id: membershipId, ...scope } });
-  if (!row) throw notFound('Membership');
-  return row;
+  return orNotFound(await db.membership.findFirst({ where: { id: membershipId, ...scope } }), 'Membership');
 }

@@ -1,22 +1,21 @@
 import type { Db, Prisma } from '../db/prisma';
 import type { Scope } from '../commerce/scope';
 import { findStoreOfScope } from '../commerce/storeOfScope';
-import { conflict, notFound } from '../errors';
+import { conflict, orNotFound } from '../errors';
 import type { DispatchEvents } from '../events/afterCommit';
 import { createSession, findSession, type ThreeDsSessionRow } from './sessions';
 
 /** A card of the caller's account and mode to authenticate, or not_found. */
 async function findInstrument(db: Db, scope: Scope, paymentInstrumentId: string) {
-  const instrument = await db.paymentInstrument.findFirst({ where: { id: paymentInstrumentId, ...scope } });
-  if (!instrument) throw notFound('Payment instrument');
-  return instrument;
+  return orNotFound(
+    await db.paymentInstrument.findFirst({ where: { id: paymentInstrumentId, ...scope } }),
+    'Payment instrument',
+  );
 }
 
 /** A 3DS session of the caller's account and mode, or not_found. */
 export async function findSessionOfScope(db: Db, scope: Scope, sessionId: string): Promise<ThreeDsSessionRow> {
-  const session = await findSession(db, scope, sessionId);
-  if (!session) throw notFound('3DS session');
-  return session;
+  return orNotFound(await findSession(db, scope, sessionId), '3DS session');
 }
 
 export interface AuthenticationRequest {

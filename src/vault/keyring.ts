@@ -2,6 +2,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config, type Config } from '../config';
+import { writeKeyFileOnce } from './keyFile';
 
 /**
  * The vault's master keys: the current one (ENCRYPTION_KEY, else outside production the key file
@@ -72,19 +73,7 @@ export function keyFilePath(dataDir: string): string {
 
 function keyFromFile(file: string): Buffer {
   if (!fs.existsSync(file)) {
-    // The folder also holds embedded Postgres, whose server user must pass through it; the key file is 0600.
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o711 });
-    // Written whole to a private temp file, then linked into place: link fails if the key exists,
-    // so processes starting together never overwrite each other's key or see a half-written one.
-    const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    fs.writeFileSync(temp, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-    try {
-      fs.linkSync(temp, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      fs.rmSync(temp, { force: true });
-    }
+    writeKeyFileOnce(file, `${randomBytes(32).toString('hex')}\n`);
   }
   const hex = fs.readFileSync(file, 'utf8').trim();
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new VaultKeyError(`${file} does not hold a 64-hex-character key`);

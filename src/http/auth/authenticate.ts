@@ -3,8 +3,7 @@ import { hashToken, isWellFormedToken, type KeyKind, type Role } from '../../dom
 import { findKeyByTokenHash } from '../../keys/lookup';
 import { assertPayfacPartner } from '../../keys/partners';
 import type { AppDeps, AuthContext } from '../core/context';
-import { notAuthorized } from '../core/errors';
-import { forbidden } from '../../errors';
+import { forbidden, unauthenticated } from '../../errors';
 
 /**
  * Resolves `Authorization: Bearer <key>` to an AuthContext. Every call reads the key row, so a
@@ -20,8 +19,8 @@ export function authenticate(db: AppDeps['db'], onAuthenticated?: (keyId: string
     // of a guess matches a stored digest, and a digest prefix does not lead back to a token
     // (preimage resistance; 238 random bits, 122 for legacy UUIDs), so guessing stays the only way.
     const key = await findKeyByTokenHash(db, hashToken(token));
-    if (!key) throw notAuthorized('API key is not valid');
-    if (key.status !== 'active') throw notAuthorized('API key has been revoked');
+    if (!key) throw unauthenticated('API key is not valid');
+    if (key.status !== 'active') throw unauthenticated('API key has been revoked');
     const auth: AuthContext = {
       keyId: key.id,
       kind: key.kind,
@@ -49,12 +48,12 @@ export function authenticate(db: AppDeps['db'], onAuthenticated?: (keyId: string
 
 function bearerToken(header: string | undefined): string {
   if (header === undefined || header.trim() === '') {
-    throw notAuthorized('Missing Authorization header: send "Authorization: Bearer <API key>"');
+    throw unauthenticated('Missing Authorization header: send "Authorization: Bearer <API key>"');
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw notAuthorized('Malformed Authorization header: expected "Bearer <API key>"');
+  if (!match) throw unauthenticated('Malformed Authorization header: expected "Bearer <API key>"');
   const token = match[1]!;
-  if (!isWellFormedToken(token)) throw notAuthorized('Malformed API key');
+  if (!isWellFormedToken(token)) throw unauthenticated('Malformed API key');
   return token;
 }
 
@@ -68,7 +67,7 @@ const domainNames: Record<KeyKind, string> = {
 export function requireKeyKind(...allowed: KeyKind[]) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const kind = req.auth?.kind;
-    if (!kind) throw notAuthorized('Authentication required');
+    if (!kind) throw unauthenticated('Authentication required');
     if (!allowed.includes(kind)) {
       const hint =
         kind === 'partner'
@@ -82,6 +81,6 @@ export function requireKeyKind(...allowed: KeyKind[]) {
 
 /** The authenticated caller; only valid behind `authenticate`. */
 export function authOf(req: Request): AuthContext {
-  if (!req.auth) throw notAuthorized('Authentication required');
+  if (!req.auth) throw unauthenticated('Authentication required');
   return req.auth;
 }

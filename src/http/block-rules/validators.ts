@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BlockRule } from '../../generated/prisma/client';
 import { idOf, idParam } from '../../commerce/schemas';
 import { normalizeBlockRuleType } from '../../domain/blockRules';
 
@@ -66,19 +67,7 @@ export const blockRuleSchema = z
   })
   .openapi('BlockRule');
 
-export function toPublicBlockRule(row: {
-  id: string;
-  name: string;
-  enabled: boolean;
-  type: string;
-  value: string[];
-  operator: string;
-  ttlHours: number | null;
-  expiresAt: Date | null;
-  mode: 'test' | 'live';
-  createdAt: Date;
-  updatedAt: Date;
-}): z.input<typeof blockRuleSchema> {
+export function toPublicBlockRule(row: BlockRule): z.input<typeof blockRuleSchema> {
   return {
     id: row.id,
     name: row.name,

@@ -14,7 +14,7 @@ import type { Db } from '../../db/prisma';
 import { scopeOf } from '../auth/scope';
 import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
-import { pluginSchema, toPublicPlugin } from '../plugins/validators';
+import { exampleManifest, pluginSchema, toPublicPlugin } from '../plugins/validators';
 import type { Routers } from '../routes';
 import {
   builderSessionSchema,
@@ -154,13 +154,7 @@ export function registerBuilderRoutes({ publicRouter, unauthenticatedRouter }: R
       authorize: builderAccess(db, 'write:manifest'),
       body: writeManifestSchema,
       example: {
-        manifest: {
-          name: 'loyalty-widget',
-          version: '1.2.0',
-          requirements: { sdkVersion: 'v2' },
-          mode: 'direct-mode',
-          routes: [{ method: 'GET', path: '/points/:customerId', handler: 'getPoints' }],
-        },
+        manifest: exampleManifest,
       },
       response: pluginSchema,
     },

@@ -29,10 +29,6 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST', issues?: ErrorBody['issues']) =>
-  new ApiError(400, code, message, issues);
-export const notAuthorized = (message: string) => new ApiError(401, 'NOT_AUTHORIZED', message);
-
 type Issue = z.core.$ZodIssue;
 
 /**

@@ -5,8 +5,7 @@ import type { Grants } from '../../iam/policies';
 import type { SessionVerifier } from '../../iam/sessions';
 import { loadGrants, resolveSessionUser } from '../../iam/users';
 import type { User } from '../../generated/prisma/client';
-import { notAuthorized } from '../core/errors';
-import { forbidden } from '../../errors';
+import { forbidden, unauthenticated } from '../../errors';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -31,15 +30,15 @@ function sessionToken(req: Request): { token: string; fromCookie: boolean } {
   if (header !== undefined && header.trim() !== '') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match)
-      throw notAuthorized(`Malformed Authorization header: expected "Bearer <session token>". ${takesSessions}`);
+      throw unauthenticated(`Malformed Authorization header: expected "Bearer <session token>". ${takesSessions}`);
     const token = match[1]!;
     if (isWellFormedToken(token))
-      throw notAuthorized(`API keys are not accepted here. ${takesSessions}: sign in with the identity provider`);
+      throw unauthenticated(`API keys are not accepted here. ${takesSessions}: sign in with the identity provider`);
     return { token, fromCookie: false };
   }
   const fromCookie = cookie(req.headers.cookie, '__session');
   if (fromCookie) return { token: fromCookie, fromCookie: true };
-  throw notAuthorized(
+  throw unauthenticated(
     `Missing session: send "Authorization: Bearer <session token>" or the __session cookie. ${takesSessions}`,
   );
 }
@@ -104,6 +103,6 @@ export function requireUserSession(db: Db, verify: SessionVerifier, allowedOrigi
 }
 
 export function iamOf(req: Request): { user: User; grants: Grants } {
-  if (!req.iam) throw notAuthorized(`Authentication required. ${takesSessions}`);
+  if (!req.iam) throw unauthenticated(`Authentication required. ${takesSessions}`);
   return req.iam;
 }

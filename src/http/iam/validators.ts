@@ -4,6 +4,7 @@ import { maskedToken } from '../../domain/apiKeys';
 import type { ApiKey, Partner } from '../../generated/prisma/client';
 import type { MemberWithUser } from '../../iam/members';
 import { partnerAccountsShown, type PartnerDetail } from '../../iam/partners';
+import { keyDateFields, keyDates } from '../core/apiKeyView';
 import { accountRoles, partnerRoles, type Grants } from '../../iam/policies';
 import type { StaffWithUser } from '../../iam/staff';
 import type { User } from '../../generated/prisma/client';
@@ -108,9 +109,7 @@ export const serviceKeySchema = z
     role: z.string(),
     mode: z.enum(['test', 'live']),
     status: z.enum(['active', 'revoked']),
-    lastUsedAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    createdAt: z.string(),
+    ...keyDateFields,
   })
   .openapi('ServiceKey');
 export const serviceKeyListSchema = z.object({ data: z.array(serviceKeySchema) }).openapi('ServiceKeyList');
@@ -177,8 +176,6 @@ export function toServiceKey(key: ApiKey, token?: string) {
     role: key.role,
     mode: key.mode,
     status: key.status,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
+    ...keyDates(key),
   };
 }

@@ -12,8 +12,8 @@ import type { IdKind } from '../../domain/ids';
 import { businessId } from '../../payments/startPayment';
 import { setIdempotencyGate, type IdempotencyGateOptions } from '../core/idempotencyGate';
 import type { AppDeps, AuthContext } from '../core/context';
-import { ApiError, badRequest } from '../core/errors';
-import { conflict } from '../../errors';
+import { ApiError } from '../core/errors';
+import { conflict, invalid } from '../../errors';
 import { answerIsRefusalBeforeWork } from '../core/beforeWork';
 import { hasUnreadableBody } from '../core/requestBody';
 import type { IdempotencyOwnerLease } from '../../idempotency/ownerLease';
@@ -49,7 +49,7 @@ export function idempotencyKeyOf(req: Request): string | undefined {
   const key = req.header(idempotencyHeader);
   if (key === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key))
-    throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
+    throw invalid('Idempotency-Key must be 1-255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
   return key;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { maskedToken } from '../../domain/apiKeys';
 import { idOf } from '../../commerce/schemas';
 import type { Account, ApiKey } from '../../generated/prisma/client';
+import { keyDateFields, keyDates, keyRecognition, keyRecognitionFields } from '../core/apiKeyView';
 import { pageInfoSchema } from '../lists/validators';
 
 export { pageQuerySchema } from '../lists/validators';
@@ -52,20 +52,13 @@ export const crmKeySchema = z
     object: z.literal('crm_key'),
     id: z.string(),
     accountId: z.string(),
-    prefix: z.string(),
-    last4: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
-    display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
+    ...keyRecognitionFields,
     token: z.string().optional(),
     name: z.string(),
     role: z.enum(['org:admin', 'org:member']),
     mode: modeSchema,
     status: z.enum(['active', 'revoked']),
-    lastUsedAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    createdAt: z.string(),
+    ...keyDateFields,
   })
   .openapi('CrmKey');
 
@@ -88,16 +81,12 @@ export function toCrmKey(key: ApiKey, token?: string) {
     object: 'crm_key' as const,
     id: key.id,
     accountId: key.accountId ?? '',
-    prefix: key.prefix,
-    last4: key.last4,
-    display: maskedToken(key.prefix, key.last4),
+    ...keyRecognition(key),
     ...(token ? { token } : {}),
     name: key.name,
     role: key.role === 'org:member' ? ('org:member' as const) : ('org:admin' as const),
     mode: key.mode,
     status: key.status,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
+    ...keyDates(key),
   };
 }

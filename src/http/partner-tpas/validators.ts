@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { maskedToken } from '../../domain/apiKeys';
 import { idOf } from '../../commerce/schemas';
 import type { ApiKey, ProcessingAccount } from '../../generated/prisma/client';
+import { keyDateFields, keyDates, keyRecognition, keyRecognitionFields } from '../core/apiKeyView';
 import { pageInfoSchema } from '../lists/validators';
 
 const modeSchema = z.enum(['test', 'live']);
@@ -54,19 +54,12 @@ export const processingKeySchema = z
     object: z.literal('processing_key'),
     id: z.string(),
     tpaId: z.string(),
-    prefix: z.string(),
-    last4: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Last 4 characters of the token; null for keys minted before they were kept' }),
-    display: z.string().openapi({ description: 'prefix…last4, e.g. sk_crm_test_…abcd' }),
+    ...keyRecognitionFields,
     secret: z.string().optional(),
     label: z.string(),
     status: z.enum(['active', 'revoked']),
     mode: modeSchema,
-    lastUsedAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    createdAt: z.string(),
+    ...keyDateFields,
   })
   .openapi('ProcessingKey');
 
@@ -90,15 +83,11 @@ export function toProcessingKey(key: ApiKey, secret?: string) {
     object: 'processing_key' as const,
     id: key.id,
     tpaId: key.tpaId ?? '',
-    prefix: key.prefix,
-    last4: key.last4,
-    display: maskedToken(key.prefix, key.last4),
+    ...keyRecognition(key),
     ...(secret ? { secret } : {}),
     label: key.name,
     status: key.status,
     mode: key.mode,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
+    ...keyDates(key),
   };
 }

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { idOf } from '../../commerce/schemas';
 import { isValidStepUpToken } from '../../payments/stepUpLinks';
 import { stepUpReturn, stepUpStart, type StepUpLanding } from '../../payments/stepUpBrowser';
+import { unauthenticated } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { notAuthorized } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { returnedPaymentSchema } from '../threeds/returnRoutes';
@@ -32,6 +32,17 @@ const landingSchema = z
   })
   .openapi('PaymentAuthenticationResult');
 
+/** What both browser links declare: signed (401 without a valid token), no API key, a redirect or a page. */
+const browserLink = {
+  tags,
+  security: 'none' as const,
+  params,
+  response: landingSchema,
+  redirectStatus: 303,
+  htmlAnswer: true,
+  errors: [401],
+};
+
 /**
  * The browser links of a processor-hosted authentication (step-up), both signed, neither needing
  * an API key: the start link (the payment's `redirectUrl`) sends the shopper on to the processor's
@@ -42,7 +53,7 @@ export function registerPaymentAuthenticationRoutes({ unauthenticatedRouter }: R
   const { config } = deps;
   const checkToken = (paymentId: string, query: z.infer<typeof linkQuery>) => {
     if (!isValidStepUpToken(config, paymentId, query.attempt, query.token))
-      throw notAuthorized('Invalid or missing authentication link token');
+      throw unauthenticated('Invalid or missing authentication link token');
   };
   const startLink = (req: Request) =>
     `${req.baseUrl}${req.path.replace(/\/return$/, '')}?${new URLSearchParams({ attempt: String(req.query.attempt), token: String(req.query.token) }).toString()}`;
@@ -77,14 +88,8 @@ export function registerPaymentAuthenticationRoutes({ unauthenticatedRouter }: R
       summary: "Sends the shopper's browser to the processor's 3-D Secure page (the payment's redirectUrl)",
       description:
         "The redirectUrl of a payment in requires_action after a processor asked for authentication (step-up). Not called by merchant servers: open it in the shopper's browser. While the payment waits it redirects (303) to the processor's page, or posts a form there; afterwards it shows the result like the return link.",
-      tags,
-      security: 'none',
-      params,
+      ...browserLink,
       query: linkQuery,
-      response: landingSchema,
-      redirectStatus: 303,
-      htmlAnswer: true,
-      errors: [401],
     },
     async ({ params: { paymentId }, query, req, res }) => {
       checkToken(paymentId, query);
@@ -102,14 +107,8 @@ export function registerPaymentAuthenticationRoutes({ unauthenticatedRouter }: R
         summary: "Where the processor sends the shopper's browser back after its 3-D Secure page (step-up)",
         description:
           "Settles the payment with the processor's result (once, however often the browser comes back) and sends the browser on to the payment's returnUrl with paymentId and status, or shows the result (HTML, or JSON for Accept: application/json). A return after the payment ended only shows its result. Not called by merchant servers.",
-        tags,
-        security: 'none',
-        params,
+        ...browserLink,
         query: returnQuery,
-        response: landingSchema,
-        redirectStatus: 303,
-        htmlAnswer: true,
-        errors: [401],
       },
       async ({ params: { paymentId }, query, req, res }) => {
         checkToken(paymentId, query);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PaymentFlow } from '../../generated/prisma/client';
 import { idOf, idParam } from '../../commerce/schemas';
 
 /** One processor of a flow: its share of first picks, and whether it is switched off or sticky. */
@@ -118,23 +119,7 @@ export const paymentFlowSchema = z
   })
   .openapi('PaymentFlow');
 
-export function toPublicPaymentFlow(row: {
-  id: string;
-  name: string;
-  strategy: string;
-  threeDsEnabled: boolean;
-  threeDsProviderProcessorId: string | null;
-  authenticationTimeoutMinutes: number;
-  stickyProcessorEnabled: boolean;
-  pickProcessorStrategy: string;
-  fallbackMode: boolean;
-  maxFallbackRetries: number;
-  processorConfigs: unknown;
-  fallbackProcessorConfigs: unknown;
-  mode: 'test' | 'live';
-  createdAt: Date;
-  updatedAt: Date;
-}): z.input<typeof paymentFlowSchema> {
+export function toPublicPaymentFlow(row: PaymentFlow): z.input<typeof paymentFlowSchema> {
   return {
     id: row.id,
     name: row.name,

@@ -42,12 +42,8 @@ export const disputeSchema = z
   })
   .openapi('Dispute');
 
-export const paymentSchema = z
-  .object({
-    id: z.string(),
-    status: z.string(),
-    amount: z.number().int(),
-    currency: z.string(),
+export const paymentSchema = paymentSummarySchema
+  .extend({
     intent: z.string(),
     amountCaptured: z.number().int(),
     amountRefunded: z.number().int(),

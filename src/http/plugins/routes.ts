@@ -4,7 +4,7 @@ import type { AppDeps } from '../core/context';
 import { defineRoute } from '../core/route';
 import { buildListQuery, listRequestExample, listRequestSchema, listResponseSchema, pageInfo } from '../lists';
 import type { Routers } from '../routes';
-import { createPluginSchema, pluginParams, pluginSchema, toPublicPlugin } from './validators';
+import { createPluginSchema, exampleManifest, pluginParams, pluginSchema, toPublicPlugin } from './validators';
 
 const basePath = '/api/public/v1';
 const tags = ['plugins'];
@@ -26,13 +26,7 @@ export function registerPluginRoutes({ publicRouter }: Routers, { db }: AppDeps)
       body: createPluginSchema,
       example: {
         storeId: 'store_8fK2mQ9xLr4TnB7vW1cZ',
-        manifest: {
-          name: 'loyalty-widget',
-          version: '1.2.0',
-          requirements: { sdkVersion: 'v2' },
-          mode: 'direct-mode',
-          routes: [{ method: 'GET', path: '/points/:customerId', handler: 'getPoints' }],
-        },
+        manifest: exampleManifest,
       },
       response: pluginSchema,
     },

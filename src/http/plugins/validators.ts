@@ -3,6 +3,15 @@ import { idOf, idParam } from '../../commerce/schemas';
 import type { Plugin } from '../../generated/prisma/client';
 import { manifestSchema, runModes, sdkVersions } from '../../plugins/manifest';
 
+/** A manifest as a first plugin would send it: the OpenAPI example of creating a plugin and of replacing its manifest. */
+export const exampleManifest = {
+  name: 'loyalty-widget',
+  version: '1.2.0',
+  requirements: { sdkVersion: 'v2' },
+  mode: 'direct-mode',
+  routes: [{ method: 'GET', path: '/points/:customerId', handler: 'getPoints' }],
+} satisfies z.input<typeof manifestSchema>;
+
 export const createPluginSchema = z.object({ storeId: idOf('store'), manifest: manifestSchema }).strict();
 
 export const pluginSchema = z

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../core/context';
-import { notAuthorized } from '../core/errors';
-import { forbidden } from '../../errors';
+import { forbidden, unauthenticated } from '../../errors';
 import { findPortalSession, type CustomerPortalSession, type PortalSessionContext } from '../../portal/session';
 
 declare module 'express-serve-static-core' {
@@ -15,7 +14,7 @@ export const portalTokenHeader = 'x-cms-token';
 /** Loads the session for x-cms-token; missing, unknown, expired or revoked tokens are 401. */
 export async function loadPortalSession(db: AppDeps['db'], token: string | undefined): Promise<PortalSessionContext> {
   if (!token || token.trim() === '')
-    throw notAuthorized('Missing x-cms-token header: sign in at /api/v1/cms/session/login');
+    throw unauthenticated('Missing x-cms-token header: sign in at /api/v1/cms/session/login');
   return findPortalSession(db, token.trim());
 }
 
@@ -36,7 +35,7 @@ export function requirePortalSession(db: AppDeps['db']) {
 
 export function portalSessionOf(req: Request): CustomerPortalSession {
   const session = req.portal;
-  if (!session) throw notAuthorized('Portal session required');
+  if (!session) throw unauthenticated('Portal session required');
   if (!session.customerId) throw forbidden('This session is not linked to a customer', 'CUSTOMER_REQUIRED');
   return session as CustomerPortalSession;
 }

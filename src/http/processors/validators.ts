@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Processor } from '../../generated/prisma/client';
 import { currencySchema, idOf, idParam } from '../../commerce/schemas';
 import { credentialsJsonSchema, processorDefinition, processorTypes } from '../../processors/registry';
 
@@ -92,19 +93,7 @@ export const updateProcessorSchema = z
 
 export const processorParams = idParam('processorId', 'proc');
 
-export function toPublicProcessor(row: {
-  id: string;
-  name: string;
-  type: string;
-  encryptedCredentials: string;
-  supportedCurrencies: string[];
-  baseCurrency: string;
-  enabled: boolean;
-  enable3DS: boolean;
-  mode: 'test' | 'live';
-  createdAt: Date;
-  updatedAt: Date;
-}): z.input<typeof processorSchema> {
+export function toPublicProcessor(row: Processor): z.input<typeof processorSchema> {
   return {
     id: row.id,
     name: row.name,

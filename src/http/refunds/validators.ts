@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Payment, Refund } from '../../generated/prisma/client';
 import { idParam, iso } from '../../commerce/schemas';
 import '../core/openapi';
+import { paymentSummarySchema } from '../payments/views';
 
 export const refundParams = idParam('refundId', 're');
 
@@ -17,24 +19,14 @@ export const refundSchema = z
     failureCode: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    payment: z
-      .object({ id: z.string(), status: z.string(), amount: z.number().int(), currency: z.string() })
-      .openapi({ description: 'The refunded payment as it stands now' }),
+    payment: paymentSummarySchema.openapi({ description: 'The refunded payment as it stands now' }),
   })
   .openapi('Refund');
 
-export function toPublicRefund(row: {
-  id: string;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  failureCode: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  payment: { id: string; status: string; amount: number; currency: string };
-}): z.input<typeof refundSchema> {
+/** A refund with the payment it refunds (as it stands now). */
+export function toPublicRefund(
+  row: Refund & { payment: Pick<Payment, 'id' | 'status' | 'amount' | 'currency'> },
+): z.input<typeof refundSchema> {
   return {
     id: row.id,
     paymentId: row.paymentId,

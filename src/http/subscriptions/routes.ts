@@ -11,8 +11,8 @@ import { updateSubscription } from '../../subscriptions/client';
 import { createMembershipProgram, enrolMember } from '../../subscriptions/memberships';
 import { findMembership, findSubscription, listSubscriptions } from '../../subscriptions/queries';
 import { createSubscription } from '../../subscriptions/service';
+import { invalid } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { badRequest } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { presentMembership, presentSubscription, presentSubscriptions, toPublicProgram } from './present';
@@ -166,7 +166,7 @@ export function registerSubscriptionRoutes({ publicRouter }: Routers, deps: AppD
     },
     async ({ params, body, req }) => {
       const untilMs = Date.parse(body.until);
-      if (untilMs <= Date.now()) throw badRequest('until must be in the future');
+      if (untilMs <= Date.now()) throw invalid('until must be in the future');
       return updateThenRead(scopeOf(req), params.subscriptionId, (handle, updateId) =>
         handle.executeUpdate(pauseSubscriptionUpdate, {
           updateId,

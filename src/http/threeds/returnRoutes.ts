@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Request, Response } from 'express';
 import { completeChallengeReturn } from '../../threeds/challengeReturn';
 import { isValidReturnToken } from '../../threeds/returnLink';
+import { unauthenticated } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { notAuthorized } from '../core/errors';
 import { defineRoute } from '../core/route';
 import type { Routers } from '../routes';
 import { toPublicThreeDsSession } from './present';
@@ -52,7 +52,8 @@ export function registerThreeDsReturnRoutes({ unauthenticatedRouter }: Routers, 
     req: Request;
     res: Response;
   }) {
-    if (!isValidReturnToken(config, params.id, query.token)) throw notAuthorized('Invalid or missing 3DS return token');
+    if (!isValidReturnToken(config, params.id, query.token))
+      throw unauthenticated('Invalid or missing 3DS return token');
     const { session, payment } = await completeChallengeReturn(deps, params.id, query.redirectResult);
     if (session.returnUrl) {
       const target = new URL(session.returnUrl);
