@@ -12,6 +12,7 @@ export interface FunnelStepInput {
   name?: string | null;
   next?: string | null;
   priceId?: string | null;
+  titleTrans?: Record<string, string> | null;
   onAccept?: string | null;
   onDecline?: string | null;
 }
@@ -57,6 +58,7 @@ async function stepsFor(db: Db, scope: Scope, input: FunnelStepInput[], before: 
     name: step.name ?? null,
     next: edge(step.next),
     priceId: step.priceId ?? null,
+    ...(step.titleTrans ? { titleTrans: step.titleTrans } : {}),
     onAccept: edge(step.onAccept),
     onDecline: edge(step.onDecline),
   }));

@@ -109,5 +109,7 @@ export function flowLinks(req: Request, session: { id: string }, token: string) 
       flowUrl(origin, session.id, token, '/result', paymentId ? { payment: paymentId } : {}),
     pay: `/checkout/${session.id}/pay`,
     promotion: `/checkout/${session.id}/promotion-code`,
+    offer: (params: Record<string, string> = {}) => flowUrl(origin, session.id, token, '/offer', params),
+    answer: `/checkout/${session.id}/offer/answer`,
   };
 }

@@ -92,7 +92,9 @@ export function registerHostedPayRoutes(router: Router, deps: AppDeps): void {
     };
     if (paidStatuses.has(payment.status)) {
       const orderId = payment.orderId ?? session.order?.id ?? null;
-      return sendPage(res, 200, 'result', { ...common, title: 'Payment received', kind: 'paid', orderId });
+      // A funnel's checkout goes on to the funnel's next step (its offers), then to successUrl.
+      const funnelUrl = session.funnelSessionId ? links.offer() : null;
+      return sendPage(res, 200, 'result', { ...common, title: 'Payment received', kind: 'paid', orderId, funnelUrl });
     }
     if (payment.status === 'failed')
       return sendPage(res, 200, 'result', {

@@ -7,6 +7,7 @@ import { isDomainError } from '../../errors';
 import type { AppDeps } from '../core/context';
 import { admitSession, flowLinks, isSameSitePost, refuseCrossSitePost } from './access';
 import { renderCheckoutPage } from './checkoutPage';
+import { registerHostedFunnelRoutes } from '../hosted-funnel/routes';
 import { registerHostedPayRoutes } from './payRoutes';
 
 /**
@@ -54,6 +55,7 @@ export function registerHostedCheckoutRoutes(app: Express, deps: AppDeps): void 
   });
 
   registerHostedPayRoutes(router, deps);
+  registerHostedFunnelRoutes(router, deps);
 
   router.use((req: Request, res: Response) =>
     sendNotice(res, 404, { heading: 'Page not found', message: 'There is no payment page at this address.' }),
