@@ -6,7 +6,7 @@ import { isDomainError } from '../../errors';
 import { answerOffer, attachCheckout, funnelClientDeps, funnelSessionView } from '../../funnels/client';
 import type { FunnelSessionView } from '../../funnels/sessionTypes';
 import type { AppDeps } from '../core/context';
-import { admitSession, flowLinks, isSameSitePost, issueCsrf, refuseCrossSitePost } from '../hosted-checkout/access';
+import { admitPost, admitSession, flowLinks, issueCsrf } from '../hosted-checkout/access';
 
 const stepIdPattern = /^step_[A-Za-z0-9]{1,64}$/;
 
@@ -135,11 +135,9 @@ export function registerHostedFunnelRoutes(router: Router, deps: AppDeps): void 
   });
 
   router.post('/:sessionId/offer/answer', async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const token = String(body.t ?? '');
-    const session = await admitSession(deps, req, res, token);
-    if (!session) return;
-    if (!isSameSitePost(deps.config, req, session.id)) return refuseCrossSitePost(res);
+    const admitted = await admitPost(deps, req, res);
+    if (!admitted) return;
+    const { session, token, body } = admitted;
     const view = await funnelOf(req, res, session, token);
     if (!view) return;
     const links = flowLinks(req, session, token);
