@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { verifyWebhookSignature } from '../../src/webhooks/signing';
 import { call, startHarness, type Harness } from '../helpers/harness';
+import { until } from '../helpers/until';
 import { api, ok } from '../integration/commerce/commerceHelpers';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from '../integration/payments/paymentsFixtures';
 import { hostedFunnelCheckout } from '../integration/funnels/hostedFunnelFixtures';
@@ -34,17 +35,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
       (violation) =>
         `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
     );
-}
-
-/** Asks until the probe finds something (an e-mail, a webhook delivery), or fails after the timeout. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`${what}: not there after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe('the hosted payment page in a real headless browser', () => {
@@ -140,13 +130,13 @@ describe('the hosted payment page in a real headless browser', () => {
     expect(problems).toEqual([]);
     await close();
     // The receipt in the sandbox outbox, and the signed webhook in the inbox.
-    const receipt = await eventually('receipt', async () => {
+    const receipt = await until(async () => {
       const outbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(t.customerEmail)}`);
       const { data } = (await outbox.json()) as { data: { subject: string; text: string }[] };
       return data.find((mail) => `${mail.subject}\n${mail.text}`.includes(payment.orderId!));
     });
     expect(receipt.subject).toContain(payment.orderId);
-    const delivery = await eventually('webhook', async () => {
+    const delivery = await until(async () => {
       const { data } = (await (await fetch(inboxUrl)).json()) as {
         data: { headers: Record<string, string>; body: string }[];
       };

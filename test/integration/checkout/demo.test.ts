@@ -1,17 +1,8 @@
 import { runDemo } from '../../../src/demo/firstPayment';
 import { createPartnerWithKey } from '../../../src/keys/partners';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
+import { until } from '../../helpers/until';
 import { useHarness } from '../../helpers/useHarness';
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error('not delivered in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('npm run demo: a first payment through the API and the hosted page', () => {
   const harness = useHarness();
@@ -58,7 +49,7 @@ describe('npm run demo: a first payment through the API and the hosted page', ()
     });
     expect(((await read.json()) as { status: string }).status).toBe('paid');
     // The printed inbox receives the store's webhooks (signed by the endpoint the demo made).
-    const delivered = await waitFor(async () => {
+    const delivered = await until(async () => {
       const inbox = (await (await fetch(result.webhookInboxUrl)).json()) as {
         data: { headers: Record<string, string>; json: { data?: { id?: string } } }[];
       };
