@@ -120,7 +120,7 @@ describe('hosted checkout → funnel offer pages (real Postgres, Temporal dev se
 
   it('admits only its signed, unexpired link, and only sessions of a funnel; never a stack trace', async () => {
     const t = await createPaymentTenant(harness);
-    const { session } = await hostedFunnelCheckout(harness, t);
+    const { session, funnelSession } = await hostedFunnelCheckout(harness, t);
     const shopper = new Shopper();
     const offerUrl = linkOf((await payAndOpenResult(shopper, session.url)).html, 'continue-link');
     const token = new URL(offerUrl).searchParams.get('t')!;
@@ -152,6 +152,12 @@ describe('hosted checkout → funnel offer pages (real Postgres, Temporal dev se
       expect(answer.html).not.toMatch(/at .*\.ts:\d+|"code"/);
     }
     expect(answers.expired.html).toContain('expired');
+    // A funnel session that ended idle (as its row says once its workflow closed): the offer has expired.
+    await harness.db.funnelSession.update({ where: { id: funnelSession.id }, data: { status: 'expired' } });
+    const ended = await shopper.open(offerUrl);
+    expect(ended.status).toBe(410);
+    expect(ended.html).toContain('This offer has expired');
+    expect(ended.html).toContain('href="https://shop.example/thanks"');
   });
 
   it('refuses answers from another site (no cookie, forged token, foreign Origin) and charges nothing', async () => {
