@@ -6,13 +6,14 @@ import { memoryLimitDefaults, type Config } from '../src/config';
 import { AcquirerJournal } from './acquirer/journal';
 import { createAcquirerRouter } from './acquirer/router';
 import { AcquirerState } from './acquirer/state';
+import { createInboxRouter } from './inbox/router';
 import { createOutboxRouter } from './outbox/router';
 import { createThreeDsServerRouter } from './threeds/router';
 import { ThreeDsServerState } from './threeds/state';
 
 /**
  * The simulated outside world for test mode, served over real HTTP so timeouts and failures are
- * real: the card acquirer, the 3DS server/ACS, and the e-mail outbox. Each lives in its own
+ * real: the card acquirer, the 3DS server/ACS, the e-mail outbox and the webhook inbox. Each lives in its own
  * folder under simulators/ and mounts its router here.
  */
 export interface RunningSandbox {
@@ -32,7 +33,10 @@ export interface SandboxOptions {
 
 export type SandboxLimits = Pick<
   Config,
-  'SANDBOX_ACQUIRER_MAX_ENTRIES' | 'SANDBOX_THREEDS_MAX_TRANSACTIONS' | 'SANDBOX_OUTBOX_MAX_MESSAGES'
+  | 'SANDBOX_ACQUIRER_MAX_ENTRIES'
+  | 'SANDBOX_THREEDS_MAX_TRANSACTIONS'
+  | 'SANDBOX_OUTBOX_MAX_MESSAGES'
+  | 'SANDBOX_INBOX_MAX_DELIVERIES'
 >;
 
 /** The acquirer's journal file under a data folder. */
@@ -43,13 +47,15 @@ export function acquirerJournalFile(dataDir: string): string {
 export function createSandboxApp(options: SandboxOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  const limits = { ...memoryLimitDefaults, ...options.limits };
+  // Before the JSON parser: a webhook's body is recorded byte for byte (its signature covers them).
+  app.use('/inbox', createInboxRouter(limits.SANDBOX_INBOX_MAX_DELIVERIES));
   app.use(express.json({ limit: '256kb' }));
   app.use(express.urlencoded({ extended: false }));
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
   const journal = options.dataDir === undefined ? undefined : new AcquirerJournal(acquirerJournalFile(options.dataDir));
-  const limits = { ...memoryLimitDefaults, ...options.limits };
   app.use('/acquirer', createAcquirerRouter(new AcquirerState(journal, limits.SANDBOX_ACQUIRER_MAX_ENTRIES)));
   app.use('/outbox', createOutboxRouter(limits.SANDBOX_OUTBOX_MAX_MESSAGES));
   app.use('/threeds', createThreeDsServerRouter(new ThreeDsServerState(limits.SANDBOX_THREEDS_MAX_TRANSACTIONS)));

@@ -24,7 +24,13 @@ async function main(): Promise<void> {
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const { partnerKey } = JSON.parse(created) as { partnerKey: string };
-  const result = await runDemo({ apiUrl, partnerKey, temporalUiUrl: `http://localhost:${cfg.TEMPORAL_UI_PORT}` });
+  const result = await runDemo({
+    apiUrl,
+    partnerKey,
+    temporalUiUrl: `http://localhost:${cfg.TEMPORAL_UI_PORT}`,
+    // The sandbox npm start runs (SANDBOX_PORT), unless it is somewhere else (SANDBOX_URL).
+    sandboxUrl: cfg.SANDBOX_URL ?? `http://127.0.0.1:${cfg.SANDBOX_PORT}`,
+  });
   console.log(`Demo merchant ready: store ${result.storeId}, checkout session ${result.checkoutSessionId}`);
   for (const line of result.lines) console.log(line);
 }

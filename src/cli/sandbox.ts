@@ -9,7 +9,7 @@ const logger = createLogger(cfg.LOG_LEVEL);
 const lifecycle = new Lifecycle(logger);
 
 /**
- * `npm run sandbox`: only the simulated outside world (acquirer, 3DS server, outbox) on
+ * `npm run sandbox`: only the simulated outside world (acquirer, 3DS server, outbox, webhook inbox) on
  * SANDBOX_PORT, for split deployments; API and workers reach it through SANDBOX_URL. The acquirer
  * journals to DATA_DIR/sandbox, so a restart (even after `kill -9`) never approves a key twice.
  */

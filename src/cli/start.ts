@@ -68,7 +68,7 @@ async function main(): Promise<void> {
         `  API:           ${api.url}/api/public/v1   (health: ${api.url}/api/public/v1/health)`,
         `  API reference: ${api.url}/docs`,
         `  OpenAPI:       ${api.url}/openapi.json`,
-        `  Sandbox:       ${sandbox.url}   (simulated acquirer, 3DS server, outbox)`,
+        `  Sandbox:       ${sandbox.url}   (simulated acquirer, 3DS server, outbox, webhook inbox)`,
         `  Temporal UI:   ${temporal.uiUrl ?? `(external Temporal at ${temporal.settings.address})`}`,
         `  Press Ctrl-C to stop.`,
         '',

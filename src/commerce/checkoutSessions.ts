@@ -28,6 +28,7 @@ export interface CreateCheckoutSessionInput {
   successUrl?: string;
   cancelUrl?: string;
   locale?: string;
+  funnelSessionId?: string;
 }
 
 export const defaultExpiryMinutes = 24 * 60;
@@ -72,6 +73,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
       );
     }
     const customer = await resolveCustomer(tx, scope, store.id, input);
+    if (input.funnelSessionId) await assertFunnelOfCheckout(tx, scope, input.funnelSessionId, store.id, customer.id);
     const lines = await resolveLines(tx, scope, store.id, currency, input.lineItems);
     const codes = await resolvePromotionCodes(tx, scope, store.id, input.promotionCodes ?? []);
     await assertFirstTimeEligible(tx, customer.id, codes);
@@ -102,6 +104,7 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
         successUrl: input.successUrl ?? null,
         cancelUrl: input.cancelUrl ?? null,
         locale: input.locale ?? null,
+        funnelSessionId: input.funnelSessionId ?? null,
         lineItems: {
           create: lines.map((line, index) => ({
             id: newId('checkoutLineItem'),
@@ -121,6 +124,23 @@ export async function createCheckoutSession(db: Db, scope: Scope, input: CreateC
     await redeemPromotionCodes(tx, { checkoutSessionId: id, customerId: customer.id, codes });
     return tx.checkoutSession.findUniqueOrThrow({ where: { id }, include: sessionInclude });
   }, transactionOptions);
+}
+
+/** A funnel session a checkout may belong to: the caller's, active, of the same store and (when it has one) customer. */
+async function assertFunnelOfCheckout(
+  tx: Tx,
+  scope: Scope,
+  funnelSessionId: string,
+  storeId: string,
+  customerId: string,
+) {
+  const funnel = await tx.funnelSession.findFirst({ where: { id: funnelSessionId, ...scope } });
+  if (!funnel) throw notFound('Funnel session');
+  if (funnel.storeId !== storeId)
+    throw invalid('The funnel session is of another store', 'FUNNEL_SESSION_STORE_MISMATCH');
+  if (funnel.customerId && funnel.customerId !== customerId)
+    throw invalid("The funnel session is another customer's", 'CUSTOMER_MISMATCH');
+  if (funnel.status !== 'active') throw conflict(`Funnel session is ${funnel.status}`, 'FUNNEL_SESSION_ENDED');
 }
 
 async function resolveCustomer(tx: Tx, scope: Scope, storeId: string, input: CreateCheckoutSessionInput) {

@@ -7,6 +7,9 @@ export interface DemoResult {
   storeId: string;
   checkoutSessionId: string;
   hostedPageUrl: string;
+  /** The webhook endpoint (we_) the demo made, and the sandbox inbox it delivers to. */
+  webhookEndpointId: string;
+  webhookInboxUrl: string;
   lines: string[];
 }
 
@@ -17,6 +20,8 @@ export interface DemoOptions {
   partnerKey: string;
   /** Where the Temporal Web UI is, for the printed pointer. */
   temporalUiUrl: string;
+  /** The running sandbox (npm start prints it): its webhook inbox receives the demo store's events. */
+  sandboxUrl: string;
 }
 
 async function callApi<T = { id: string }>(
@@ -42,7 +47,8 @@ async function callApi<T = { id: string }>(
 /**
  * A first payment, through the public API only, as a merchant would set it up: a test merchant and
  * its CRM key (partner API), a sandbox processor, a payment flow, a store, two products and a
- * checkout session; then the hosted page's link, the test cards and the same steps as curl.
+ * checkout session, and a webhook endpoint on the sandbox's inbox; then the hosted page's link, the
+ * test cards, where to watch the webhooks and the receipt, and the same steps as curl.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const { apiUrl, partnerKey } = options;
@@ -91,6 +97,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     presentmentCurrencies: ['EUR'],
     defaultPaymentFlowId: flow.id,
   });
+  // A webhook endpoint on the sandbox's inbox: the store's events are delivered (signed) where they can be watched.
+  const webhookInboxUrl = `${options.sandboxUrl.replace(/\/+$/, '')}/inbox/demo_${suffix}`;
+  const webhook = await callApi(apiUrl, crm, 'POST', `${v1}/webhooks`, {
+    storeId: store.id,
+    url: webhookInboxUrl,
+    eventTypes: ['payment/succeeded', 'payment/failed', 'order/paid', 'checkout_session/paid'],
+    description: 'npm run demo: the sandbox webhook inbox',
+  });
   const product = (name: string, unitAmount: number) =>
     callApi<{ variants: { prices: { id: string }[] }[] }>(apiUrl, crm, 'POST', `${v1}/products`, {
       storeId: store.id,
@@ -127,7 +141,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     '  4000 0000 0000 3220   3-D Secure challenge: press "Complete authentication"',
     '',
     `Watch the payment workflow in the Temporal UI: ${options.temporalUiUrl} (search StoreId = "${store.id}")`,
-    `The e-mail outbox of test mode: GET <sandbox>/outbox/messages (the sandbox URL is printed by npm start)`,
+    `Watch the webhooks of this store arrive (open in a browser, or curl for JSON): ${webhookInboxUrl}`,
+    `The e-mail outbox of test mode (the receipt): ${options.sandboxUrl.replace(/\/+$/, '')}/outbox/messages`,
     '',
     'The same steps with curl (the key below is a test-mode CRM key of the demo merchant):',
     `  export KEY=${crm}`,
@@ -143,6 +158,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     storeId: store.id,
     checkoutSessionId: session.id,
     hostedPageUrl: session.url,
+    webhookEndpointId: webhook.id,
+    webhookInboxUrl,
     lines,
   };
 }

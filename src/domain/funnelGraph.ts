@@ -16,6 +16,8 @@ export interface FunnelStep {
   next?: string | null;
   /** upsell, downsell: the offer's price (its product follows from it). */
   priceId?: string | null;
+  /** upsell, downsell: the offer's title by language code, shown on the hosted offer page. */
+  titleTrans?: Record<string, string> | null;
   onAccept?: string | null;
   onDecline?: string | null;
 }

@@ -49,6 +49,7 @@ async function stepsFor(db: Db, scope: Scope, input: FunnelStepInput[], before: 
     name: step.name ?? null,
     next: edge(step.next),
     priceId: step.priceId ?? null,
+    ...(step.titleTrans ? { titleTrans: step.titleTrans } : {}),
     onAccept: edge(step.onAccept),
     onDecline: edge(step.onDecline),
   }));

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startHarness, type Harness } from '../helpers/harness';
-import { ok } from '../integration/commerce/commerceHelpers';
+import { verifyWebhookSignature } from '../../src/webhooks/signing';
+import { call, startHarness, type Harness } from '../helpers/harness';
+import { until } from '../helpers/until';
+import { api, ok } from '../integration/commerce/commerceHelpers';
 import { cards, createPaymentTenant, netCharged, type PaymentTenant } from '../integration/payments/paymentsFixtures';
+import { hostedFunnelCheckout } from '../integration/funnels/hostedFunnelFixtures';
 import { threeDsCards } from '../integration/threeds/threedsHelpers';
 import { launchChromium } from './chromium';
 
@@ -97,8 +100,16 @@ describe('the hosted payment page in a real headless browser', () => {
     return { statuses: payments.map((payment) => payment.status), ledger };
   }
 
-  it('buys with an approved card: accessible pages, brand detection, the order number, one charge', async () => {
+  it('buys with an approved card: accessible pages, the order number, one charge, the receipt and the webhook', async () => {
     const { t, session } = await shop();
+    // The store's webhooks go to the sandbox's inbox, as `npm run demo` sets it up.
+    const inboxUrl = `${harness.sandboxUrl}/inbox/browser_${session.id}`;
+    const created = await call<{ secret: string }>(harness, 'POST', `${api}/webhooks`, {
+      token: t.token,
+      body: { storeId: t.storeId, url: inboxUrl, eventTypes: ['payment/succeeded', 'order/paid'] },
+    });
+    expect(created.status).toBe(201);
+    const endpoint = created.body;
     const { page, problems, close } = await shopperPage();
     await page.goto(session.url);
     await page.getByRole('heading', { name: 'Order summary' }).waitFor();
@@ -116,6 +127,53 @@ describe('the hosted payment page in a real headless browser', () => {
     expect(await page.locator('#order-number').innerText()).toBe(payment.orderId);
     expect(ledger.filter((entry) => entry.operation === 'authorize')).toHaveLength(1);
     expect(netCharged(ledger)).toBe(2 * 1999);
+    expect(problems).toEqual([]);
+    await close();
+    // The receipt in the sandbox outbox, and the signed webhook in the inbox.
+    const receipt = await until(async () => {
+      const outbox = await fetch(`${harness.sandboxUrl}/outbox/messages?to=${encodeURIComponent(t.customerEmail)}`);
+      const { data } = (await outbox.json()) as { data: { subject: string; text: string }[] };
+      return data.find((mail) => `${mail.subject}\n${mail.text}`.includes(payment.orderId!));
+    });
+    expect(receipt.subject).toContain(payment.orderId);
+    const delivery = await until(async () => {
+      const { data } = (await (await fetch(inboxUrl)).json()) as {
+        data: { headers: Record<string, string>; body: string }[];
+      };
+      return data.find((item) => item.headers['x-webhook-event-type'] === 'payment/succeeded');
+    });
+    expect(delivery.body).toContain(payment.id);
+    expect(
+      verifyWebhookSignature(delivery.body, delivery.headers['x-webhook-signature'], endpoint.secret),
+    ).toMatchObject({ valid: true });
+  });
+
+  it('accepts an upsell of a funnel in one click after paying: accessible offer page, the saved card charged once', async () => {
+    const t = await createPaymentTenant(harness);
+    const { session } = await hostedFunnelCheckout(harness, t);
+    const { page, problems, close } = await shopperPage();
+    await page.goto(session.url);
+    await fillCard(page, cards.approve);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('heading', { name: 'Thank you: your payment went through' }).waitFor();
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'One more thing for your order' }).waitFor();
+    expect(await page.locator('#offer-title').innerText()).toBe('Matching mug');
+    expect(await page.locator('#offer-amount').innerText()).toBe('€9.90');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(imagesDir, 'hosted-checkout-upsell.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Yes, add it for €9.90' }).click();
+    await page.getByRole('heading', { name: 'Thank you: your order is complete' }).waitFor();
+    expect(await page.locator('#bought').innerText()).toContain('Matching mug: €9.90');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.getByRole('link', { name: 'Continue to Shop' }).getAttribute('href')).toBe(
+      'https://shop.example/thanks',
+    );
+    const upsells = await harness.db.payment.findMany({ where: { storeId: t.storeId, source: 'upsell' } });
+    expect(upsells.map((payment) => [payment.status, payment.amount])).toEqual([['succeeded', 990]]);
+    const ledger = await t.ledger(t.processorIds[0]!);
+    expect(ledger.filter((entry) => entry.operation === 'authorize' && entry.outcome === 'approved')).toHaveLength(2);
+    expect(netCharged(ledger)).toBe(2 * 1999 + 990);
     expect(problems).toEqual([]);
     await close();
   });

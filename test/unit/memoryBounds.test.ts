@@ -101,6 +101,24 @@ describe('memory bounds', () => {
     expect(state.findByAcsId(made[6]!.acsTransID)?.reference).toBe('pay_6');
   });
 
+  it('the sandbox webhook inbox keeps the newest deliveries of all inboxes only', async () => {
+    const sandbox = await startSandbox(0, '127.0.0.1', { limits: { SANDBOX_INBOX_MAX_DELIVERIES: 10 } });
+    try {
+      for (let i = 0; i < 14; i++) {
+        const sent = await fetch(`${sandbox.url}/inbox/${i % 2 ? 'odd' : 'even'}`, { method: 'POST', body: `d${i}` });
+        expect(sent.status).toBe(200);
+      }
+      const bodies = async (inbox: string) =>
+        ((await (await fetch(`${sandbox.url}/inbox/${inbox}`)).json()) as { data: { body: string }[] }).data.map(
+          (delivery) => delivery.body,
+        );
+      expect(await bodies('even')).toEqual(['d12', 'd10', 'd8', 'd6', 'd4']);
+      expect(await bodies('odd')).toEqual(['d13', 'd11', 'd9', 'd7', 'd5']);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
   it('the sandbox outbox keeps the newest messages only', async () => {
     const sandbox = await startSandbox(0, '127.0.0.1', { limits: { SANDBOX_OUTBOX_MAX_MESSAGES: 10 } });
     try {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { Liquid, type Template } from 'liquidjs';
-import { cardFormScript, continueScript, pageCss } from './styles';
+import { funnelEndTemplate, offerTemplate } from './funnelTemplates';
+import { cardFormScript, continueScript, offerScript, pageCss } from './styles';
 import { checkoutTemplate, layoutTemplate, noticeTemplate, resultTemplate } from './templates';
 
 /**
@@ -22,6 +23,8 @@ const pages = {
   checkout: { source: checkoutTemplate, script: cardFormScript },
   result: { source: resultTemplate, script: continueScript },
   notice: { source: noticeTemplate, script: null },
+  offer: { source: offerTemplate, script: offerScript },
+  funnelEnd: { source: funnelEndTemplate, script: null },
 } as const;
 
 export type PageName = keyof typeof pages;

@@ -26,6 +26,7 @@ input[aria-invalid=true]{border-color:#b91c1c}
 .alert{border:1px solid #b91c1c;background:#fef2f2;color:#7f1d1d;border-radius:6px;padding:10px 12px;margin-bottom:12px}
 .notice{border:1px solid #166534;background:#f0fdf4;color:#14532d;border-radius:6px;padding:10px 12px;margin-bottom:12px}
 button,.button{display:inline-block;width:100%;margin-top:16px;padding:12px;font:inherit;font-weight:700;text-align:center;color:#fff;background:#1d4ed8;border:0;border-radius:6px;cursor:pointer;text-decoration:none}
+.offer-title{font-size:1.25rem;font-weight:700;margin:8px 0}
 button.secondary{width:auto;margin-top:8px;padding:8px 14px;background:#374151}
 button[disabled]{background:#6b7280;cursor:progress}
 a{color:#1d4ed8}
@@ -74,4 +75,12 @@ export const cardFormScript = `
 /** The result page for a payment that needs the cardholder at the bank: go there without a click when scripts run. */
 export const continueScript = `
 (function(){var link=document.getElementById('continue-link');if(link&&link.dataset.auto==='1')window.location.assign(link.href)})();
+`;
+
+/** The offer page: once one answer is sent, both buttons are disabled (the server charges once anyway). */
+export const offerScript = `
+(function(){var forms=document.querySelectorAll('form.offer-form');var sent=false;
+  forms.forEach(function(form){form.addEventListener('submit',function(event){if(sent){event.preventDefault();return}sent=true;
+    setTimeout(function(){document.querySelectorAll('form.offer-form button').forEach(function(b){b.disabled=true;b.setAttribute('aria-busy','true')})},0)})});
+})();
 `;

@@ -89,7 +89,8 @@ export const resultTemplate = `<h1>{{ storeName }}</h1>
 <h2 id="result-heading">Thank you: your payment went through</h2>
 <p class="notice" role="status">{{ total }} paid.{% if orderId %} Your order number is <strong id="order-number">{{ orderId }}</strong>.{% endif %}</p>
 <p>A receipt goes to {{ email }}.</p>
-{% if successUrl %}<p><a class="button" href="{{ successUrl }}" id="continue-link">Continue to {{ storeName }}</a></p>{% endif %}
+{% if funnelUrl %}<p><a class="button" href="{{ funnelUrl }}" id="continue-link">Continue</a></p>
+{% elsif successUrl %}<p><a class="button" href="{{ successUrl }}" id="continue-link">Continue to {{ storeName }}</a></p>{% endif %}
 {% when 'declined' %}
 <h2 id="result-heading">Your payment did not go through</h2>
 <div class="alert" role="alert">{{ reason }}</div>

@@ -43,6 +43,10 @@ export const checkoutSessionSchema = z
     successUrl: z.string().nullable(),
     cancelUrl: z.string().nullable(),
     locale: z.string().nullable(),
+    funnelSessionId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The funnel session (fs_) this session is the checkout of' }),
     url: z.string().openapi({
       description: 'The hosted payment page of this session: a signed link that stops working when the session expires',
     }),
@@ -96,6 +100,10 @@ export const createCheckoutSessionSchema = z
     locale: languageCodeSchema
       .optional()
       .openapi({ description: "The shopper's language; the hosted page uses the browser's when absent" }),
+    funnelSessionId: idOf('fs').optional().openapi({
+      description:
+        "The active funnel session (fs_) this session is the checkout of, of the same store and customer: after paying, the hosted page goes on to the funnel's offers",
+    }),
   })
   .strict()
   .refine((body) => (body.customerId === undefined) !== (body.customer === undefined), {
@@ -137,6 +145,7 @@ export function toPublicCheckoutSession(
     successUrl: string | null;
     cancelUrl: string | null;
     locale: string | null;
+    funnelSessionId: string | null;
     mode: 'test' | 'live';
     createdAt: Date;
   },
@@ -173,6 +182,7 @@ export function toPublicCheckoutSession(
     successUrl: row.successUrl,
     cancelUrl: row.cancelUrl,
     locale: row.locale,
+    funnelSessionId: row.funnelSessionId,
     url,
     mode: row.mode,
     createdAt: row.createdAt.toISOString(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idOf, idParam } from '../../commerce/schemas';
 import { funnelStepTypes } from '../../domain/funnelGraph';
 import type { FunnelRow } from '../../funnels/funnels';
+import { languageCodeSchema } from '../checkout-sessions/validators';
 import '../core/openapi';
 
 const stepKey = z
@@ -20,6 +21,15 @@ export const funnelStepInputSchema = z
       .nullable()
       .optional()
       .openapi({ description: 'upsell, downsell: the price offered (charged on accept)' }),
+    titleTrans: z
+      .record(languageCodeSchema, z.string().trim().min(1).max(200))
+      .refine((titles) => Object.keys(titles).length <= 50, 'at most 50 languages')
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "upsell, downsell: the offer's title by language code on the hosted offer page (else the step's name, else the product's)",
+      }),
     onAccept: stepKey.nullable().optional().openapi({ description: 'upsell, downsell: the step after an accept' }),
     onDecline: stepKey.nullable().optional().openapi({ description: 'upsell, downsell: the step after a decline' }),
   })
@@ -36,6 +46,7 @@ export const funnelStepSchema = z
     name: z.string().nullable(),
     next: z.string().nullable(),
     priceId: z.string().nullable(),
+    titleTrans: z.record(z.string(), z.string()).nullable(),
     onAccept: z.string().nullable(),
     onDecline: z.string().nullable(),
   })
@@ -80,6 +91,7 @@ export function toPublicFunnel(row: FunnelRow) {
       name: step.name ?? null,
       next: step.next ?? null,
       priceId: step.priceId ?? null,
+      titleTrans: step.titleTrans ?? null,
       onAccept: step.onAccept ?? null,
       onDecline: step.onDecline ?? null,
     })),

@@ -100,6 +100,26 @@ export async function refuseCrossSitePost(res: Response): Promise<void> {
   });
 }
 
+/**
+ * A form post of a session's page: admitted by the link in its `t` field and sent from the page
+ * itself (CSRF). Answers the shopper's page itself and returns null when it is neither.
+ */
+export async function admitPost(
+  deps: { db: Db; config: Config },
+  req: Request,
+  res: Response,
+): Promise<{ session: HostedSession; token: string; body: Record<string, unknown> } | null> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const token = String(body.t ?? '');
+  const session = await admitSession(deps, req, res, token);
+  if (!session) return null;
+  if (!isSameSitePost(deps.config, req, session.id)) {
+    await refuseCrossSitePost(res);
+    return null;
+  }
+  return { session, token, body };
+}
+
 /** Links of the session's flow on the shopper's origin. */
 export function flowLinks(req: Request, session: { id: string }, token: string) {
   const origin = originOf(req);
@@ -109,5 +129,7 @@ export function flowLinks(req: Request, session: { id: string }, token: string) 
       flowUrl(origin, session.id, token, '/result', paymentId ? { payment: paymentId } : {}),
     pay: `/checkout/${session.id}/pay`,
     promotion: `/checkout/${session.id}/promotion-code`,
+    offer: (params: Record<string, string> = {}) => flowUrl(origin, session.id, token, '/offer', params),
+    answer: `/checkout/${session.id}/offer/answer`,
   };
 }

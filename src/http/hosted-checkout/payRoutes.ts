@@ -8,7 +8,7 @@ import { findSessionPayment, payHostedSession, returnChallengeToPage } from '../
 import { sendPage } from '../../checkout/hostedPage/render';
 import { isDomainError } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { admitSession, flowLinks, isSameSitePost, originOf, refuseCrossSitePost } from './access';
+import { admitPost, admitSession, flowLinks, originOf } from './access';
 import { renderCheckoutPage } from './checkoutPage';
 
 const paidStatuses = new Set(['authorized', 'succeeded', 'partially_refunded', 'refunded']);
@@ -19,11 +19,9 @@ const paidStatuses = new Set(['authorized', 'succeeded', 'partially_refunded', '
  */
 export function registerHostedPayRoutes(router: Router, deps: AppDeps): void {
   router.post('/:sessionId/pay', async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const token = String(body.t ?? '');
-    const session = await admitSession(deps, req, res, token);
-    if (!session) return;
-    if (!isSameSitePost(deps.config, req, session.id)) return refuseCrossSitePost(res);
+    const admitted = await admitPost(deps, req, res);
+    if (!admitted) return;
+    const { session, token, body } = admitted;
     const links = flowLinks(req, session, token);
     if (shopperStatus(session) === 'paid' && session.paymentId)
       return res.redirect(303, links.result(session.paymentId));
@@ -92,7 +90,9 @@ export function registerHostedPayRoutes(router: Router, deps: AppDeps): void {
     };
     if (paidStatuses.has(payment.status)) {
       const orderId = payment.orderId ?? session.order?.id ?? null;
-      return sendPage(res, 200, 'result', { ...common, title: 'Payment received', kind: 'paid', orderId });
+      // A funnel's checkout goes on to the funnel's next step (its offers), then to successUrl.
+      const funnelUrl = session.funnelSessionId ? links.offer() : null;
+      return sendPage(res, 200, 'result', { ...common, title: 'Payment received', kind: 'paid', orderId, funnelUrl });
     }
     if (payment.status === 'failed')
       return sendPage(res, 200, 'result', {

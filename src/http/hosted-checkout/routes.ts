@@ -5,8 +5,9 @@ import { sendNotice } from '../../checkout/hostedPage/render';
 import { faviconSvg } from '../../checkout/hostedPage/styles';
 import { isDomainError } from '../../errors';
 import type { AppDeps } from '../core/context';
-import { admitSession, flowLinks, isSameSitePost, refuseCrossSitePost } from './access';
+import { admitPost, admitSession, flowLinks } from './access';
 import { renderCheckoutPage } from './checkoutPage';
+import { registerHostedFunnelRoutes } from '../hosted-funnel/routes';
 import { registerHostedPayRoutes } from './payRoutes';
 
 /**
@@ -35,11 +36,9 @@ export function registerHostedCheckoutRoutes(app: Express, deps: AppDeps): void 
   });
 
   router.post('/:sessionId/promotion-code', async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const token = String(body.t ?? '');
-    const session = await admitSession(deps, req, res, token);
-    if (!session) return;
-    if (!isSameSitePost(deps.config, req, session.id)) return refuseCrossSitePost(res);
+    const admitted = await admitPost(deps, req, res);
+    if (!admitted) return;
+    const { session, token, body } = admitted;
     const typed = typeof body.promotionCode === 'string' ? body.promotionCode.trim().slice(0, 64) : '';
     if (!typed)
       return renderCheckoutPage(deps, req, res, session, token, 422, { promotionError: 'Enter a promotion code.' });
@@ -54,6 +53,7 @@ export function registerHostedCheckoutRoutes(app: Express, deps: AppDeps): void 
   });
 
   registerHostedPayRoutes(router, deps);
+  registerHostedFunnelRoutes(router, deps);
 
   router.use((req: Request, res: Response) =>
     sendNotice(res, 404, { heading: 'Page not found', message: 'There is no payment page at this address.' }),

@@ -1,6 +1,7 @@
 import { runDemo } from '../../../src/demo/firstPayment';
 import { createPartnerWithKey } from '../../../src/keys/partners';
 import { formOf, nextYearShort, Shopper } from './hostedShopper';
+import { until } from '../../helpers/until';
 import { useHarness } from '../../helpers/useHarness';
 
 describe('npm run demo: a first payment through the API and the hosted page', () => {
@@ -12,11 +13,18 @@ describe('npm run demo: a first payment through the API and the hosted page', ()
       mode: 'test',
       kind: 'payfac',
     });
-    const result = await runDemo({ apiUrl: harness.url, partnerKey, temporalUiUrl: 'http://localhost:8233' });
+    const result = await runDemo({
+      apiUrl: harness.url,
+      partnerKey,
+      temporalUiUrl: 'http://localhost:8233',
+      sandboxUrl: harness.sandboxUrl,
+    });
     const printed = result.lines.join('\n');
     expect(printed).toContain(result.hostedPageUrl);
     expect(printed).toContain('4000 0000 0000 3220');
     expect(printed).toContain(`StoreId = "${result.storeId}"`);
+    expect(result.webhookInboxUrl).toMatch(new RegExp(`^${harness.sandboxUrl}/inbox/demo_[a-f0-9]{8}$`));
+    expect(printed).toContain(result.webhookInboxUrl);
     const shopper = new Shopper({ 'accept-language': 'de' });
     const page = await shopper.open(result.hostedPageUrl);
     expect(page.status).toBe(200);
@@ -40,5 +48,14 @@ describe('npm run demo: a first payment through the API and the hosted page', ()
       headers: { authorization: `Bearer ${result.crmKey}` },
     });
     expect(((await read.json()) as { status: string }).status).toBe('paid');
+    // The printed inbox receives the store's webhooks (signed by the endpoint the demo made).
+    const delivered = await until(async () => {
+      const inbox = (await (await fetch(result.webhookInboxUrl)).json()) as {
+        data: { headers: Record<string, string>; json: { data?: { id?: string } } }[];
+      };
+      return inbox.data.find((delivery) => delivery.headers['x-webhook-event-type'] === 'payment/succeeded');
+    });
+    expect(delivered.headers['x-webhook-signature']).toMatch(/^t=\d+,v1=/);
+    expect(JSON.stringify(delivered.json)).toContain(payment.id);
   });
 });

@@ -7037,6 +7037,8 @@ export interface paths {
                         cancelUrl?: string;
                         /** @description The shopper's language; the hosted page uses the browser's when absent */
                         locale?: string;
+                        /** @description The active funnel session (fs_) this session is the checkout of, of the same store and customer: after paying, the hosted page goes on to the funnel's offers */
+                        funnelSessionId?: string;
                     };
                 };
             };
@@ -35441,6 +35443,8 @@ export interface components {
             successUrl: string | null;
             cancelUrl: string | null;
             locale: string | null;
+            /** @description The funnel session (fs_) this session is the checkout of */
+            funnelSessionId: string | null;
             /** @description The hosted payment page of this session: a signed link that stops working when the session expires */
             url: string;
             /** @enum {string} */
@@ -36839,6 +36843,9 @@ export interface components {
             name: string | null;
             next: string | null;
             priceId: string | null;
+            titleTrans: {
+                [key: string]: string;
+            } | null;
             onAccept: string | null;
             onDecline: string | null;
         };
@@ -36852,6 +36859,10 @@ export interface components {
             next?: string | null;
             /** @description upsell, downsell: the price offered (charged on accept) */
             priceId?: string | null;
+            /** @description upsell, downsell: the offer's title by language code on the hosted offer page (else the step's name, else the product's) */
+            titleTrans?: {
+                [key: string]: string;
+            } | null;
             /** @description upsell, downsell: the step after an accept */
             onAccept?: string | null;
             /** @description upsell, downsell: the step after a decline */
