@@ -6,14 +6,14 @@ type Shape = { events: number; workflowTasks: number; activities: number } | und
 export interface Measured {
   clients: number;
   separateWorker: boolean;
-  one: { empty: Row; shaped: Row; engine: Row };
+  one: { empty: Row; shaped: Row; allLocal: Row; engine: Row };
   many: { empty: Row; shaped: Row; allLocal: Row; engine: Row; steps: Row };
   /** null when the worker runs in its own process (its statements are not counted). */
   statementsPerPayment: number | null;
   cpuPerPayment: number;
-  /** CPU of this process per run of the empty and payment-shaped floors at the same concurrency. */
-  floorCpu: { empty: number; shaped: number };
-  shapes: { engine: Shape; empty: Shape; shaped: Shape };
+  /** CPU of this process per run of the floors at the same concurrency. */
+  floorCpu: { empty: number; shaped: number; allLocal: number };
+  shapes: { engine: Shape; empty: Shape; shaped: Shape; allLocal: Shape };
   statementList: string[];
 }
 
@@ -35,6 +35,7 @@ export function report(m: Measured): string {
     'Postgres and the Temporal dev server are their own processes on the same 2 cores.',
     row(one.empty),
     row(one.shaped),
+    row(one.allLocal),
     row(one.engine),
     row(many.empty),
     row(many.shaped),
@@ -43,16 +44,18 @@ export function report(m: Measured): string {
     row(many.steps),
     `ratio pay-v2 / empty floor, 1 client: p50 ${x(one.engine.p50, one.empty.p50)}`,
     `ratio pay-v2 / payment-shaped floor, 1 client: p50 ${x(one.engine.p50, one.shaped.p50)}`,
+    `ratio pay-v2 / all-local floor, 1 client: p50 ${x(one.engine.p50, one.allLocal.p50)}`,
     `ratio pay-v2 / empty floor, ${clients} clients: p50 ${x(many.engine.p50, many.empty.p50)}  throughput ${x(many.engine.perSecond, many.empty.perSecond)}`,
     `ratio pay-v2 / payment-shaped floor, ${clients} clients: p50 ${x(many.engine.p50, many.shaped.p50)}  throughput ${x(many.engine.perSecond, many.shaped.perSecond)}`,
+    `ratio pay-v2 / all-local floor, ${clients} clients: p50 ${x(many.engine.p50, many.allLocal.p50)}  throughput ${x(many.engine.perSecond, many.allLocal.perSecond)}  cpu ${x(m.cpuPerPayment, m.floorCpu.allLocal)}`,
     `ratio pay-v2 / steps only, ${clients} clients: p50 ${x(many.engine.p50, many.steps.p50)}  throughput ${x(many.engine.perSecond, many.steps.perSecond)}`,
     m.statementsPerPayment === null
       ? 'statements per payment: not counted with BENCH_WORKER=process (the worker sends them from its own process)'
       : `statements per payment: ${m.statementsPerPayment.toFixed(1)} (SQL sent to Postgres by this process during the ${clients}-client pay-v2 run ÷ payments; BEGIN/COMMIT count)`,
     `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments; load clients and sandbox acquirer included)`,
-    `floor cpu per run: empty ${m.floorCpu.empty.toFixed(1)} ms, payment-shaped ${m.floorCpu.shaped.toFixed(1)} ms (this process over the ${clients}-client floor runs ÷ runs: the Temporal client, worker and workflow threads with no engine work)`,
+    `floor cpu per run: empty ${m.floorCpu.empty.toFixed(1)} ms, payment-shaped ${m.floorCpu.shaped.toFixed(1)} ms, all-local ${m.floorCpu.allLocal.toFixed(1)} ms (this process over the ${clients}-client floor runs ÷ runs: the Temporal client, worker and workflow threads with no engine work)`,
     `per payment: ${shape(m.shapes.engine)}`,
-    `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}`,
+    `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}; per all-local floor run: ${shape(m.shapes.allLocal)}`,
     `latencies and rates count succeeded runs only; failed answers: engine ${many.engine.count - many.engine.succeeded + one.engine.count - one.engine.succeeded}, steps only ${many.steps.count - many.steps.succeeded}`,
     ...(m.statementList.length > 0
       ? [
@@ -68,6 +71,18 @@ export function report(m: Measured): string {
     check(
       `${clients} clients: payments/s >= 0.7 × empty floor rate (${many.engine.perSecond.toFixed(1)} vs ${(0.7 * many.empty.perSecond).toFixed(1)})`,
       many.engine.perSecond >= 0.7 * many.empty.perSecond,
+    ),
+    check(
+      `1 client: pay-v2 p50 <= 1.3 × all-local floor p50 (${one.engine.p50.toFixed(1)} vs ${(1.3 * one.allLocal.p50).toFixed(1)} ms)`,
+      one.engine.p50 <= 1.3 * one.allLocal.p50,
+    ),
+    check(
+      `${clients} clients: payments/s >= 0.8 × all-local floor rate (${many.engine.perSecond.toFixed(1)} vs ${(0.8 * many.allLocal.perSecond).toFixed(1)})`,
+      many.engine.perSecond >= 0.8 * many.allLocal.perSecond,
+    ),
+    check(
+      `${clients} clients: engine cpu per payment <= 1.5 × all-local floor cpu per run (${m.cpuPerPayment.toFixed(1)} vs ${(1.5 * m.floorCpu.allLocal).toFixed(1)} ms)`,
+      m.cpuPerPayment <= 1.5 * m.floorCpu.allLocal,
     ),
     check(
       `${clients} clients: p99 <= 2 × p50 (${many.engine.p99.toFixed(1)} vs ${(2 * many.engine.p50).toFixed(1)} ms)`,

@@ -22,7 +22,8 @@ import { startWorkerProcess } from './workerProcess';
  * `npm run bench`: starts its own engine (embedded Postgres + Temporal dev server under
  * $TMPDIR/payment-engine-bench, on ports of its own, unless DATABASE_URL / TEMPORAL_ADDRESS are set).
  * On the same dev server and worker settings it runs the Temporal floor (an empty update-with-start
- * workflow and a payment-shaped one with no work), then frictionless pay-v2 charges, at 1 client and
+ * workflow, a payment-shaped one with no work, and the same with all four steps local activities),
+ * then frictionless pay-v2 charges, at 1 client and
  * at BENCH_CLIENTS (default 16); then the same payment steps in-process without HTTP or Temporal.
  * It prints the rows, the ratios to the floor, SQL statements and CPU per payment, workflow tasks
  * and history events per payment, and the speed targets of docs/speed.md (met / MISSED).
@@ -126,10 +127,12 @@ async function main(): Promise<void> {
     await drive(take(warmup), clients, pay);
     await floor('emptyFloorWorkflow', warmup, clients, 'warm-up');
     await floor('paymentShapedFloorWorkflow', warmup, clients, 'warm-up');
+    await floor('allLocalFloorWorkflow', warmup, clients, 'warm-up');
 
     const one: Measured['one'] = {
       empty: await floor('emptyFloorWorkflow', single, 1, 'floor: empty update-with-start workflow (1 client)'),
       shaped: await floor('paymentShapedFloorWorkflow', single, 1, 'floor: payment-shaped, no work (1 client)'),
+      allLocal: await floor('allLocalFloorWorkflow', single, 1, 'floor: the same, all local activities (1 client)'),
       engine: summary('pay-v2 over HTTP + Temporal (1 client)', await drive(take(single), 1, pay)),
     };
     let statementList: string[] = [];
@@ -141,8 +144,8 @@ async function main(): Promise<void> {
 
     const label = (what: string) => `${what} (${clients} clients)`;
     // CPU of this process per floor run: the Temporal client, bridge and workflow-thread cost with no engine work.
-    const floorCpu = { empty: 0, shaped: 0 };
-    const withCpu = async <T extends { succeeded: number }>(into: 'empty' | 'shaped', measure: () => Promise<T>) => {
+    const floorCpu = { empty: 0, shaped: 0, allLocal: 0 };
+    const withCpu = async <T extends { succeeded: number }>(into: keyof typeof floorCpu, measure: () => Promise<T>) => {
       const before = cpuMs(childPids);
       const result = await measure();
       floorCpu[into] = (cpuMs(childPids) - before) / Math.max(1, result.succeeded);
@@ -155,7 +158,9 @@ async function main(): Promise<void> {
       shaped: await withCpu('shaped', () =>
         floor('paymentShapedFloorWorkflow', payments, clients, label('floor: payment-shaped, no work')),
       ),
-      allLocal: await floor('allLocalFloorWorkflow', payments, clients, label('floor: the same, all local activities')),
+      allLocal: await withCpu('allLocal', () =>
+        floor('allLocalFloorWorkflow', payments, clients, label('floor: the same, all local activities')),
+      ),
       engine: undefined!,
       steps: undefined!,
     };
@@ -178,6 +183,7 @@ async function main(): Promise<void> {
       shaped: floorIds.paymentShapedFloorWorkflow
         ? await historyShape(client, floorIds.paymentShapedFloorWorkflow)
         : undefined,
+      allLocal: floorIds.allLocalFloorWorkflow ? await historyShape(client, floorIds.allLocalFloorWorkflow) : undefined,
     };
     process.stdout.write(
       report({
