@@ -1,11 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { claimAttempt } from '../../../src/payments/attemptClaims';
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { startHarness, type Harness } from '../../helpers/harness';
 import {
+  authorizeActivitiesOn,
   authorizeTries,
   cards,
   createPaymentTenant,
@@ -203,14 +201,7 @@ describe('a processor that never answers (Postgres, dev server, sandbox acquirer
 
     /** One try of the activity, as a worker runs it (its own attempt counter always 1, as after a restart). */
     async function failingTry(input: Awaited<ReturnType<typeof attemptOf>>) {
-      const activities = createPaymentAuthorizeActivities({
-        db: harness.db,
-        logger: harness.logger,
-        config: harness.config,
-        sandboxUrl: harness.sandboxUrl,
-      });
-      // Failing is the point here: keep the activity's own failure log out of the test output.
-      const env = new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') });
+      const { activities, env } = authorizeActivitiesOn(harness);
       const error = await env.run(activities.authorizeAttempt, input).then(
         () => undefined,
         (failure: unknown) => failure,

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { newId } from '../../../src/domain/ids';
 import type { PaymentWorkflowInput } from '../../../src/payments/workflowTypes';
 import { call, type Harness } from '../../helpers/harness';
@@ -218,4 +221,19 @@ export async function createStripeTenant(
     updatedData: { name: 'Stripe', type: 'stripe', credentials },
   });
   return t;
+}
+
+/**
+ * The authorize activities on the harness's dependencies, and an environment to run one try of
+ * them as a worker does (attempt 1). Failing is often the point: their failure logs stay out.
+ */
+export function authorizeActivitiesOn(harness: Harness) {
+  const activities = createPaymentAuthorizeActivities({
+    db: harness.db,
+    logger: harness.logger,
+    config: harness.config,
+    sandboxUrl: harness.sandboxUrl,
+  });
+  const env = new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') });
+  return { activities, env };
 }

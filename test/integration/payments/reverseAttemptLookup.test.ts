@@ -1,9 +1,6 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { createPaymentAuthorizeActivities } from '../../../activities/payments/authorize';
 import { attemptIdempotencyKey } from '../../../src/payments/attemptRows';
 import { getProcessorAdapter } from '../../../src/processors/registry';
-import { cards, netCharged } from './paymentsFixtures';
+import { authorizeActivitiesOn, cards, netCharged } from './paymentsFixtures';
 import { usePaymentTenant } from '../../helpers/fixtures/payments';
 import { useHarness } from '../../helpers/useHarness';
 
@@ -21,13 +18,7 @@ describe('reverseAttempt asks lookup before reversing (Postgres, sandbox acquire
   });
 
   const reverse = (paymentId: string) => {
-    const activities = createPaymentAuthorizeActivities({
-      db: harness.db,
-      logger: harness.logger,
-      config: harness.config,
-      sandboxUrl: harness.sandboxUrl,
-    });
-    const env = new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') });
+    const { activities, env } = authorizeActivitiesOn(harness);
     return env.run(activities.reverseAttempt, {
       paymentId,
       attemptNumber: 1,
