@@ -1,4 +1,3 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { newId } from '../../src/domain/ids';
@@ -42,11 +41,7 @@ export function paymentStepsOnly(deps: ActivityDeps) {
     });
     const processorId = plan.order[0];
     if (!processorId) return false;
-    // authorizeAttempt reads its activity context (earlier tries' verdicts), as it would under a worker.
-    const attempt: Awaited<ReturnType<typeof activities.authorizeAttempt>> = await new MockActivityEnvironment().run(
-      activities.authorizeAttempt,
-      { ...input, attemptNumber: 1, processorId, capture: true },
-    );
+    const attempt = await activities.authorizeAttempt({ ...input, attemptNumber: 1, processorId, capture: true });
     if (attempt.outcome !== 'approved') return false;
     const final = await activities.finalizePayment({
       paymentId: input.paymentId,
