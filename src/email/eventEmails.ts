@@ -1,4 +1,5 @@
 import { formatAmount, lineTitle, shopperLanguage } from '../checkout/hostedPage/pageData';
+import type { EventEmailRows } from './eventEmailRows';
 
 /** The e-mails an event sends to the customer, by the store template's event type. */
 export type EventEmailKind = 'order/paid' | 'subscription/renewed' | 'subscription/payment_failed';
@@ -121,4 +122,58 @@ function isoDay(value: string | Date | null): string | null {
   if (value === null) return null;
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10);
+}
+
+export interface BuiltEmail {
+  storeId: string;
+  recipient: string;
+  data: Record<string, unknown>;
+}
+
+/** The recipient and the template data of an event's e-mail, from the rows it names. */
+export function emailOfRows(kind: EventEmailKind, rows: EventEmailRows): BuiltEmail | null {
+  const { store, customer } = rows;
+  if (!store || !customer?.email) return null;
+  if (kind === 'order/paid') return rows.order ? orderReceipt(rows.order, store, customer) : null;
+  const { subscription } = rows;
+  if (!subscription) return null;
+  const properties = rows.event?.properties ?? {};
+  const data = subscriptionEmailData({
+    store,
+    customer,
+    locale: rows.lastLocale,
+    subscription: {
+      id: subscription.id,
+      amount: typeof properties.amount === 'number' ? properties.amount : subscription.price,
+      currency: typeof properties.currency === 'string' ? properties.currency : subscription.currency,
+      nextBillingAt:
+        typeof properties.nextBillingAt === 'string' ? properties.nextBillingAt : subscription.nextBillingAt,
+    },
+    payOnSessionLink: typeof properties.payOnSessionLink === 'string' ? properties.payOnSessionLink : null,
+    nextRetryAt: typeof properties.nextRetryAt === 'string' ? properties.nextRetryAt : null,
+    reason: typeof properties.reason === 'string' ? properties.reason : null,
+  });
+  return { storeId: store.id, recipient: customer.email, data };
+}
+
+function orderReceipt(
+  order: NonNullable<EventEmailRows['order']>,
+  store: NonNullable<EventEmailRows['store']>,
+  customer: NonNullable<EventEmailRows['customer']>,
+): BuiltEmail {
+  const { sessionLines } = order;
+  const data = orderReceiptData({
+    store,
+    customer,
+    order,
+    locale: order.locale,
+    // An order's items are its session's lines in the same order: their translated titles carry over.
+    lines: order.items.map((item, index) => ({
+      productName: item.productName,
+      titleTrans: sessionLines[index]?.productName === item.productName ? sessionLines[index].titleTrans : null,
+      quantity: item.quantity,
+      amount: item.totalAmount,
+    })),
+  });
+  return { storeId: store.id, recipient: customer.email, data };
 }

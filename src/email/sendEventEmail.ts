@@ -4,13 +4,13 @@ import type { Logger } from '../logging/logger';
 import type { Mailer } from '../portal/mailer';
 import {
   emailKindOfEvent,
-  orderReceiptData,
-  subscriptionEmailData,
+  emailOfRows,
   type EventEmailInput,
   type EventEmailKind,
   type EventEmailOutcome,
 } from './eventEmails';
-import { renderStoreEmail } from './templates';
+import { readEventEmailRows } from './eventEmailRows';
+import { renderEmailWith } from './templates';
 
 export interface SendEventEmailDeps {
   db: Db;
@@ -38,14 +38,14 @@ export class EmailClaimBusyError extends Error {
  */
 export async function sendEventEmail(deps: SendEventEmailDeps, input: EventEmailInput): Promise<EventEmailOutcome> {
   const { db } = deps;
-  const event = await db.event.findUnique({ where: { id: input.eventId } });
+  const rows = await readEventEmailRows(db, input);
+  const { event } = rows;
   if (!event || event.draft || emailKindOfEvent(event) !== input.kind)
     return { outcome: 'skipped', reason: 'the event sends no such e-mail' };
-  const sent = await db.sentEmail.findUnique({ where: { eventId_kind: { eventId: event.id, kind: input.kind } } });
-  if (sent?.sentAt) return { outcome: 'already_sent', sentEmailId: sent.id };
-  const built = await emailOfEvent(db, input.kind, event.properties as Record<string, unknown>);
+  if (rows.sentEmail?.sent) return { outcome: 'already_sent', sentEmailId: rows.sentEmail.id };
+  const built = emailOfRows(input.kind, rows);
   if (!built) return { outcome: 'skipped', reason: 'no customer e-mail to send to' };
-  const mail = await renderStoreEmail(db, { storeId: built.storeId, kind: input.kind, data: built.data });
+  const mail = await renderEmailWith(rows.template, input.kind, built.data);
   if (mail.fallbackReason)
     deps.logger.warn({ eventId: event.id, reason: mail.fallbackReason }, 'store e-mail template failed; default sent');
 
@@ -108,82 +108,4 @@ async function claimSend(
     where: { eventId_kind: { eventId: row.eventId, kind: row.kind } },
   });
   return { state: existing.sentAt ? 'sent' : 'busy', id: existing.id };
-}
-
-interface BuiltEmail {
-  storeId: string;
-  recipient: string;
-  data: Record<string, unknown>;
-}
-
-/** The recipient and the template data of an event's e-mail, read from the rows it names. */
-async function emailOfEvent(
-  db: Db,
-  kind: EventEmailKind,
-  properties: Record<string, unknown>,
-): Promise<BuiltEmail | null> {
-  if (kind === 'order/paid') return orderReceipt(db, String(properties.orderId));
-  const subscription = await db.subscription.findUnique({ where: { id: String(properties.subscriptionId) } });
-  if (!subscription) return null;
-  const [customer, store, locale] = await Promise.all([
-    db.customer.findUnique({ where: { id: subscription.customerId } }),
-    db.store.findUnique({ where: { id: subscription.storeId } }),
-    lastLocaleOf(db, subscription.customerId),
-  ]);
-  if (!customer?.email || !store) return null;
-  const amount = typeof properties.amount === 'number' ? properties.amount : subscription.price;
-  const data = subscriptionEmailData({
-    store,
-    customer,
-    locale,
-    subscription: {
-      id: subscription.id,
-      amount,
-      currency: typeof properties.currency === 'string' ? properties.currency : subscription.currency,
-      nextBillingAt:
-        typeof properties.nextBillingAt === 'string' ? properties.nextBillingAt : subscription.nextBillingAt,
-    },
-    payOnSessionLink: typeof properties.payOnSessionLink === 'string' ? properties.payOnSessionLink : null,
-    nextRetryAt: typeof properties.nextRetryAt === 'string' ? properties.nextRetryAt : null,
-    reason: typeof properties.reason === 'string' ? properties.reason : null,
-  });
-  return { storeId: store.id, recipient: customer.email, data };
-}
-
-async function orderReceipt(db: Db, orderId: string): Promise<BuiltEmail | null> {
-  const order = await db.order.findUnique({
-    where: { id: orderId },
-    include: {
-      store: true,
-      customer: true,
-      items: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
-      checkoutSession: { include: { lineItems: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } } },
-    },
-  });
-  if (!order?.customer.email) return null;
-  const sessionLines = order.checkoutSession?.lineItems ?? [];
-  const data = orderReceiptData({
-    store: order.store,
-    customer: order.customer,
-    order,
-    locale: order.checkoutSession?.locale ?? null,
-    // An order's items are its session's lines in the same order: their translated titles carry over.
-    lines: order.items.map((item, index) => ({
-      productName: item.productName,
-      titleTrans: sessionLines[index]?.productName === item.productName ? sessionLines[index].titleTrans : null,
-      quantity: item.quantity,
-      amount: item.totalAmount,
-    })),
-  });
-  return { storeId: order.storeId, recipient: order.customer.email, data };
-}
-
-/** A subscription has no language of its own: the one its customer last checked out in, if any. */
-async function lastLocaleOf(db: Db, customerId: string): Promise<string | null> {
-  const session = await db.checkoutSession.findFirst({
-    where: { customerId, locale: { not: null } },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { locale: true },
-  });
-  return session?.locale ?? null;
 }

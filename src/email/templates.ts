@@ -67,23 +67,33 @@ export function storeTemplate(db: Db, storeId: string, kind: EmailKind) {
 
 /**
  * The e-mail of one kind for a store: its template when it has an active one, else the engine's
- * default. `data.language` is the shopper's language, for templates that branch on it. A store
- * template that fails to render falls back to the default, so a broken template never stops a
- * receipt or a sign-in code; `fallbackReason` says why.
+ * default. `data.language` is the shopper's language, for templates that branch on it.
  */
 export async function renderStoreEmail(
   db: Db,
   input: { storeId: string; kind: EmailKind; data: Record<string, unknown> },
 ): Promise<RenderedEmail & { fallbackReason: string | null }> {
-  const template = await storeTemplate(db, input.storeId, input.kind);
+  return renderEmailWith(await storeTemplate(db, input.storeId, input.kind), input.kind, input.data);
+}
+
+/**
+ * Renders the store's template already read (null: none), else the engine's default. A store
+ * template that fails to render falls back to the default, so a broken template never stops a
+ * receipt or a sign-in code; `fallbackReason` says why.
+ */
+export async function renderEmailWith(
+  template: (TemplateSource & { id: string }) | null,
+  kind: EmailKind,
+  data: Record<string, unknown>,
+): Promise<RenderedEmail & { fallbackReason: string | null }> {
   if (template) {
     try {
-      return { ...(await renderTemplate(template, input.data)), templateId: template.id, fallbackReason: null };
+      return { ...(await renderTemplate(template, data)), templateId: template.id, fallbackReason: null };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const rendered = await renderTemplate(emailKinds[input.kind], input.data);
+      const rendered = await renderTemplate(emailKinds[kind], data);
       return { ...rendered, templateId: null, fallbackReason: error.message };
     }
   }
-  return { ...(await renderTemplate(emailKinds[input.kind], input.data)), templateId: null, fallbackReason: null };
+  return { ...(await renderTemplate(emailKinds[kind], data)), templateId: null, fallbackReason: null };
 }

@@ -2,10 +2,12 @@ import { emailKinds } from '../../src/email/defaults';
 import {
   customerName,
   emailKindOfEvent,
+  emailOfRows,
   eventEmailWorkflowId,
   orderReceiptData,
   subscriptionEmailData,
 } from '../../src/email/eventEmails';
+import type { EventEmailRows } from '../../src/email/eventEmailRows';
 import { renderTemplate } from '../../src/email/templates';
 
 const customer = { email: 'ada@example.com', firstName: '<script>alert(1)</script>', lastName: null };
@@ -95,6 +97,76 @@ describe('what the templates get', () => {
       nextRetryDate: '2026-12-02',
     });
     expect(data.payOnSessionLink).toBe('abc.def');
+  });
+});
+
+describe('an e-mail from the rows its one read returns', () => {
+  const rows = (over: Partial<EventEmailRows>): EventEmailRows => ({
+    event: { id: 'evt_1', accountId: 'acc_1', mode: 'test', eventType: 's_order_paid', properties: {}, draft: false },
+    sentEmail: null,
+    order: null,
+    subscription: null,
+    lastLocale: null,
+    store: { id: 'st_1', name: 'Tea & <Cakes>' },
+    customer,
+    template: null,
+    ...over,
+  });
+  const order = {
+    id: 'ord_1',
+    totalAmount: 4998,
+    subtotal: 4998,
+    discountTotal: 0,
+    currency: 'EUR',
+    locale: 'de',
+    items: [
+      { productName: 'Shirt', quantity: 2, totalAmount: 3998 },
+      { productName: 'Mug', quantity: 1, totalAmount: 1000 },
+    ],
+    // The session's second line is not the order's second item: its title does not carry over.
+    sessionLines: [
+      { productName: 'Shirt', titleTrans: { de: 'Hemd' } },
+      { productName: 'Cup', titleTrans: { de: 'Tasse' } },
+    ],
+  };
+
+  it('an order receipt: the session’s language, its lines’ titles where they match the items, the store and customer', () => {
+    const built = emailOfRows('order/paid', rows({ order }));
+    expect(built).toMatchObject({ storeId: 'st_1', recipient: 'ada@example.com' });
+    const data = built!.data as ReturnType<typeof orderReceiptData>;
+    expect(data.language).toBe('de');
+    expect(data.order.lines).toEqual([
+      { title: 'Hemd', quantity: 2, amount: expect.stringMatching(/^39,98\s€$/) },
+      { title: 'Mug', quantity: 1, amount: expect.stringMatching(/^10,00\s€$/) },
+    ]);
+  });
+
+  it('nothing to send without the order, the subscription, the store or a customer e-mail', () => {
+    expect(emailOfRows('order/paid', rows({}))).toBeNull();
+    expect(emailOfRows('order/paid', rows({ order, store: null }))).toBeNull();
+    expect(emailOfRows('order/paid', rows({ order, customer: { ...customer, email: '' } }))).toBeNull();
+    expect(emailOfRows('subscription/renewed', rows({ order }))).toBeNull();
+  });
+
+  it('a renewal e-mail: the event’s amount and dates over the subscription’s, the customer’s last checkout language', () => {
+    const subscription = { id: 'sub_1', price: 2500, currency: 'USD', nextBillingAt: '2027-01-05T10:00:00.000Z' };
+    const event = { ...rows({}).event!, eventType: 's_subscription_payment_failed' };
+    const failed = emailOfRows(
+      'subscription/payment_failed',
+      rows({
+        subscription,
+        lastLocale: 'de',
+        event: { ...event, properties: { amount: 3000, payOnSessionLink: 'a.b', nextRetryAt: '2027-01-02T00:00:00Z' } },
+      }),
+    );
+    expect(failed!.data).toMatchObject({
+      language: 'de',
+      payOnSessionLink: 'a.b',
+      subscription: { id: 'sub_1', nextBillingDate: '2027-01-05', nextRetryDate: '2027-01-02', reason: null },
+    });
+    expect((failed!.data as any).subscription.amount).toMatch(/^30,00\s\$$/);
+    const renewed = emailOfRows('subscription/renewed', rows({ subscription, event }));
+    expect(renewed!.data).toMatchObject({ language: 'en', subscription: { amount: '$25.00' } });
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatAmount } from '../../../src/checkout/hostedPage/pageData';
+import { newId } from '../../../src/domain/ids';
 import { claimLeaseMs, EmailClaimBusyError, sendEventEmail } from '../../../src/email/sendEventEmail';
 import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { recordEvent } from '../../../src/events/recordEvent';
@@ -149,6 +150,35 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
     expect(await send()).toMatchObject({ outcome: 'sent', sentEmailId: 'eml_claimed' });
     expect(await send()).toEqual({ outcome: 'already_sent', sentEmailId: 'eml_claimed' });
     expect((await mailbox(email)).map((mail) => mail.meta.eventId)).toEqual([eventId]);
+  });
+
+  it('sends from the store’s most recently changed active template of the kind; inactive and other kinds do not count', async () => {
+    const { email, eventId, storeId } = await recordPaidOrder(harness, 'test', 'Choice Shop');
+    const { accountId, mode } = await harness.db.event.findUniqueOrThrow({ where: { id: eventId } });
+    const template = async (eventType: string, active: boolean, minutesAgo: number) => {
+      const id = newId('emailTemplate');
+      const subject = `${id}: {{ store.name }} {{ customer.email }} {{ order.total }} {{ order.lines[0].title }}`;
+      await harness.db.emailTemplate.create({
+        data: { id, accountId, mode, storeId, name: id, eventType, active, subject, bodyHtml: '<p>{{ order.id }}</p>' },
+      });
+      await harness.db.$executeRaw`
+        UPDATE email_templates SET updated_at = (now() AT TIME ZONE 'UTC') - make_interval(mins => ${minutesAgo})
+         WHERE id = ${id}`;
+      return id;
+    };
+    await template('order/paid', true, 60);
+    const chosen = await template('order/paid', true, 10);
+    await template('order/paid', false, 1);
+    await template('subscription/renewed', true, 1);
+    const mailer = createMailer(harness);
+    const sent = await sendEventEmail(
+      { db: harness.db, logger: harness.logger, mailer },
+      { eventId, kind: 'order/paid' },
+    );
+    expect(sent).toMatchObject({ outcome: 'sent', templateId: chosen });
+    const mail = await mailOf(email, eventId);
+    expect(mail.subject).toBe(`${chosen}: Choice Shop ${email} $12.00 Mug`);
+    expect(mail.meta).toMatchObject({ templateId: chosen, storeId, kind: 'order/paid' });
   });
 
   it('live mode without SMTP: the send fails at once (no retry), nothing lands in the outbox, no claim is left', async () => {
