@@ -220,6 +220,13 @@ describe('finalize of an approved checkout payment in one statement', () => {
 
     expect(repeat.order).toEqual(first.order);
     expect(repeat.eventIds).toEqual([]);
+    expect(first.recorded).toBeUndefined();
+    const recorded = { status: 'succeeded', declineCode: null, declineMessage: null };
+    expect(repeat.recorded).toEqual(recorded);
+    // A repeat that comes to another end (a lost workflow task done again) answers the first one.
+    expect(
+      (await finalize({ ...approved(paymentId), status: 'failed', declineCode: 'do_not_honor' })).recorded,
+    ).toEqual(recorded);
     expect(await harness.db.order.count({ where: { paymentId } })).toBe(1);
     expect(await eventsOf(paymentId)).toHaveLength(3);
   });

@@ -147,6 +147,23 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     },
   );
 
+  it('answers what was recorded when finalize finds the payment closed already (its first workflow task done again)', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'hard' } });
+    const closedAlready = {
+      ...mocks,
+      activities: {
+        ...mocks.activities,
+        finalizePayment: async () => ({
+          eventIds: [],
+          order: null,
+          recorded: { status: 'succeeded' as const, declineCode: null, declineMessage: null },
+        }),
+      },
+    };
+    const { outcome } = await run(closedAlready);
+    expect(outcome).toMatchObject({ kind: 'payment', status: 'succeeded', declineCode: null, declineMessage: null });
+  });
+
   it('stops at once on a hard decline', async () => {
     const mocks = mockPaymentActivities({
       flow: cascadeFlow(['proc_a', 'proc_b']),
