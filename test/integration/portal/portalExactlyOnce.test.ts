@@ -10,6 +10,7 @@ import {
   goodCard,
   portalLogin,
   testVaultEnv,
+  untilSubscriptionAsleep,
 } from '../subscriptions/subscriptionsFixtures';
 
 /**
@@ -45,6 +46,7 @@ describe('portal writes under a burst of identical requests', () => {
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
       (row) => row.paidOrdersCount === 1,
     );
+    await untilSubscriptionAsleep(harness, subscription.id);
     return { customer, card, subscription, token: await portalLogin(harness, store.id, email) };
   }
 

@@ -10,6 +10,7 @@ import {
   eventually,
   goodCard,
   testVaultEnv,
+  untilSubscriptionAsleep,
 } from '../subscriptions/subscriptionsFixtures';
 
 /** What every portal test starts from: a merchant with two stores, two prices and a customer with two cards. */
@@ -55,10 +56,12 @@ export function usePortalWorld(): PortalWorld {
       body: { storeId, customerId: world.customerId, priceId, paymentMethodId: world.goodCardId },
     });
     expect(created.status).toBe(201);
-    return eventually(
+    const row = await eventually(
       () => world.harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
       (row) => row.paidOrdersCount === 1,
     );
+    await untilSubscriptionAsleep(world.harness, row.id);
+    return row;
   };
   return world;
 }

@@ -1,7 +1,7 @@
 import { call } from '../../helpers/harness';
 import { useSubscriber } from '../../helpers/fixtures/subscriptions';
 import { useHarness } from '../../helpers/useHarness';
-import { eventually, testVaultEnv } from './subscriptionsFixtures';
+import { eventually, testVaultEnv, untilSubscriptionAsleep } from './subscriptionsFixtures';
 
 /**
  * Subscription changes through the public API under a burst of identical requests. "Identical"
@@ -28,10 +28,12 @@ describe('subscription changes under a burst of identical requests', () => {
       paymentMethodId: sub.cardId,
     });
     expect(created.status).toBe(201);
-    return eventually(
+    const row = await eventually(
       () => harness.db.subscription.findUniqueOrThrow({ where: { id: created.body.id } }),
       (row) => row.paidOrdersCount === 1,
     );
+    await untilSubscriptionAsleep(harness, row.id);
+    return row;
   }
   const eventsOf = (subscriptionId: string, eventType: string) =>
     harness.db.event.findMany({

@@ -136,6 +136,20 @@ export async function eventually<T>(
   return value;
 }
 
+/**
+ * Waits until the subscription's workflow has finished its last step and sleeps until the next
+ * billing date (its history ends in the sleep's timer). A row written by the first charge shows up
+ * before the workflow has taken the charge's result, and a customer's change sent in that moment is
+ * refused as busy: tests that fire changes wait for this first.
+ */
+export async function untilSubscriptionAsleep(harness: Pick<Harness, 'temporal'>, subscriptionId: string) {
+  const handle = harness.temporal.workflow.getHandle(subscriptionId);
+  await eventually(
+    async () => (await handle.fetchHistory()).events ?? [],
+    (events) => events.at(-1)?.timerStartedEventAttributes != null,
+  );
+}
+
 /** Portal login through the sandbox outbox: login → read the code → confirm → token. */
 /**
  * The outbox message carrying the code of `loginId`. The engine mails the code after answering the
