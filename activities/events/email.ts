@@ -1,18 +1,16 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { EventEmailInput, EventEmailOutcome } from '../../src/email/eventEmails';
 import { sendEventEmail } from '../../src/email/sendEventEmail';
-import { createMailer, MailNotConfiguredError, type Mailer } from '../../src/portal/mailer';
+import { MailNotConfiguredError } from '../../src/portal/mailer';
 import type { ActivityDeps } from '../deps';
+import { mailerOf } from './mailer';
 
 export function createEmailActivities(deps: ActivityDeps) {
-  // The worker passes its mailer (and closes it); activities built without one make their own.
-  let ownMailer: Mailer | undefined;
-  const mailer = () => deps.mailer ?? (ownMailer ??= createMailer(deps));
   return {
     /** Sends the customer e-mail of one event once (sent_emails claim); retried by the workflow. */
     async sendEventEmail(input: EventEmailInput): Promise<EventEmailOutcome> {
       try {
-        const outcome = await sendEventEmail({ db: deps.db, logger: deps.logger, mailer: mailer() }, input);
+        const outcome = await sendEventEmail({ db: deps.db, logger: deps.logger, mailer: mailerOf(deps) }, input);
         if (outcome.outcome === 'skipped')
           deps.logger.info({ ...input, reason: outcome.reason }, 'event e-mail skipped');
         return outcome;

@@ -1,6 +1,7 @@
 import { dispatchAfterCommit, type DispatchEvents } from '../../src/events/afterCommit';
 import { dispatchEventsNow, undispatchedEventIds } from '../../src/events/dispatch';
 import type { ActivityDeps } from '../deps';
+import { emailNowOf } from './mailer';
 
 /** For activities that record events: dispatch them right after commit (the sweep covers a failure). */
 export function eventDispatchOf(deps: ActivityDeps): DispatchEvents {
@@ -21,9 +22,12 @@ export function createEventActivities(deps: ActivityDeps) {
     return { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   }
   return {
-    /** Starts one delivery workflow per (event, subscribed enabled endpoint); repeat-safe. */
+    /**
+     * Starts one delivery workflow per (event, subscribed enabled endpoint) and sends the events'
+     * customer e-mails (a workflow each only for one whose send failed); repeat-safe.
+     */
     async dispatchEvents(eventIds: string[]): Promise<{ started: number }> {
-      const { started } = await dispatchEventsNow(dispatchDeps(), eventIds);
+      const { started } = await dispatchEventsNow({ ...dispatchDeps(), emailNow: emailNowOf(deps) }, eventIds);
       return { started };
     },
 

@@ -9,6 +9,7 @@ import {
   type SaveSubscriptionStateInput,
 } from '../../src/subscriptions/workflowWrites';
 import type { ActivityDeps } from '../deps';
+import { emailNowOf } from '../events/mailer';
 
 export type { RecordSubscriptionChargeInput, SaveSubscriptionStateInput } from '../../src/subscriptions/workflowWrites';
 
@@ -18,7 +19,12 @@ export function createSubscriptionActivities(deps: ActivityDeps) {
     if (!deps.temporal || eventIds.length === 0) return;
     try {
       await dispatchEventsNow(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        {
+          db: deps.db,
+          temporal: deps.temporal,
+          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+          emailNow: emailNowOf(deps),
+        },
         eventIds,
       );
     } catch (error) {

@@ -3,13 +3,25 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Db, Prisma } from '../db/prisma';
 import { searchAttributesFor } from '../../temporal/searchAttributes';
 import { webhookTypeOf } from '../webhooks/catalogue';
-import { emailKindOfEvent, eventEmailWorkflowId, type EventEmailKind } from '../email/eventEmails';
+import {
+  emailKindOfEvent,
+  eventEmailWorkflowId,
+  type EventEmailInput,
+  type EventEmailKind,
+} from '../email/eventEmails';
+import { sendEventEmail, type SendEventEmailDeps } from '../email/sendEventEmail';
 import { recordEvents, type RecordEventInput } from './recordEvent';
 
 export interface DispatchDeps {
   db: Db;
   temporal: Client;
   taskQueue: string;
+  /**
+   * Given in the worker's dispatch activities: an event's customer e-mail is sent right here, and
+   * only one whose send fails gets an e-mail workflow of its own (durable retries, visible failure).
+   * A receipt is then no second workflow per payment.
+   */
+  emailNow?: SendEventEmailDeps;
 }
 
 /** Input of `webhookDeliveryWorkflow` (workflows/webhooks/delivery.ts). */
@@ -86,9 +98,10 @@ export function startEventEmailWorkflow(
 /**
  * Fans committed events out to every enabled endpoint subscribed to their webhook type (the
  * event's store's endpoints; an event without a store goes to every endpoint of its account and
- * mode) and to the customer e-mail they send (receipts, src/email/eventEmails.ts), then marks them
- * processed. Safe to repeat: workflow ids are deterministic. Reads the events and the candidate
- * endpoints in one query each, whatever the batch size.
+ * mode) and to the customer e-mail they send (receipts, src/email/eventEmails.ts: sent now when
+ * `deps.emailNow` is given, else by a workflow of its own), then marks them processed. Safe to
+ * repeat: workflow ids are deterministic and the sent_emails claim sends an e-mail once. Reads the
+ * events and the candidate endpoints in one query each, whatever the batch size.
  */
 export async function dispatchEventsNow(
   deps: DispatchDeps,
@@ -102,7 +115,7 @@ export async function dispatchEventsNow(
       if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpointId));
     }
     const kind = event.draft ? null : emailKindOfEvent(event);
-    if (kind) {
+    if (kind && !(deps.emailNow && (await sentNow(deps.emailNow, { eventId: event.id, kind })))) {
       const target = { eventId: event.id, kind, accountId: event.accountId, storeId: event.storeId };
       if (await startEventEmailWorkflow(deps, target)) workflowIds.push(eventEmailWorkflowId(event.id, kind));
     }
@@ -112,6 +125,17 @@ export async function dispatchEventsNow(
     events.map((event) => event.id),
   );
   return { started: workflowIds.length, workflowIds };
+}
+
+/** Sends an event's e-mail at once; false (logged) when that failed and a workflow has to take it over. */
+async function sentNow(deps: SendEventEmailDeps, input: EventEmailInput): Promise<boolean> {
+  try {
+    await sendEventEmail(deps, input);
+    return true;
+  } catch (error) {
+    deps.logger.warn({ err: error, ...input }, 'event e-mail not sent at dispatch; its workflow retries it');
+    return false;
+  }
 }
 
 /**

@@ -96,6 +96,55 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
     expect(mail.meta.templateId).toBeUndefined();
   });
 
+  /** Whether a workflow with this id was ever started on the server. */
+  const workflowExists = (workflowId: string) =>
+    harness.temporal.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        () => true,
+        (error: Error) => {
+          if (error.name === 'WorkflowNotFoundError') return false;
+          throw error;
+        },
+      );
+
+  it('the payment’s event dispatch sends the receipt itself: no e-mail workflow runs for it', async () => {
+    const t = await createPaymentTenant(harness);
+    const { email, event } = await paidCheckout(t, 'Lin');
+    await mailOf(email, event.id);
+    await eventually(
+      () => harness.db.event.findUniqueOrThrow({ where: { id: event.id } }),
+      (row) => row.processedAt !== null,
+    );
+    expect(await workflowExists(`eml_${event.id}_order_paid`)).toBe(false);
+    expect(await harness.db.sentEmail.count({ where: { eventId: event.id, sentAt: { not: null } } })).toBe(1);
+  });
+
+  it('a receipt the dispatch fails to send is handed to its workflow, which sends it once', async () => {
+    const { email, eventId } = await recordPaidOrder(harness, 'test');
+    let tries = 0;
+    const failingMailer = {
+      send: async () => {
+        tries += 1;
+        throw new Error('mail server unreachable');
+      },
+      close: () => undefined,
+    };
+    const deps = { db: harness.db, temporal: harness.temporal, taskQueue: harness.taskQueue };
+    const dispatched = await dispatchEventsNow(
+      { ...deps, emailNow: { ...deps, logger: harness.logger, mailer: failingMailer } },
+      [eventId],
+    );
+    expect(tries).toBe(1);
+    expect(dispatched.workflowIds).toEqual([`eml_${eventId}_order_paid`]);
+    const outcome = await harness.temporal.workflow.getHandle(`eml_${eventId}_order_paid`).result();
+    expect(outcome).toMatchObject({ outcome: 'sent' });
+    await mailOf(email, eventId);
+    expect((await mailbox(email)).filter((mail) => mail.meta.eventId === eventId)).toHaveLength(1);
+    expect(await harness.db.sentEmail.count({ where: { eventId } })).toBe(1);
+  });
+
   it('ten concurrent dispatches of one event, and ten concurrent sends, make one e-mail and one sent_emails row', async () => {
     const t = await createPaymentTenant(harness);
     const { email, event: paidEvent } = await paidCheckout(t, 'Grace');

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../../src/http/core/context';
 import { idempotencyScope, idOfKeyedRequest } from '../../../src/http/idempotency/middleware';
 import { requestHashOf } from '../../../src/idempotency/requestHash';
 import { idempotencyHashKey } from '../../../src/vault/cardVault';
+import { dispatchEventsNow } from '../../../src/events/dispatch';
 import { ensureMaintenanceWorkflow, systemAccountId } from '../../../src/runtime/worker';
 import { searchAttributes } from '../../../temporal/searchAttributes';
 import { checkoutExpiryWorkflowId } from '../../../workflows/commerce/checkoutExpiry';
@@ -114,6 +115,16 @@ describe('workflow starts: ownership first, and every run carries AccountId (dev
         })
       ).status,
     ).toBe(200);
+    // The receipt went out with the payment's dispatch; the outbox sweep's dispatch (no e-mail sent
+    // at once) gives an event's e-mail a workflow of its own.
+    const paidEvent = await until(
+      async () =>
+        (await harness.db.event.findFirst({ where: { accountId: t.merchant.accountId, eventType: 's_order_paid' } })) ??
+        undefined,
+    );
+    await dispatchEventsNow({ db: harness.db, temporal: harness.temporal, taskQueue: harness.taskQueue }, [
+      paidEvent.id,
+    ]);
     // Capture, void, refund.
     expect((await post('/payments/capture', { paymentId: await process('auth') })).status).toBe(200);
     expect((await post('/payments/void', { paymentId: await process('auth') })).status).toBe(200);
