@@ -3,6 +3,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/prisma';
 import type { TxtResolver } from '../src/customDomains/domains';
 import type { Logger } from '../src/logging/logger';
+import type { PendingWork } from '../src/events/pendingWork';
 import type { Mailer } from '../src/portal/mailer';
 
 /** What activities may touch. Tests pass a plain object of this type. */
@@ -18,4 +19,6 @@ export interface ActivityDeps {
   dnsTxt?: TxtResolver;
   /** Customer e-mail (receipts): the worker's own, closed when it stops; made on first use when absent. */
   mailer?: Mailer;
+  /** Work the worker goes on with after an activity answered (a payment's event dispatch): awaited when it stops. */
+  pendingWork?: PendingWork;
 }

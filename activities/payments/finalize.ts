@@ -2,7 +2,9 @@ import { recordPaymentEnd } from '../../src/payments/finalize';
 import type { FinalizeInput, FinalizeResult } from '../../src/payments/workflowTypes';
 import { processorTypeOf } from '../../src/processors/service';
 import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
+import { dispatchEventsNow } from '../../src/events/dispatch';
 import type { ActivityDeps } from '../deps';
+import { emailNowOf } from '../events/mailer';
 
 export function createPaymentFinalizeActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -29,9 +31,33 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
     async finalizePayment(input: FinalizeInput): Promise<FinalizeResult> {
       const { closed, ...result } = await recordPaymentEnd(db, deps.logger, input);
       if (closed) await countFinishedPayment(input, closed.paymentCreatedAt);
+      if (input.dispatchAfterCommit && result.eventIds.length > 0) dispatchAfterAnswer(result.eventIds);
       return result;
     },
   };
+
+  /**
+   * The payment's events go out (webhook deliveries started, receipt sent) while its answer is on
+   * its way: not awaited, so the workflow answers and completes in the task that finalized it. A
+   * failure leaves the events unprocessed for the outbox sweep; a repeat dispatches nothing twice.
+   */
+  function dispatchAfterAnswer(eventIds: string[]) {
+    if (!deps.temporal) return;
+    const dispatchDeps = {
+      db,
+      temporal: deps.temporal,
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      emailNow: emailNowOf(deps),
+    };
+    const work = () =>
+      dispatchEventsNow(dispatchDeps, eventIds).then(
+        () => undefined,
+        (error: unknown) =>
+          deps.logger.warn({ err: error, eventIds }, 'payment event dispatch failed; the outbox sweep will deliver'),
+      );
+    if (deps.pendingWork) deps.pendingWork.start(work);
+    else void work();
+  }
 
   /** Counted by the call that closed the payment; a failure to count never fails the payment. */
   async function countFinishedPayment(input: FinalizeInput, createdAt: Date) {

@@ -205,6 +205,11 @@ export interface FinalizeInput {
   dispute?: { amount: number; reason: string | null } | null;
   /** A processor may still hold a charge for this failed payment: kept in the row's metadata for an operator. */
   review?: PaymentReview | null;
+  /**
+   * The finalize step itself dispatches the events it recorded, right after commit and without
+   * holding up the answer (runs from before this flag schedule a dispatch activity instead).
+   */
+  dispatchAfterCommit?: boolean;
 }
 
 export interface PaymentReview {

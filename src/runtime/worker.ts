@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { memoryLimitDefaults } from '../config';
 import { recordedEventShapeViolations } from '../events/recordEvent';
+import { PendingWork } from '../events/pendingWork';
 import { createMailer } from '../portal/mailer';
 import type { ActivityDeps } from '../../activities/deps';
 import { createWorkerConnection, type TemporalSettings } from '../../temporal/connection';
@@ -30,11 +31,12 @@ export async function startWorker(
   );
   const connection = await createWorkerConnection(settings);
   const mailer = deps.mailer ?? createMailer(deps);
+  const pendingWork = deps.pendingWork ?? new PendingWork();
   const worker = await createWorker({
     connection,
     namespace: settings.namespace,
     taskQueue,
-    activities: createActivities({ ...deps, mailer }),
+    activities: createActivities({ ...deps, mailer, pendingWork }),
     maxCachedWorkflows: deps.config.TEMPORAL_MAX_CACHED_WORKFLOWS ?? memoryLimitDefaults.TEMPORAL_MAX_CACHED_WORKFLOWS,
     workflowCodePath: options.workflowCodePath,
   });
@@ -44,6 +46,7 @@ export async function startWorker(
     stop: async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      await pendingWork.settled();
       if (!deps.mailer) mailer.close();
       await connection.close();
     },

@@ -1,4 +1,4 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { dispatch, paymentLocalStep } from '../shared/activityOptions';
 import { declineCategoryOf } from '../../src/processors/declineCodes';
@@ -15,11 +15,13 @@ import { paymentOutcome, type PaymentProgress } from './progress';
 const { finalizePayment } = proxyLocalActivities<Activities>(paymentLocalStep);
 const { dispatchEvents } = proxyActivities<Activities>(dispatch);
 
-export type PaymentFinal = Omit<FinalizeInput, 'paymentId'>;
+export type PaymentFinal = Omit<FinalizeInput, 'paymentId' | 'dispatchAfterCommit'>;
+
+const dispatchAfterCommitPatch = 'dispatch-after-finalize-commit';
 
 /**
- * The payment's last step: records payment, order and events in one transaction, answers the API,
- * then dispatches the events.
+ * The payment's last step: records payment, order and events in one transaction (whose step then
+ * dispatches the events) and answers the API.
  */
 export async function recordPayment(
   progress: PaymentProgress,
@@ -27,14 +29,21 @@ export async function recordPayment(
   final: PaymentFinal,
 ): Promise<PaymentOutcome> {
   progress.state.step = 'recording';
-  const recorded = await finalizePayment({ paymentId: input.paymentId, ...final });
+  // Newer runs have the finalize step dispatch after its commit: the run answers and completes in
+  // one workflow task, without a dispatch activity and the task that takes its result.
+  const dispatchAfterCommit = patched(dispatchAfterCommitPatch);
+  const recorded = await finalizePayment({
+    paymentId: input.paymentId,
+    ...final,
+    ...(dispatchAfterCommit ? { dispatchAfterCommit } : {}),
+  });
   // A payment closed before (this run's first workflow task done again) answers what was recorded.
   const { status, declineCode, declineMessage } = recorded.recorded ?? final;
   progress.answer(
     { ...paymentOutcome(input, status), declineCode, declineMessage, order: recorded.order },
     final.review ? 'needs_review' : status,
   );
-  if (recorded.eventIds.length > 0) await dispatchEvents(recorded.eventIds);
+  if (!dispatchAfterCommit && recorded.eventIds.length > 0) await dispatchEvents(recorded.eventIds);
   return progress.ended();
 }
 
