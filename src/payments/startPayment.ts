@@ -72,7 +72,7 @@ export async function runPayment(deps: PaymentRunDeps, input: PaymentWorkflowInp
       type: 'paymentWorkflow',
       workflowId: input.paymentId,
       taskQueue: deps.taskQueue,
-      args: [input],
+      args: [{ ...input, dispatchAtFinalize: true }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowTaskTimeout: paymentWorkflowTaskTimeout,
       searchAttributes: searchAttributesFor({

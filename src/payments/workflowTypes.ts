@@ -69,6 +69,14 @@ export interface PaymentWorkflowInput {
   returnUrl?: string | null;
   /** The shopper's browser, passed to the processor for 3-D Secure 2. */
   browserInfo?: BrowserInfo;
+  /**
+   * Set on the runs the API starts: the finalize step dispatches the payment's events after its
+   * commit, so the run answers and completes in one workflow task. Runs without it (those started
+   * before, child payments of subscriptions and funnels) schedule a dispatch activity. An input
+   * flag rather than a `patched()` marker: the history keeps the input, and a patch would add a
+   * marker and a search-attribute upsert to every payment.
+   */
+  dispatchAtFinalize?: boolean;
 }
 
 /** A payment that charges a card: validation made sure it names a card and a flow. */

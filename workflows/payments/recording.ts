@@ -1,4 +1,4 @@
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { dispatch, paymentLocalStep } from '../shared/activityOptions';
 import { declineCategoryOf } from '../../src/processors/declineCodes';
@@ -17,8 +17,6 @@ const { dispatchEvents } = proxyActivities<Activities>(dispatch);
 
 export type PaymentFinal = Omit<FinalizeInput, 'paymentId' | 'dispatchAfterCommit'>;
 
-const dispatchAfterCommitPatch = 'dispatch-after-finalize-commit';
-
 /**
  * The payment's last step: records payment, order and events in one transaction (whose step then
  * dispatches the events) and answers the API.
@@ -29,9 +27,9 @@ export async function recordPayment(
   final: PaymentFinal,
 ): Promise<PaymentOutcome> {
   progress.state.step = 'recording';
-  // Newer runs have the finalize step dispatch after its commit: the run answers and completes in
-  // one workflow task, without a dispatch activity and the task that takes its result.
-  const dispatchAfterCommit = patched(dispatchAfterCommitPatch);
+  // The finalize step of the runs the API starts dispatches after its commit: the run answers and
+  // completes in one workflow task, without a dispatch activity and the task that takes its result.
+  const dispatchAfterCommit = input.dispatchAtFinalize === true;
   const recorded = await finalizePayment({
     paymentId: input.paymentId,
     ...final,

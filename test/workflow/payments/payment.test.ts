@@ -298,6 +298,30 @@ describe('payment workflow (time skipping, mocked activities)', () => {
     expect(rejecting.finalized).toHaveLength(0);
   });
 
+  it('a run the API starts (dispatchAtFinalize) has finalize dispatch after commit: one workflow task, no activity', async () => {
+    const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'approve' } });
+    const input = paymentInput({ dispatchAtFinalize: true });
+    const events = await withWorker(env, mocks.activities, async (taskQueue) => {
+      const handle = await env.client.workflow.start(paymentWorkflow, {
+        workflowId: input.paymentId,
+        taskQueue,
+        args: [input],
+      });
+      expect(await handle.result()).toMatchObject({ status: 'succeeded' });
+      return (await handle.fetchHistory()).events ?? [];
+    });
+    expect(mocks.finalized).toEqual([expect.objectContaining({ status: 'succeeded', dispatchAfterCommit: true })]);
+    expect(mocks.dispatched).toEqual([]);
+    expect(events.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(events.filter((event) => event.activityTaskScheduledEventAttributes)).toHaveLength(0);
+
+    // A run without the flag (started before it, or a child payment) dispatches by its activity.
+    const older = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: { proc_a: 'approve' } });
+    await run(older);
+    expect(older.finalized).toEqual([expect.not.objectContaining({ dispatchAfterCommit: true })]);
+    expect(older.dispatched).toEqual([['evt_test']]);
+  });
+
   it('answers the awaitOutcome update sent with update-with-start', async () => {
     const mocks = mockPaymentActivities({ flow: cascadeFlow(['proc_a']), answers: {} });
     const input = paymentInput();

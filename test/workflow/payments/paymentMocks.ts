@@ -96,6 +96,7 @@ export function mockPaymentActivities(options: {
   const attempts = new Map<string, AttemptRecord>();
   const ledger = new Map<string, MockLedgerEntry>();
   const finalized: FinalizeInput[] = [];
+  const dispatched: string[][] = [];
   const callsPerProcessor = new Map<string, number>();
   const reverseCalls: ReverseAttemptInput[] = [];
   /** Every processor call in order (`authorize proc_a#1`, `reverse proc_a#1`), to check what came before what. */
@@ -241,7 +242,8 @@ export function mockPaymentActivities(options: {
       finalized.push(input);
       return { eventIds: ['evt_test'], order: null };
     },
-    async dispatchEvents() {
+    async dispatchEvents(eventIds: string[]) {
+      dispatched.push(eventIds);
       return { started: 0 };
     },
   };
@@ -260,6 +262,7 @@ export function mockPaymentActivities(options: {
     attempts,
     ledger,
     finalized,
+    dispatched,
     blockRuleChecks: () => blockRuleChecks,
   };
 }
