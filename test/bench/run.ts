@@ -12,7 +12,7 @@ import { startWorker } from '../../src/runtime/worker';
 import { startSandbox } from '../../simulators/server';
 import { createTemporalClient } from '../../temporal/connection';
 import { floorRun, startFloorWorker, type FloorWorkflow } from './floor';
-import { cpuMs, historyShape, historyTimeline, installStatementCounter } from './measures';
+import { cpuMs, historyShape, historyTimeline, installStatementCounter, mainThreadProfiler } from './measures';
 import { report, type Measured } from './report';
 import { createBenchTenant, drive, summary } from './setup';
 import { paymentStepsOnly } from './steps';
@@ -37,6 +37,8 @@ const single = Number(process.env.BENCH_SINGLE_PAYMENTS ?? Math.min(100, payment
 const separateWorker = process.env.BENCH_WORKER === 'process';
 /** BENCH_LIST_STATEMENTS=1: print the SQL statements of one uncontended payment. */
 const listStatements = process.env.BENCH_LIST_STATEMENTS === '1';
+/** BENCH_PROFILE=<file>: the main thread's CPU profile over the many-client pay-v2 run. */
+const profiler = mainThreadProfiler(process.env.BENCH_PROFILE);
 
 async function main(): Promise<void> {
   const statements = installStatementCounter();
@@ -165,9 +167,11 @@ async function main(): Promise<void> {
       steps: undefined!,
     };
     const statementsBefore = statements.count();
+    await profiler.start();
     const cpuBefore = cpuMs(childPids);
     many.engine = summary(label('pay-v2 over HTTP + Temporal'), await drive(take(payments), clients, pay));
     const cpuPerPayment = (cpuMs(childPids) - cpuBefore) / Math.max(1, many.engine.succeeded);
+    await profiler.stop();
     // The worker's statements are sent from its own process when it runs apart: not counted here.
     const statementsPerPayment = separateWorker
       ? null

@@ -11,19 +11,6 @@ import { call, startHarness, type Harness } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 import { api } from '../commerce/commerceHelpers';
 import { cards, createPaymentTenant, type PaymentTenant } from '../payments/paymentsFixtures';
-import { startReceiver, type Receiver } from '../webhooks/webhookReceiver';
-
-/**
- * A webhook subscription to `payment/succeeded`: the payment then dispatches its event, an activity
- * scheduled through the server, whose command headers show whether the run carries a trace.
- */
-async function subscribe(harness: Harness, t: PaymentTenant, url: string): Promise<void> {
-  const webhook = await call(harness, 'POST', `${api}/webhooks`, {
-    token: t.token,
-    body: { storeId: t.storeId, url, eventTypes: ['payment/succeeded'] },
-  });
-  expect(webhook.status).toBe(201);
-}
 
 async function pay(harness: Harness, t: PaymentTenant): Promise<string> {
   const answer = await call(harness, 'POST', `${api}/payments/process`, {
@@ -43,9 +30,24 @@ async function pay(harness: Harness, t: PaymentTenant): Promise<string> {
   return answer.body.payment.id as string;
 }
 
+/**
+ * Refunds the payment: a frictionless payment runs only local activities (they leave no command),
+ * while its refund's processor call is an activity scheduled through the server, whose command
+ * headers show whether the run carries a trace. Answers the refund's workflow id (its refund id).
+ */
+async function refund(harness: Harness, t: PaymentTenant, paymentId: string): Promise<string> {
+  const answer = await call(harness, 'POST', `${api}/payments/refund`, {
+    token: t.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { paymentId, amount: 500 },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.id as string;
+}
+
 /** The header keys of every activity the workflow scheduled through the server (local activities leave no command). */
-async function activityHeadersOf(harness: Harness, paymentId: string): Promise<string[][]> {
-  const history = await harness.temporal.workflow.getHandle(paymentId).fetchHistory();
+async function activityHeadersOf(harness: Harness, workflowId: string): Promise<string[][]> {
+  const history = await harness.temporal.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? [])
     .map((event) => event.activityTaskScheduledEventAttributes)
     .filter((attributes) => attributes != null)
@@ -57,7 +59,6 @@ describe('tracing: one payment is one trace from the HTTP request to the process
   let tracing: Tracing | undefined;
   let harness: Harness;
   let t: PaymentTenant;
-  let receiver: Receiver;
 
   beforeAll(async () => {
     tracing = await startTracing({
@@ -65,12 +66,9 @@ describe('tracing: one payment is one trace from the HTTP request to the process
       spanProcessor: new SimpleSpanProcessor(exporter),
     });
     harness = await startHarness();
-    receiver = await startReceiver();
     t = await createPaymentTenant(harness);
-    await subscribe(harness, t, receiver.url);
   });
   afterAll(async () => {
-    await receiver?.stop();
     await harness?.stop();
     await tracing?.stop();
   });
@@ -157,14 +155,17 @@ describe('tracing: one payment is one trace from the HTTP request to the process
   it("carries the trace in the workflow's history, which replays with the bundled interceptors", async () => {
     expect(traceHeader).toBe(TRACE_HEADER);
     const paymentId = await pay(harness, t);
-    const headers = await activityHeadersOf(harness, paymentId);
+    const refundId = await refund(harness, t, paymentId);
+    const headers = await activityHeadersOf(harness, refundId);
     expect(headers.length).toBeGreaterThan(0);
     expect(headers.every((keys) => keys.includes(traceHeader))).toBe(true);
-    const history = await harness.temporal.workflow.getHandle(paymentId).fetchHistory();
     const { sinks } = workerTracingOptions();
-    await expect(
-      Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle(), sinks }, history, paymentId),
-    ).resolves.toBeUndefined();
+    for (const workflowId of [paymentId, refundId]) {
+      const history = await harness.temporal.workflow.getHandle(workflowId).fetchHistory();
+      await expect(
+        Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle(), sinks }, history, workflowId),
+      ).resolves.toBeUndefined();
+    }
   });
 
   it('with tracing off, adds no header to the commands a workflow issues', async () => {
@@ -173,9 +174,8 @@ describe('tracing: one payment is one trace from the HTTP request to the process
     const untraced = await startHarness();
     try {
       const other = await createPaymentTenant(untraced);
-      await subscribe(untraced, other, receiver.url);
       const paymentId = await pay(untraced, other);
-      const headers = await activityHeadersOf(untraced, paymentId);
+      const headers = await activityHeadersOf(untraced, await refund(untraced, other, paymentId));
       expect(headers.length).toBeGreaterThan(0);
       expect(headers.flat()).not.toContain(traceHeader);
     } finally {
