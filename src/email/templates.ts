@@ -1,4 +1,4 @@
-import { Liquid } from 'liquidjs';
+import { Liquid, type Template } from 'liquidjs';
 import type { Db } from '../db/prisma';
 import { DomainError, invalid } from '../errors';
 import { emailKinds, type EmailKind } from './defaults';
@@ -12,6 +12,27 @@ import { emailKinds, type EmailKind } from './defaults';
 const limits = { renderLimit: 1000, memoryLimit: 2_000_000, parseLimit: 300_000 };
 const htmlEngine = new Liquid({ outputEscape: 'escape', strictFilters: true, ...limits });
 const textEngine = new Liquid({ strictFilters: true, ...limits });
+
+/**
+ * Parsed templates by engine and source text: a store's receipt is parsed once, not for every
+ * e-mail (the render limits still apply to every render). Bounded: emptied when full.
+ */
+const parsedTemplates = new Map<Liquid, Map<string, Template[]>>([
+  [htmlEngine, new Map()],
+  [textEngine, new Map()],
+]);
+const parsedTemplatesMax = 500;
+
+function parsedTemplate(engine: Liquid, text: string): Template[] {
+  const cache = parsedTemplates.get(engine)!;
+  let templates = cache.get(text);
+  if (!templates) {
+    templates = engine.parse(text);
+    if (cache.size >= parsedTemplatesMax) cache.clear();
+    cache.set(text, templates);
+  }
+  return templates;
+}
 
 export interface TemplateSource {
   subject: string;
@@ -31,7 +52,7 @@ export interface RenderedEmail {
 export async function renderTemplate(source: TemplateSource, data: Record<string, unknown>) {
   const part = async (engine: Liquid, text: string, name: string) => {
     try {
-      return await engine.parseAndRender(text, data);
+      return (await engine.render(parsedTemplate(engine, text), data)) as string;
     } catch (error) {
       throw invalid(`${name} is not a valid template: ${(error as Error).message.split('\n')[0]}`, 'TEMPLATE_INVALID');
     }

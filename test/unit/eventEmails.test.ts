@@ -215,4 +215,16 @@ describe('the engine’s defaults render the data escaped in HTML, as is in subj
     const without = await renderTemplate(template, subscriptionEmailData(base));
     expect(without.text).not.toContain('link');
   });
+
+  it('a template is parsed once and rendered with each call’s own data; one that cannot parse is refused every time', async () => {
+    const source = { subject: 'Hi {{ name }}', bodyHtml: '<p>{{ name }}</p>', bodyText: null };
+    expect(await renderTemplate(source, { name: 'Ada' })).toMatchObject({ subject: 'Hi Ada', html: '<p>Ada</p>' });
+    expect(await renderTemplate(source, { name: '<b>' })).toMatchObject({
+      subject: 'Hi <b>',
+      html: '<p>&lt;b&gt;</p>',
+    });
+    const broken = { subject: 'ok', bodyHtml: '{% if %}', bodyText: null };
+    for (let i = 0; i < 2; i++)
+      await expect(renderTemplate(broken, {})).rejects.toMatchObject({ code: 'TEMPLATE_INVALID' });
+  });
 });

@@ -48,14 +48,27 @@ export function lineTitle(line: { productName: string; titleTrans: unknown }, la
 
 /** An amount in minor units formatted for the shopper's locale; exact (the decimal string, never a float). */
 export function formatAmount(amount: number, currency: string, language: string): string {
-  const digits = currencyExponent(currency);
-  const format = new Intl.NumberFormat(language, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-  return format.format(formatMinorUnits(amount, currency) as `${number}`);
+  return currencyFormat(currency, language).format(formatMinorUnits(amount, currency) as `${number}`);
+}
+
+/** A formatter is dear to build (locale data) and cheap to reuse: one per language and currency. */
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+function currencyFormat(currency: string, language: string): Intl.NumberFormat {
+  const key = `${language} ${currency}`;
+  let format = currencyFormats.get(key);
+  if (!format) {
+    const digits = currencyExponent(currency);
+    format = new Intl.NumberFormat(language, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    if (currencyFormats.size >= 200) currencyFormats.clear();
+    currencyFormats.set(key, format);
+  }
+  return format;
 }
 
 /** The promotion codes a session carries, in its order, with their promotion's name. */
