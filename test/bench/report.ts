@@ -11,6 +11,8 @@ export interface Measured {
   /** null when the worker runs in its own process (its statements are not counted). */
   statementsPerPayment: number | null;
   cpuPerPayment: number;
+  /** CPU per payment of the outside world's process (load clients, sandbox acquirer and outbox). */
+  outsideCpuPerPayment: number;
   /** CPU of this process per run of the floors at the same concurrency. */
   floorCpu: { empty: number; shaped: number; allLocal: number };
   shapes: { engine: Shape; empty: Shape; shaped: Shape; allLocal: Shape };
@@ -30,8 +32,9 @@ export function report(m: Measured): string {
   return [
     '',
     m.separateWorker
-      ? 'Worker in its own process (`npm run worker`); API, sandbox acquirer, floor worker and these load clients share this one;'
-      : 'API, worker, floor worker, sandbox acquirer and these load clients share one Node process, as under `npm start`;',
+      ? "Worker in its own process (`npm run worker`); API, floor worker and the floors' Temporal client share this one;"
+      : "API, worker, floor worker and the floors' Temporal client share one Node process, as under `npm start`;",
+    'the pay-v2 load clients and the sandbox (acquirer, outbox) run in a process of their own (the outside world);',
     'Postgres and the Temporal dev server are their own processes on the same 2 cores.',
     row(one.empty),
     row(one.shaped),
@@ -52,7 +55,8 @@ export function report(m: Measured): string {
     m.statementsPerPayment === null
       ? 'statements per payment: not counted with BENCH_WORKER=process (the worker sends them from its own process)'
       : `statements per payment: ${m.statementsPerPayment.toFixed(1)} (SQL sent to Postgres by this process during the ${clients}-client pay-v2 run ÷ payments; BEGIN/COMMIT count)`,
-    `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments; load clients and sandbox acquirer included)`,
+    `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments: API, worker and workflow threads)`,
+    `outside world cpu per payment: ${m.outsideCpuPerPayment.toFixed(1)} ms (the process of the load clients, sandbox acquirer and outbox; not the engine's)`,
     `floor cpu per run: empty ${m.floorCpu.empty.toFixed(1)} ms, payment-shaped ${m.floorCpu.shaped.toFixed(1)} ms, all-local ${m.floorCpu.allLocal.toFixed(1)} ms (this process over the ${clients}-client floor runs ÷ runs: the Temporal client, worker and workflow threads with no engine work)`,
     `per payment: ${shape(m.shapes.engine)}`,
     `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}; per all-local floor run: ${shape(m.shapes.allLocal)}`,

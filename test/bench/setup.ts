@@ -60,17 +60,6 @@ export async function createBenchTenant(db: Db, apiUrl: string) {
       }
       return sessions;
     },
-    async payV2(
-      checkoutSessionId: string,
-    ): Promise<{ status: number; paymentId: string | undefined; paymentStatus: string | undefined }> {
-      const answer = await fetch(`${apiUrl}/api/public/v1/checkout/pay-v2`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ checkoutSessionId, paymentInstrumentId: instrument.id }),
-      });
-      const body = (await answer.json()) as { payment?: { id: string; status: string } };
-      return { status: answer.status, paymentId: body.payment?.id, paymentStatus: body.payment?.status };
-    },
   };
 }
 
