@@ -1,5 +1,6 @@
 import { dispatchAfterCommit, type DispatchEvents } from '../../src/events/afterCommit';
-import { dispatchEventsNow, undispatchedEventIds } from '../../src/events/dispatch';
+import { dispatchEventsNow } from '../../src/events/dispatch';
+import { undispatchedEventIds } from '../../src/events/undispatched';
 import type { ActivityDeps } from '../deps';
 import { emailNowOf } from './mailer';
 

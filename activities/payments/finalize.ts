@@ -2,7 +2,7 @@ import { recordPaymentEnd } from '../../src/payments/finalize';
 import type { FinalizeInput, FinalizeResult } from '../../src/payments/workflowTypes';
 import { processorTypeOf } from '../../src/processors/service';
 import { paymentDuration, paymentsFinished } from '../../src/metrics/metrics';
-import { dispatchEventsNow } from '../../src/events/dispatch';
+import { dispatchEventsNow, dispatchRecordedEvents, type RecordedEvent } from '../../src/events/dispatch';
 import type { ActivityDeps } from '../deps';
 import { emailNowOf } from '../events/mailer';
 
@@ -29,9 +29,9 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
      * dispatching. A repeat after commit writes nothing twice and is not counted again.
      */
     async finalizePayment(input: FinalizeInput): Promise<FinalizeResult> {
-      const { closed, ...result } = await recordPaymentEnd(db, deps.logger, input);
+      const { closed, recordedEvents, ...result } = await recordPaymentEnd(db, deps.logger, input);
       if (closed) await countFinishedPayment(input, closed.paymentCreatedAt);
-      if (input.dispatchAfterCommit && result.eventIds.length > 0) dispatchAfterAnswer(result.eventIds);
+      if (input.dispatchAfterCommit && result.eventIds.length > 0) dispatchAfterAnswer(result.eventIds, recordedEvents);
       return result;
     },
   };
@@ -41,7 +41,7 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
    * its way: not awaited, so the workflow answers and completes in the task that finalized it. A
    * failure leaves the events unprocessed for the outbox sweep; a repeat dispatches nothing twice.
    */
-  function dispatchAfterAnswer(eventIds: string[]) {
+  function dispatchAfterAnswer(eventIds: string[], recordedEvents: RecordedEvent[] | undefined) {
     if (!deps.temporal) return;
     const dispatchDeps = {
       db,
@@ -49,8 +49,12 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
       taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
       emailNow: emailNowOf(deps),
     };
+    // The one-statement writer hands over the events and their subscribers: nothing is read back.
+    const dispatch = recordedEvents
+      ? () => dispatchRecordedEvents(dispatchDeps, recordedEvents)
+      : () => dispatchEventsNow(dispatchDeps, eventIds);
     const work = () =>
-      dispatchEventsNow(dispatchDeps, eventIds).then(
+      dispatch().then(
         () => undefined,
         (error: unknown) =>
           deps.logger.warn({ err: error, eventIds }, 'payment event dispatch failed; the outbox sweep will deliver'),

@@ -108,6 +108,38 @@ export async function dispatchEventsNow(
   eventIds: string[],
 ): Promise<{ started: number; workflowIds: string[] }> {
   const { events, subscribers } = await subscribersOf(deps.db, eventIds);
+  return fanOut(deps, events, subscribers);
+}
+
+/** An event as its writer just recorded it, with the enabled endpoints subscribed to it then. */
+export interface RecordedEvent {
+  id: string;
+  accountId: string;
+  mode: 'test' | 'live';
+  storeId: string | null;
+  customerId: string | null;
+  eventType: string;
+  properties: unknown;
+  endpointIds: string[];
+}
+
+/**
+ * `dispatchEventsNow` for events whose writer knows them and their subscribers (the paid
+ * checkout's one statement): the same fan-out without reading them back.
+ */
+export function dispatchRecordedEvents(
+  deps: DispatchDeps,
+  recorded: RecordedEvent[],
+): Promise<{ started: number; workflowIds: string[] }> {
+  const events = recorded.map((event) => ({ ...event, draft: false }));
+  return fanOut(deps, events, new Map(recorded.map((event) => [event.id, event.endpointIds])));
+}
+
+async function fanOut(
+  deps: DispatchDeps,
+  events: (EventScope & { id: string; storeId: string | null; draft: boolean })[],
+  subscribers: Map<string, string[]>,
+): Promise<{ started: number; workflowIds: string[] }> {
   const workflowIds: string[] = [];
   for (const event of events) {
     for (const endpointId of subscribers.get(event.id) ?? []) {
@@ -246,24 +278,4 @@ function distinctScopes<Scope extends { accountId: string; mode: string }>(
   const seen = new Map<string, Pick<Scope, 'accountId' | 'mode'>>();
   for (const { accountId, mode } of events) seen.set(`${accountId}:${mode}`, { accountId, mode });
   return [...seen.values()];
-}
-
-/** Events committed but never dispatched (a crash between commit and dispatch), oldest first. */
-export async function undispatchedEventIds(
-  db: Db,
-  olderThanMs: number,
-  limit: number,
-  accountId?: string,
-): Promise<string[]> {
-  const rows = await db.event.findMany({
-    where: {
-      processedAt: null,
-      createdAt: { lt: new Date(Date.now() - olderThanMs) },
-      ...(accountId ? { accountId } : {}),
-    },
-    orderBy: { createdAt: 'asc' },
-    take: limit,
-    select: { id: true },
-  });
-  return rows.map((row) => row.id);
 }

@@ -24,6 +24,7 @@ export async function recordPaymentEnd(db: Db, logger: Logger, input: FinalizeIn
     if (recorded) {
       return {
         eventIds: recorded.eventIds,
+        recordedEvents: recorded.recordedEvents,
         order: recorded.order,
         closed: { paymentCreatedAt: recorded.paymentCreatedAt },
       };

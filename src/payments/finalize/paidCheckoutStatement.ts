@@ -2,6 +2,7 @@ import { maxAmount } from '../../domain/checkoutTotals';
 import { newId, randomBase62 } from '../../domain/ids';
 import { Prisma, type Db } from '../../db/prisma';
 import { emailKindOfEvent } from '../../email/eventEmails';
+import type { RecordedEvent } from '../../events/dispatch';
 import { noteEventShape } from '../../events/recordEvent';
 import { webhookTypeOf } from '../../webhooks/catalogue';
 import type { FinalizeInput, OrderSummary } from '../workflowTypes';
@@ -9,8 +10,10 @@ import type { FinalizeInput, OrderSummary } from '../workflowTypes';
 /** What the one statement recorded; null when it wrote nothing and the transaction path must decide. */
 export interface PaidCheckoutRecorded {
   order: OrderSummary;
-  /** Events with a subscribed endpoint, in order: the workflow's dispatch step delivers them. */
+  /** Events with a subscribed endpoint or a customer e-mail, in order: dispatch delivers them. */
   eventIds: string[];
+  /** The same events as written, with the endpoints subscribed to each: dispatch needs to read nothing. */
+  recordedEvents: RecordedEvent[];
   paymentCreatedAt: Date;
 }
 
@@ -56,7 +59,8 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
       totalAmount: number | null;
       currency: string | null;
       paymentCreatedAt: Date | null;
-      events: { id: string; eventType: string; properties: unknown; dispatch: boolean }[] | null;
+      scope: { accountId: string; mode: 'test' | 'live'; storeId: string; customerId: string } | null;
+      events: { id: string; eventType: string; properties: unknown; dispatch: boolean; endpointIds: string[] }[] | null;
     }[]
   >`
     WITH pay AS (
@@ -106,7 +110,12 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
        WHERE p.id = ${input.paymentId}
       RETURNING p.id
     ), new_events AS (
-      SELECT e.* FROM pay, ord, LATERAL (VALUES
+      SELECT e.*,
+             ARRAY(SELECT w.id FROM webhook_endpoints w
+                    WHERE w.enabled AND w.account_id = pay.account_id AND w.mode = pay.mode
+                      AND w.store_id = pay.store_id AND e.webhook_type = ANY (w.event_types)
+                    ORDER BY w.id) AS endpoint_ids
+        FROM pay, ord, LATERAL (VALUES
         (${sessionPaidId}, ${paidEventTypes[0]}, ${sessionPaidHook}::text, ${sessionPaidEmails}::boolean, 0,
          jsonb_build_object('checkoutSessionId', pay.checkout_session_id, 'orderId', ord.id, 'paymentId', pay.id)),
         (${orderPaidId}, ${paidEventTypes[1]}, ${orderPaidHook}::text, ${orderPaidEmails}::boolean, 1,
@@ -120,26 +129,38 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
     ), recorded AS (
       INSERT INTO events (id, account_id, mode, store_id, customer_id, event_type, properties, processed_at, created_at)
       SELECT e.id, pay.account_id, pay.mode, pay.store_id, pay.customer_id, e.event_type, e.properties,
-             CASE WHEN e.emails OR EXISTS (SELECT 1 FROM webhook_endpoints w
-                                WHERE w.enabled AND w.account_id = pay.account_id AND w.mode = pay.mode
-                                  AND w.store_id = pay.store_id AND e.webhook_type = ANY (w.event_types))
-                  THEN NULL ELSE ${now} END,
+             CASE WHEN e.emails OR cardinality(e.endpoint_ids) > 0 THEN NULL ELSE ${now} END,
              ${now} + e.place * interval '1 millisecond'
         FROM new_events e, pay
       RETURNING id, event_type, properties, processed_at IS NULL AS dispatch, created_at
     )
     SELECT ord.id AS "orderId", ord.total_amount AS "totalAmount", ord.currency,
            (SELECT created_at FROM pay) AS "paymentCreatedAt",
-           (SELECT json_agg(json_build_object('id', id, 'eventType', event_type, 'properties', properties,
-                                              'dispatch', dispatch) ORDER BY created_at)
-              FROM recorded) AS events
+           (SELECT json_build_object('accountId', account_id, 'mode', mode, 'storeId', store_id,
+                                     'customerId', customer_id) FROM pay) AS scope,
+           (SELECT json_agg(json_build_object('id', r.id, 'eventType', r.event_type, 'properties', r.properties,
+                                              'dispatch', r.dispatch, 'endpointIds', e.endpoint_ids)
+                            ORDER BY r.created_at)
+              FROM recorded r JOIN new_events e ON e.id = r.id) AS events
       FROM ord, paid`;
-  if (!row?.orderId || row.totalAmount === null || !row.currency || !row.paymentCreatedAt) return null;
+  if (!row?.orderId || row.totalAmount === null || !row.currency || !row.paymentCreatedAt || !row.scope) return null;
   const events = row.events ?? [];
   for (const event of events) noteEventShape(event.eventType, event.properties);
+  const dispatched = events.filter((event) => event.dispatch);
+  const { accountId, mode, storeId, customerId } = row.scope;
   return {
     order: { id: row.orderId, status: 'paid', totalAmount: row.totalAmount, currency: row.currency },
-    eventIds: events.filter((event) => event.dispatch).map((event) => event.id),
+    eventIds: dispatched.map((event) => event.id),
+    recordedEvents: dispatched.map(({ id, eventType, properties, endpointIds }) => ({
+      id,
+      accountId,
+      mode,
+      storeId,
+      customerId,
+      eventType,
+      properties,
+      endpointIds,
+    })),
     paymentCreatedAt: row.paymentCreatedAt,
   };
 }

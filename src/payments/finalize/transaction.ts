@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '../../events/dispatch';
 import { CheckoutAlreadyPaidError, createOrderForPaidCheckout } from '../../commerce/orders';
 import type { Db, Prisma } from '../../db/prisma';
 import { keepEventsWithSubscribers, recordSubscribedEvents } from '../../events/dispatch';
@@ -10,6 +11,8 @@ import type { FinalizeInput, FinalizeResult, OrderSummary, PaymentReview, Paymen
 /** What recordPaymentEnd wrote; `closed` is set only by the call that closed the payment (a repeat is not). */
 export interface PaymentEndRecorded extends FinalizeResult {
   closed: { paymentCreatedAt: Date } | null;
+  /** Set by the one-statement writer: the events as written with their subscribed endpoints. */
+  recordedEvents?: RecordedEvent[];
 }
 
 type Tx = Prisma.TransactionClient;

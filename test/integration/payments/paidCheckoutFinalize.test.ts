@@ -102,17 +102,23 @@ describe('finalize of an approved checkout payment in one statement', () => {
     });
 
   it('writes the session, order, items, payment and events, and dispatches only the subscribed ones', async () => {
-    await harness.db.webhookEndpoint.create({
-      data: {
-        id: newId('webhookEndpoint'),
-        accountId: merchant.accountId,
-        mode: merchant.mode,
-        storeId: store.id,
-        url: 'http://127.0.0.1:9/hook',
-        eventTypes: ['order/paid'],
-        secret: 'whsec_test',
-      },
-    });
+    const endpoint = (storeId: string, enabled = true) =>
+      harness.db.webhookEndpoint.create({
+        data: {
+          id: newId('webhookEndpoint'),
+          accountId: merchant.accountId,
+          mode: merchant.mode,
+          storeId,
+          url: 'http://127.0.0.1:9/hook',
+          eventTypes: ['order/paid'],
+          secret: 'whsec_test',
+          enabled,
+        },
+      });
+    const subscribed = await endpoint(store.id);
+    // Neither a disabled endpoint nor another store's is handed to the dispatch.
+    await endpoint(store.id, false);
+    await endpoint((await createStore(harness.db, merchant)).id);
     const { sessionId, paymentId } = await openCheckout();
 
     const recorded = await recordPaidCheckout(harness.db, approved(paymentId));
@@ -184,6 +190,19 @@ describe('finalize of an approved checkout payment in one statement', () => {
     // Only order/paid has a subscriber: it is left for the dispatch step, the others are done.
     expect(recorded!.eventIds).toEqual([events[1]!.id]);
     expect(events.map((event) => event.processedAt === null)).toEqual([false, true, false]);
+    // Handed to the dispatch as written, with its subscribers: it reads neither back.
+    expect(recorded!.recordedEvents).toEqual([
+      {
+        id: events[1]!.id,
+        accountId: merchant.accountId,
+        mode: merchant.mode,
+        storeId: store.id,
+        customerId,
+        eventType: 's_order_paid',
+        properties: events[1]!.properties,
+        endpointIds: [subscribed.id],
+      },
+    ]);
   });
 
   it('writes the order and items as the transaction path does', async () => {
