@@ -5,7 +5,13 @@ import { awaitOutcomeUpdate } from '../../workflows/payments/messages';
 import type { Config } from '../config';
 import type { Db } from '../db/prisma';
 import { idPrefixes, newId, type IdKind } from '../domain/ids';
-import type { OrderSummary, PaymentOutcome, PaymentStatus, PaymentWorkflowInput } from './workflowTypes';
+import {
+  paymentWorkflowTaskTimeout,
+  type OrderSummary,
+  type PaymentOutcome,
+  type PaymentStatus,
+  type PaymentWorkflowInput,
+} from './workflowTypes';
 
 /**
  * The payment workflow's signature, written here rather than imported from its module: that module
@@ -50,14 +56,6 @@ export function paymentRunDeps(deps: {
     responseTimeoutMs: deps.config.PAYMENT_RESPONSE_TIMEOUT_MS,
   };
 }
-
-/**
- * A payment's first workflow task calls the processor (a local activity), so a worker killed in
- * the middle of it is only noticed when the task times out: 4 s instead of the server's 10 s. A
- * live worker whose local activity runs longer is not cut off: it tells the server it is alive
- * (a workflow task heartbeat) at 80 % of this timeout.
- */
-export const paymentWorkflowTaskTimeout = '4 seconds';
 
 /**
  * Starts the payment workflow with update-with-start and waits for `awaitOutcome`: terminal,

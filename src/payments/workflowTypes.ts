@@ -27,6 +27,15 @@ export type PaymentStatus =
  */
 export type PaymentSearchStatus = PaymentStatus | 'rejected' | 'needs_review';
 
+/**
+ * A payment's first workflow task calls the processor (a local activity), so a worker killed in
+ * the middle of it is only noticed when the task times out: 4 s instead of the server's 10 s. A
+ * live worker whose local activity runs longer is not cut off: it tells the server it is alive
+ * (a workflow task heartbeat) at 80 % of this timeout. The API's payments and the child payments
+ * of subscriptions and funnels start with it.
+ */
+export const paymentWorkflowTaskTimeout = '4 seconds';
+
 export interface PaymentWorkflowInput {
   paymentId: string;
   accountId: string;

@@ -5,7 +5,7 @@ import {
   workflowInfo,
   type ChildWorkflowOptions,
 } from '@temporalio/workflow';
-import type { PaymentWorkflowInput } from '../../src/payments/workflowTypes';
+import { paymentWorkflowTaskTimeout, type PaymentWorkflowInput } from '../../src/payments/workflowTypes';
 import { searchAttributes, searchAttributesFor } from '../../temporal/searchAttributes';
 
 /**
@@ -23,6 +23,8 @@ export function childPaymentOptions(payment: PaymentWorkflowInput): ChildWorkflo
     cancellationType: ChildWorkflowCancellationType.ABANDON,
     // A payment id that has ever run is never started again, so nothing can charge it twice.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    // A worker killed during the payment's first task (its processor call) is noticed in 4 s.
+    workflowTaskTimeout: paymentWorkflowTaskTimeout,
     // Only where the parent has them: a server without the engine's search attributes refuses unknown ones.
     typedSearchAttributes:
       workflowInfo().typedSearchAttributes.get(searchAttributes.AccountId) === undefined
