@@ -1,7 +1,6 @@
-import type { RecordedEvent } from '../../events/dispatch';
 import { CheckoutAlreadyPaidError, createOrderForPaidCheckout } from '../../commerce/orders';
 import type { Db, Prisma } from '../../db/prisma';
-import { keepEventsWithSubscribers, recordSubscribedEvents } from '../../events/dispatch';
+import { keepEventsWithSubscribers, recordSubscribedEvents, type RecordedEvent } from '../../events/dispatch';
 import type { Logger } from '../../logging/logger';
 import { attemptIdempotencyKey } from '../attemptRows';
 import { releaseCheckoutClaim } from '../checkoutClaims';
