@@ -8,6 +8,7 @@ import { assertMinorUnits, MoneyError } from '../domain/money';
 import { conflict, DomainError, notFound } from '../errors';
 import { paymentsOfOrder, type OrderPayment } from '../payments/orderPayments';
 import type { Scope } from './scope';
+import { rawRows } from '../db/rawRows';
 
 type Tx = Prisma.TransactionClient;
 
@@ -228,7 +229,7 @@ export async function loadCheckoutForPayment(
   input: { accountId: string; mode: Mode; checkoutSessionId: string; requireOpen?: boolean },
 ): Promise<CheckoutForPayment> {
   // One statement with its store and customer (an include would be three).
-  const [session] = await db.$queryRaw<CheckoutSessionRow[]>`
+  const [session] = await rawRows<CheckoutSessionRow>(db)`
     SELECT s.id, s.status::text AS status, s.total, s.currency, s.subtotal, s.discount_total AS "discountTotal",
            extract(epoch FROM s.expires_at)::float8 * 1000 AS "expiresAtMs",
            jsonb_build_object('id', st.id, 'name', st.name, 'baseCurrency', st.base_currency,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { registerRawPool } from './rawRows';
 
 export type Db = PrismaClient;
 export { Prisma } from '../generated/prisma/client';
@@ -12,11 +14,18 @@ export { Prisma } from '../generated/prisma/client';
  * name is a hash of the text, so the same text always maps to the same name.
  */
 export function createPrismaClient(databaseUrl: string, poolSize = 20): PrismaClient {
-  const adapter = new PrismaPg(
-    { connectionString: databaseUrl, max: poolSize },
-    { statementNameGenerator: ({ sql }) => statementName(sql) },
-  );
-  return new PrismaClient({ adapter });
+  // The pool is ours, handed to the adapter, so the hottest statements can use it directly (rawRows).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  const adapter = new PrismaPg(pool, { statementNameGenerator: ({ sql }) => statementName(sql) });
+  const client = new PrismaClient({ adapter });
+  registerRawPool(client, pool);
+  // The adapter leaves a pool it was given open.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
+  return client;
 }
 
 const names = new Map<string, string>();

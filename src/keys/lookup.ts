@@ -1,5 +1,6 @@
 import type { Db } from '../db/prisma';
 import type { KeyKind } from '../domain/apiKeys';
+import { rawRows } from '../db/rawRows';
 
 /** An API key as authentication needs it: the key, its partner, account and processing account. */
 export interface ApiKeyRecord {
@@ -18,7 +19,7 @@ export interface ApiKeyRecord {
 
 /** The key with its account and processing account in one round trip: this runs on every request. */
 export async function findKeyByTokenHash(db: Db, tokenHash: string): Promise<ApiKeyRecord | undefined> {
-  const rows = await db.$queryRaw<ApiKeyRecord[]>`
+  const rows = await rawRows<ApiKeyRecord>(db)`
     SELECT k.id, k.kind::text AS kind, k.mode::text AS mode, k.role, k.status::text AS status,
            k.partner_id AS "partnerId", k.tpa_id AS "tpaId", a.id AS "accountId", a.plan::text AS plan, t.store_ids AS "storeIds"
       FROM api_keys k

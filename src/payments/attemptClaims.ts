@@ -1,5 +1,6 @@
 import type { Db } from '../db/prisma';
 import { attemptIdempotencyKey } from './attemptRows';
+import { rawRows } from '../db/rawRows';
 
 /** What a processor call needs to start: the attempt's identity, its card, its processor and its money. */
 export interface AttemptClaimInput {
@@ -31,7 +32,7 @@ export interface ClaimedAttempt {
  */
 export async function claimAttempt(db: Db, input: AttemptClaimInput): Promise<ClaimedAttempt> {
   const key = attemptIdempotencyKey(input.paymentId, input.attemptNumber);
-  const [row] = await db.$queryRaw<ClaimRow[]>`
+  const [row] = await rawRows<ClaimRow>(db)`
     WITH claim AS (
       INSERT INTO authorization_claims (payment_id, attempt_number, processor_id, idempotency_key, amount, currency)
       VALUES (${input.paymentId}, ${input.attemptNumber}, ${input.processorId}, ${key}, ${input.amount}, ${input.currency})

@@ -1,4 +1,5 @@
 import type { Db } from '../db/prisma';
+import { rawRows } from '../db/rawRows';
 import { newId } from '../domain/ids';
 import { declineCategoryOf } from '../processors/declineCodes';
 import type { AuthorizeResult } from '../processors/types';
@@ -16,19 +17,17 @@ export function reversalIdempotencyKey(paymentId: string, attemptNumber: number)
 
 /** One PaymentAttempt row per (payment, attempt number): a retried activity updates, never adds. */
 export async function upsertAttempt(db: Db, paymentId: string, attempt: AttemptRecord): Promise<void> {
-  const data = {
-    processorId: attempt.processorId,
-    outcome: attempt.outcome,
-    errorCode: attempt.errorCode,
-    category: attempt.category,
-    message: attempt.message,
-    processorReference: attempt.processorReference,
-  };
-  await db.paymentAttempt.upsert({
-    where: { paymentId_attemptNumber: { paymentId, attemptNumber: attempt.attemptNumber } },
-    create: { id: newId('paymentAttempt'), paymentId, attemptNumber: attempt.attemptNumber, ...data },
-    update: data,
-  });
+  // One statement per approved payment: written without Prisma's query runtime (src/db/rawRows.ts).
+  await rawRows(db)`
+    INSERT INTO payment_attempts (id, payment_id, attempt_number, processor_id, outcome, error_code, category,
+                                  message, processor_reference, created_at)
+    VALUES (${newId('paymentAttempt')}, ${paymentId}, ${attempt.attemptNumber}::int, ${attempt.processorId},
+            ${attempt.outcome}, ${attempt.errorCode}, ${attempt.category}, ${attempt.message},
+            ${attempt.processorReference}, (now() AT TIME ZONE 'UTC'))
+    ON CONFLICT (payment_id, attempt_number) DO UPDATE
+       SET processor_id = EXCLUDED.processor_id, outcome = EXCLUDED.outcome, error_code = EXCLUDED.error_code,
+           category = EXCLUDED.category, message = EXCLUDED.message,
+           processor_reference = EXCLUDED.processor_reference`;
 }
 
 /** A processor's answer as the attempt's record (also a step-up's settled result). */

@@ -1,5 +1,6 @@
 import { Prisma, type Db } from '../db/prisma';
 import type { DomainErrorData } from '../errors';
+import { rawRows } from '../db/rawRows';
 
 type Tx = Prisma.TransactionClient;
 
@@ -42,9 +43,13 @@ export async function claimCheckoutSessionForPayment(
   payment: NewPaymentRow,
 ): Promise<DomainErrorData | null> {
   const now = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
-  const [row] = await db.$queryRaw<
-    { claimed: string | null; status: string | null; open: boolean; total: number | null; heldBy: string | null }[]
-  >`
+  const [row] = await rawRows<{
+    claimed: string | null;
+    status: string | null;
+    open: boolean;
+    total: number | null;
+    heldBy: string | null;
+  }>(db)`
     WITH session AS (
       SELECT status::text AS status, expires_at > ${now} AS unexpired, total
         FROM checkout_sessions WHERE id = ${payment.checkoutSessionId} FOR SHARE

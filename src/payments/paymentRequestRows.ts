@@ -1,5 +1,6 @@
 import { Prisma, type Db } from '../db/prisma';
 import type { PaymentWorkflowInput } from './workflowTypes';
+import { rawRows } from '../db/rawRows';
 
 /** What of an existing payment row tells whether it is this request's (see paymentRowRefusal). */
 export interface ExistingPaymentRow {
@@ -59,7 +60,7 @@ export interface PaymentRequestRows {
  */
 export async function readPaymentRequest(db: Db, input: PaymentWorkflowInput): Promise<PaymentRequestRows> {
   const scope = Prisma.sql`account_id = ${input.accountId} AND mode = ${input.mode}::"Mode"`;
-  const [row] = await db.$queryRaw<[Record<keyof PaymentRequestRows, unknown>]>`
+  const [row] = await rawRows<Record<keyof PaymentRequestRows, unknown>>(db)`
     SELECT
       (SELECT jsonb_build_object('accountId', account_id, 'mode', mode, 'status', status, 'storeId', store_id,
               'customerId', customer_id, 'paymentInstrumentId', payment_instrument_id,

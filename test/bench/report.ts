@@ -1,3 +1,4 @@
+import type { RecordedStatement } from './measures';
 import type { summary } from './setup';
 
 type Row = ReturnType<typeof summary>;
@@ -13,10 +14,14 @@ export interface Measured {
   cpuPerPayment: number;
   /** CPU per payment of the outside world's process (load clients, sandbox acquirer and outbox). */
   outsideCpuPerPayment: number;
+  /** CPU of this process per payment of the steps-only run: the engine's own work without HTTP and Temporal. */
+  stepsCpuPerPayment: number;
   /** CPU of this process per run of the floors at the same concurrency. */
   floorCpu: { empty: number; shaped: number; allLocal: number };
+  /** This process's CPU per run by thread name, in the all-local floor, pay-v2 and steps-only runs. */
+  threadCpu: { allLocal: string; engine: string; steps: string };
   shapes: { engine: Shape; empty: Shape; shaped: Shape; allLocal: Shape };
-  statementList: string[];
+  statementList: RecordedStatement[];
 }
 
 const row = (s: Row) =>
@@ -57,14 +62,21 @@ export function report(m: Measured): string {
       : `statements per payment: ${m.statementsPerPayment.toFixed(1)} (SQL sent to Postgres by this process during the ${clients}-client pay-v2 run ÷ payments; BEGIN/COMMIT count)`,
     `engine cpu per payment: ${m.cpuPerPayment.toFixed(1)} ms (user+system of ${m.separateWorker ? 'this process and the worker process' : 'this process'} over the ${clients}-client pay-v2 run ÷ payments: API, worker and workflow threads)`,
     `outside world cpu per payment: ${m.outsideCpuPerPayment.toFixed(1)} ms (the process of the load clients, sandbox acquirer and outbox; not the engine's)`,
+    `steps-only cpu per payment: ${m.stepsCpuPerPayment.toFixed(1)} ms (this process over the ${clients}-client steps-only run ÷ payments: the engine's database work, processor call and receipt, without HTTP and Temporal)`,
     `floor cpu per run: empty ${m.floorCpu.empty.toFixed(1)} ms, payment-shaped ${m.floorCpu.shaped.toFixed(1)} ms, all-local ${m.floorCpu.allLocal.toFixed(1)} ms (this process over the ${clients}-client floor runs ÷ runs: the Temporal client, worker and workflow threads with no engine work)`,
+    `cpu per run by thread (ms): all-local floor: ${m.threadCpu.allLocal}`,
+    `  pay-v2: ${m.threadCpu.engine}`,
+    `  steps only: ${m.threadCpu.steps}`,
     `per payment: ${shape(m.shapes.engine)}`,
     `per empty floor run: ${shape(m.shapes.empty)}; per payment-shaped floor run: ${shape(m.shapes.shaped)}; per all-local floor run: ${shape(m.shapes.allLocal)}`,
     `latencies and rates count succeeded runs only; failed answers: engine ${many.engine.count - many.engine.succeeded + one.engine.count - one.engine.succeeded}, steps only ${many.steps.count - many.steps.succeeded}`,
     ...(m.statementList.length > 0
       ? [
-          `SQL statements of one uncontended pay-v2 (${m.statementList.length}):`,
-          ...m.statementList.map((s, i) => `  ${String(i + 1).padStart(2)}. ${s.replace(/\s+/g, ' ').slice(0, 220)}`),
+          `SQL statements of one uncontended pay-v2 (${m.statementList.length}; when each left, ms after the request was handed to the load client, then its round trip in ms):`,
+          ...m.statementList.map(
+            (s, i) =>
+              `  ${String(i + 1).padStart(2)}. +${s.startMs.toFixed(1).padStart(5)} ${s.durationMs.toFixed(2).padStart(5)} ms  ${s.text.replace(/\s+/g, ' ').slice(0, 200)}`,
+          ),
         ]
       : []),
     `targets (${clients} clients):`,

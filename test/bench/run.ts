@@ -11,7 +11,16 @@ import { installTemporalRuntime } from '../../src/runtime/temporalRuntime';
 import { startWorker } from '../../src/runtime/worker';
 import { createTemporalClient } from '../../temporal/connection';
 import { floorRun, startFloorWorker, type FloorWorkflow } from './floor';
-import { cpuMs, historyShape, historyTimeline, installStatementCounter, mainThreadProfiler } from './measures';
+import {
+  cpuMs,
+  historyShape,
+  historyTimeline,
+  installStatementCounter,
+  mainThreadProfiler,
+  threadCpuMs,
+  threadCpuPerRun,
+  type RecordedStatement,
+} from './measures';
 import { report, type Measured } from './report';
 import type { PayResult } from './outsideWorld';
 import { startOutsideWorld } from './outsideWorldProcess';
@@ -38,7 +47,7 @@ const single = Number(process.env.BENCH_SINGLE_PAYMENTS ?? Math.min(100, payment
 const separateWorker = process.env.BENCH_WORKER === 'process';
 /** BENCH_LIST_STATEMENTS=1: print the SQL statements of one uncontended payment. */
 const listStatements = process.env.BENCH_LIST_STATEMENTS === '1';
-/** BENCH_PROFILE=<file>: the main thread's CPU profile over the many-client pay-v2 run. */
+/** BENCH_PROFILE=<file>: the main thread's CPU profile over the many-client pay-v2 run (and beside it, `<file>.floor`, over the all-local floor's). */
 const profiler = mainThreadProfiler(process.env.BENCH_PROFILE);
 
 async function main(): Promise<void> {
@@ -147,7 +156,7 @@ async function main(): Promise<void> {
       allLocal: await floor('allLocalFloorWorkflow', single, 1, 'floor: the same, all local activities (1 client)'),
       engine: summary('pay-v2 over HTTP + Temporal (1 client)', await pay(take(single), 1)),
     };
-    let statementList: string[] = [];
+    let statementList: RecordedStatement[] = [];
     if (listStatements) {
       statements.record();
       await pay(take(1), 1);
@@ -157,10 +166,13 @@ async function main(): Promise<void> {
     const label = (what: string) => `${what} (${clients} clients)`;
     // CPU of this process per floor run: the Temporal client, bridge and workflow-thread cost with no engine work.
     const floorCpu = { empty: 0, shaped: 0, allLocal: 0 };
+    const threadCpu = { allLocal: '', engine: '', steps: '' };
     const withCpu = async <T extends { succeeded: number }>(into: keyof typeof floorCpu, measure: () => Promise<T>) => {
       const before = cpuMs(childPids);
+      const threadsBefore = threadCpuMs();
       const result = await measure();
       floorCpu[into] = (cpuMs(childPids) - before) / Math.max(1, result.succeeded);
+      if (into === 'allLocal') threadCpu.allLocal = threadCpuPerRun(threadsBefore, threadCpuMs(), result.succeeded);
       return result;
     };
     const many: Measured['many'] = {
@@ -170,16 +182,26 @@ async function main(): Promise<void> {
       shaped: await withCpu('shaped', () =>
         floor('paymentShapedFloorWorkflow', payments, clients, label('floor: payment-shaped, no work')),
       ),
-      allLocal: await withCpu('allLocal', () =>
-        floor('allLocalFloorWorkflow', payments, clients, label('floor: the same, all local activities')),
-      ),
+      allLocal: await withCpu('allLocal', async () => {
+        await profiler.start();
+        const result = await floor(
+          'allLocalFloorWorkflow',
+          payments,
+          clients,
+          label('floor: the same, all local activities'),
+        );
+        await profiler.stop('.floor');
+        return result;
+      }),
       engine: undefined!,
       steps: undefined!,
     };
     const statementsBefore = statements.count();
     await profiler.start();
     const cpuBefore = cpuMs(childPids);
+    const threadsBefore = threadCpuMs();
     const paid = await pay(take(payments), clients);
+    threadCpu.engine = threadCpuPerRun(threadsBefore, threadCpuMs(), paid.latencies.length);
     many.engine = summary(label('pay-v2 over HTTP + Temporal'), paid);
     const cpuPerPayment = (cpuMs(childPids) - cpuBefore) / Math.max(1, many.engine.succeeded);
     const outsideCpuPerPayment = paid.cpuMs / Math.max(1, many.engine.succeeded);
@@ -188,10 +210,14 @@ async function main(): Promise<void> {
     const statementsPerPayment = separateWorker
       ? null
       : (statements.count() - statementsBefore) / Math.max(1, many.engine.succeeded);
+    const stepsCpuBefore = cpuMs(childPids);
+    const stepsThreadsBefore = threadCpuMs();
     many.steps = summary(
       label('payment steps only: no HTTP, no Temporal'),
       await drive(take(payments), clients, paymentStepsOnly(deps)),
     );
+    const stepsCpuPerPayment = (cpuMs(childPids) - stepsCpuBefore) / Math.max(1, many.steps.succeeded);
+    threadCpu.steps = threadCpuPerRun(stepsThreadsBefore, threadCpuMs(), many.steps.succeeded);
 
     const shapes = {
       engine: lastPaymentId ? await historyShape(client, lastPaymentId) : undefined,
@@ -210,7 +236,9 @@ async function main(): Promise<void> {
         statementsPerPayment,
         cpuPerPayment,
         outsideCpuPerPayment,
+        stepsCpuPerPayment,
         floorCpu,
+        threadCpu,
         shapes,
         statementList,
       }),

@@ -6,6 +6,7 @@ import type { RecordedEvent } from '../../events/dispatch';
 import { noteEventShape } from '../../events/recordEvent';
 import { webhookTypeOf } from '../../webhooks/catalogue';
 import type { FinalizeInput, OrderSummary } from '../workflowTypes';
+import { rawRows } from '../../db/rawRows';
 
 /** What the one statement recorded; null when it wrote nothing and the transaction path must decide. */
 export interface PaidCheckoutRecorded {
@@ -53,16 +54,14 @@ export async function recordPaidCheckout(db: Db, input: FinalizeInput): Promise<
   const [sessionPaidEmails, orderPaidEmails, paymentSucceededEmails] = paidEventTypes.map(
     (eventType) => emailKindOfEvent({ eventType, properties: { paymentId: input.paymentId } }) !== null,
   );
-  const [row] = await db.$queryRaw<
-    {
-      orderId: string | null;
-      totalAmount: number | null;
-      currency: string | null;
-      paymentCreatedAt: Date | null;
-      scope: { accountId: string; mode: 'test' | 'live'; storeId: string; customerId: string } | null;
-      events: { id: string; eventType: string; properties: unknown; dispatch: boolean; endpointIds: string[] }[] | null;
-    }[]
-  >`
+  const [row] = await rawRows<{
+    orderId: string | null;
+    totalAmount: number | null;
+    currency: string | null;
+    paymentCreatedAt: Date | null;
+    scope: { accountId: string; mode: 'test' | 'live'; storeId: string; customerId: string } | null;
+    events: { id: string; eventType: string; properties: unknown; dispatch: boolean; endpointIds: string[] }[] | null;
+  }>(db)`
     WITH pay AS (
       SELECT id, account_id, mode, store_id, customer_id, checkout_session_id, amount, currency, source, created_at
         FROM payments
