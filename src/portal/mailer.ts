@@ -1,5 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { Config } from '../config';
+import { requestText } from '../http-client/textRequest';
 import type { Logger } from '../logging/logger';
 
 export interface Mail {
@@ -58,13 +59,14 @@ export function createMailer(deps: MailDeps): Mailer {
 
 async function sendToOutbox(sandboxUrl: string, mail: Mail): Promise<void> {
   if (mail.mode === 'live') throw new MailNotConfiguredError();
-  const response = await fetch(`${sandboxUrl}/outbox/messages`, {
+  const response = await requestText({
     method: 'POST',
+    url: `${sandboxUrl}/outbox/messages`,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(mail),
-    signal: AbortSignal.timeout(5000),
+    timeoutMs: 5000,
   });
-  if (!response.ok) throw new Error(`sandbox outbox answered ${response.status}`);
+  if (response.status < 200 || response.status > 299) throw new Error(`sandbox outbox answered ${response.status}`);
 }
 
 export class MailNotConfiguredError extends Error {

@@ -1,3 +1,4 @@
+import { requestText, RequestTimeoutError, type TextAnswer } from '../http-client/textRequest';
 import type { DeclineCode } from './declineCodes';
 import { ProcessorTechnicalError } from './types';
 
@@ -25,7 +26,7 @@ export interface JsonRequest {
    * The code of a 5xx answer, for a vendor whose answer says more than its status (Adyen's
    * `Transient-Error: true` means nothing was processed). Default: `serverErrorCode` below.
    */
-  classifyServerError?: (status: number, headers: Headers) => DeclineCode;
+  classifyServerError?: (status: number, headers: AnswerHeaders) => DeclineCode;
 }
 
 export function postJson(request: JsonRequest): Promise<JsonAnswer> {
@@ -51,38 +52,39 @@ export interface HttpCall {
   classifyServerError?: JsonRequest['classifyServerError'];
 }
 
+/** An answer's headers: lower-case names, a repeated header's values joined with ", ". */
+export type AnswerHeaders = Readonly<Record<string, string>>;
+
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   text: string;
   elapsedMs: number;
 }
 
 export async function sendHttp(call: HttpCall): Promise<HttpAnswer> {
   const started = performance.now();
-  let response: Response;
-  let text: string;
+  let response: TextAnswer;
   try {
-    response = await fetch(call.url, {
+    // node:http never follows a redirect: a processor answers; it never sends the engine (and the
+    // card data it carries) elsewhere.
+    response = await requestText({
       method: call.method,
+      url: call.url,
       headers: call.headers,
       ...(call.body === undefined ? {} : { body: call.body }),
-      signal: AbortSignal.timeout(call.timeoutMs),
-      // A processor answers; it never sends the engine (and the card data it carries) elsewhere.
-      redirect: 'manual',
+      timeoutMs: call.timeoutMs,
     });
-    text = await response.text();
   } catch (error) {
-    const name = (error as Error | undefined)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
+    if (error instanceof RequestTimeoutError) {
       throw new ProcessorTechnicalError(`processor did not answer within ${call.timeoutMs} ms`, 'timeout');
     }
-    const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-    const neverConnected = typeof cause?.code === 'string' && neverConnectedCodes.has(cause.code);
+    const failure = error as (Error & { code?: unknown }) | undefined;
+    const neverConnected = typeof failure?.code === 'string' && neverConnectedCodes.has(failure.code);
     // A connection that never opened carried no request; any other network failure may have
     // dropped the answer to a request the processor received.
     throw new ProcessorTechnicalError(
-      masked(`processor unreachable: ${(error as Error | undefined)?.message ?? 'network error'}`, call.headers),
+      masked(`processor unreachable: ${describe(failure)}`, call.headers),
       neverConnected ? 'processor_unreachable' : 'network_error',
     );
   }
@@ -98,7 +100,13 @@ export async function sendHttp(call: HttpCall): Promise<HttpAnswer> {
     const code = call.classifyServerError?.(response.status, response.headers) ?? serverErrorCode(response.status);
     throw new ProcessorTechnicalError(`processor answered HTTP ${response.status}`, code);
   }
-  return { status: response.status, headers: response.headers, text, elapsedMs };
+  return { status: response.status, headers: response.headers, text: response.text, elapsedMs };
+}
+
+/** Node's message, or its code when it has none (an AggregateError of every address tried). */
+function describe(error: (Error & { code?: unknown }) | undefined): string {
+  if (error?.message) return error.message;
+  return typeof error?.code === 'string' ? error.code : 'network error';
 }
 
 async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<JsonAnswer> {
@@ -128,8 +136,8 @@ async function sendJson(method: 'GET' | 'POST', request: JsonRequest): Promise<J
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'x-api-key']);
 
 /**
- * A message from below (fetch quotes a header value it refuses, e.g. a key with a line break) with
- * the call's secrets taken out: these messages end up in payment records and logs.
+ * A message from below (which may quote a header value it refused) with the call's secrets taken
+ * out: these messages end up in payment records and logs.
  */
 function masked(message: string, headers: Record<string, string>): string {
   const secrets = Object.entries(headers)

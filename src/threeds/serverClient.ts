@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestText, type TextAnswer } from '../http-client/textRequest';
 import { postJson } from '../processors/httpExecutor';
 import { ProcessorTechnicalError } from '../processors/types';
 
@@ -44,6 +45,14 @@ function parse(status: number, body: unknown): ThreeDsServerResult {
   return parsed.data;
 }
 
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createThreeDsServerClient(baseUrl: string) {
   const base = baseUrl.replace(/\/+$/, '');
   return {
@@ -52,17 +61,18 @@ export function createThreeDsServerClient(baseUrl: string) {
       return parse(answer.status, answer.body);
     },
     async result(threeDSServerTransID: string): Promise<ThreeDsServerResult> {
-      let response: Response;
+      let response: TextAnswer;
       try {
-        response = await fetch(`${base}/v2/transactions/${encodeURIComponent(threeDSServerTransID)}`, {
-          signal: AbortSignal.timeout(timeoutMs),
-          redirect: 'manual',
+        // Redirects are not followed: a 3xx is the server's answer (and not a 200).
+        response = await requestText({
+          method: 'GET',
+          url: `${base}/v2/transactions/${encodeURIComponent(threeDSServerTransID)}`,
+          timeoutMs,
         });
       } catch (error) {
         throw new ProcessorTechnicalError(`3DS server unreachable: ${(error as Error).message}`, 'network_error');
       }
-      const body = (await response.json().catch(() => undefined)) as unknown;
-      return parse(response.status, body);
+      return parse(response.status, jsonOrUndefined(response.text));
     },
   };
 }

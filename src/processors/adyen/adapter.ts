@@ -1,5 +1,5 @@
 import { declineCategoryOf, type DeclineCode } from '../declineCodes';
-import { postJson } from '../httpExecutor';
+import { postJson, type AnswerHeaders } from '../httpExecutor';
 import { ProcessorTechnicalError, type FollowUpRequest, type ReversalRequest, type ReversalResult } from '../types';
 import type {
   AdapterDeps,
@@ -36,8 +36,8 @@ const maxIdempotencyKeyLength = 64;
  * `Transient-Error: true` (CheckoutService-v71, `RequestedTestErrorResponseCode`); any other 5xx
  * may come after the message reached the card network, so its outcome is unknown.
  */
-function serverErrorCode(status: number, headers: Headers): DeclineCode {
-  if (headers.get('transient-error')?.toLowerCase() === 'true') return 'processor_unavailable';
+function serverErrorCode(status: number, headers: AnswerHeaders): DeclineCode {
+  if (headers['transient-error']?.toLowerCase() === 'true') return 'processor_unavailable';
   return status === 504 ? 'timeout' : 'processor_error';
 }
 

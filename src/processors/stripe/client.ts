@@ -10,7 +10,7 @@ export const stripeApiBase = 'https://api.stripe.com';
 /** What the SDK hands its HTTP client: the answer, read whole by the executor. */
 class ExecutorResponse extends Stripe.HttpClientResponse {
   constructor(private readonly answer: HttpAnswer) {
-    super(answer.status, Object.fromEntries(answer.headers));
+    super(answer.status, answer.headers);
   }
 
   override getRawResponse(): unknown {

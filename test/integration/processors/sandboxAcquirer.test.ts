@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import { getProcessorAdapter } from '../../../src/processors/registry';
 import type { AuthorizeRequest, ProcessorAdapter, ThreeDsValues } from '../../../src/processors/types';
 import { armHold } from '../../helpers/acquirerHolds';
@@ -126,9 +127,20 @@ it('holds only the call a hold matches (merchant, key, card), one call per hold;
   expect(await (await fetch(`${controls}/${byCard.holdId}`)).json()).toMatchObject({ status: 'released' });
 });
 
-it('treats a fetch refused without a connection code (port 1) as "may have been sent"', async () => {
-  const blocked = getProcessorAdapter('sandbox', { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
-  await expect(blocked.authorize(request('4242424242424242'))).rejects.toMatchObject({ code: 'network_error' });
+it('a refused connection (port 1) sent nothing; a connection dropped after the request may have been received', async () => {
+  const refused = getProcessorAdapter('sandbox', { sandboxUrl: 'http://127.0.0.1:1', timeoutMs: engineTimeoutMs });
+  await expect(refused.authorize(request('4242424242424242'))).rejects.toMatchObject({
+    code: 'processor_unreachable',
+  });
+  const dropping = net.createServer((socket) => socket.once('data', () => socket.destroy()));
+  await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`;
+    const dropped = getProcessorAdapter('sandbox', { sandboxUrl: url, timeoutMs: engineTimeoutMs });
+    await expect(dropped.authorize(request('4242424242424242'))).rejects.toMatchObject({ code: 'network_error' });
+  } finally {
+    await new Promise((resolve) => dropping.close(resolve));
+  }
 });
 
 it('records reversals in the ledger; a refund of a reversed charge is refused', async () => {
