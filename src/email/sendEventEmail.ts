@@ -2,24 +2,17 @@ import type { Db } from '../db/prisma';
 import { newId } from '../domain/ids';
 import type { Logger } from '../logging/logger';
 import type { Mailer } from '../portal/mailer';
-import {
-  emailKindOfEvent,
-  emailOfRows,
-  type EventEmailInput,
-  type EventEmailKind,
-  type EventEmailOutcome,
-} from './eventEmails';
-import { readEventEmailRows } from './eventEmailRows';
+import { emailKindOfEvent, emailOfRows, type EventEmailInput, type EventEmailOutcome } from './eventEmails';
+import { readEventEmailRowsAndClaim } from './eventEmailRows';
 import { renderEmailWith } from './templates';
+
+export { claimLeaseMs } from './eventEmailRows';
 
 export interface SendEventEmailDeps {
   db: Db;
   mailer: Mailer;
   logger: Logger;
 }
-
-/** A claim older than this whose mail is not marked sent belongs to a sender that died: it may be taken over. */
-export const claimLeaseMs = 120_000;
 
 /** Another attempt holds the claim and may be sending right now: retried later, never sent alongside. */
 export class EmailClaimBusyError extends Error {
@@ -29,31 +22,62 @@ export class EmailClaimBusyError extends Error {
   }
 }
 
+/** What still has to be written after a mail left: its `sent_emails` row is sent, under the rendered subject. */
+export interface SentMark {
+  sentEmailId: string;
+  subject: string;
+}
+
 /**
  * Sends the e-mail of one event once. The (event, kind) row of `sent_emails` is claimed before
- * the mail leaves and marked sent after: a repeat finds it sent and sends nothing; a send that
- * fails gives the claim back so the activity's retry sends it. Only a crash between the mail
- * server accepting it and the mark can send it twice (the claim is then taken over after
- * `claimLeaseMs`); nothing can mark it sent without sending.
+ * the mail leaves (by the statement that reads what the mail is made from) and marked sent after:
+ * a repeat finds it sent and sends nothing; a send that fails gives the claim back so the
+ * activity's retry sends it. Only a crash between the mail server accepting it and the mark can
+ * send it twice (the claim is then taken over after `claimLeaseMs`); nothing can mark it sent
+ * without sending.
  */
 export async function sendEventEmail(deps: SendEventEmailDeps, input: EventEmailInput): Promise<EventEmailOutcome> {
-  const { db } = deps;
-  const rows = await readEventEmailRows(db, input);
-  const { event } = rows;
-  if (!event || event.draft || emailKindOfEvent(event) !== input.kind)
-    return { outcome: 'skipped', reason: 'the event sends no such e-mail' };
-  if (rows.sentEmail?.sent) return { outcome: 'already_sent', sentEmailId: rows.sentEmail.id };
-  const built = emailOfRows(input.kind, rows);
-  if (!built) return { outcome: 'skipped', reason: 'no customer e-mail to send to' };
-  const mail = await renderEmailWith(rows.template, input.kind, built.data);
-  if (mail.fallbackReason)
-    deps.logger.warn({ eventId: event.id, reason: mail.fallbackReason }, 'store e-mail template failed; default sent');
+  const { outcome, sentMark } = await sendEventEmailMarkLater(deps, input);
+  if (sentMark)
+    await deps.db.sentEmail.update({
+      where: { id: sentMark.sentEmailId },
+      data: { sentAt: new Date(), subject: sentMark.subject },
+    });
+  return outcome;
+}
 
-  const claim = { accountId: event.accountId, mode: event.mode, storeId: built.storeId, recipient: built.recipient };
-  const claimed = await claimSend(db, { ...claim, eventId: event.id, kind: input.kind, subject: mail.subject });
-  if (claimed.state === 'sent') return { outcome: 'already_sent', sentEmailId: claimed.id };
-  if (claimed.state === 'busy') throw new EmailClaimBusyError(event.id, input.kind);
+/**
+ * `sendEventEmail` without its mark: a sent mail answers its `sentMark`, which the caller writes
+ * (the dispatch writes it in the statement that marks the events processed). Until it is written
+ * the claim stays live, so a concurrent attempt finds it busy and sends nothing.
+ */
+export async function sendEventEmailMarkLater(
+  deps: SendEventEmailDeps,
+  input: EventEmailInput,
+): Promise<{ outcome: EventEmailOutcome; sentMark: SentMark | null }> {
+  const { db } = deps;
+  const rows = await readEventEmailRowsAndClaim(db, input, newId('sentEmail'));
+  const { event, claim } = rows;
+  const claimedId = claim?.state === 'claimed' ? claim.id : null;
+  // The read claims whatever SQL can tell is to send; what only Node rules out gives the claim back.
+  const skipped = async (reason: string) => {
+    if (claimedId) await giveClaimBack(db, claimedId);
+    return { outcome: { outcome: 'skipped', reason } as const, sentMark: null };
+  };
+  if (!event || event.draft || emailKindOfEvent(event) !== input.kind) return skipped('the event sends no such e-mail');
+  if (claim?.state === 'sent') return { outcome: { outcome: 'already_sent', sentEmailId: claim.id }, sentMark: null };
+  const built = emailOfRows(input.kind, rows);
+  if (!built) return skipped('no customer e-mail to send to');
+  if (claim?.state === 'busy') throw new EmailClaimBusyError(event.id, input.kind);
+  if (!claimedId) throw new Error(`the ${input.kind} e-mail of ${event.id} was not claimed; not sent`);
+
   try {
+    const mail = await renderEmailWith(rows.template, input.kind, built.data);
+    if (mail.fallbackReason)
+      deps.logger.warn(
+        { eventId: event.id, reason: mail.fallbackReason },
+        'store e-mail template failed; default sent',
+      );
     await deps.mailer.send({
       mode: event.mode,
       to: built.recipient,
@@ -64,48 +88,21 @@ export async function sendEventEmail(deps: SendEventEmailDeps, input: EventEmail
         eventId: event.id,
         kind: input.kind,
         storeId: built.storeId,
-        sentEmailId: claimed.id,
+        sentEmailId: claimedId,
         ...(mail.templateId ? { templateId: mail.templateId } : {}),
       },
     });
+    return {
+      outcome: { outcome: 'sent', sentEmailId: claimedId, templateId: mail.templateId },
+      sentMark: { sentEmailId: claimedId, subject: mail.subject },
+    };
   } catch (error) {
-    await db.sentEmail.deleteMany({ where: { id: claimed.id, sentAt: null } });
+    await giveClaimBack(db, claimedId);
     throw error;
   }
-  await db.sentEmail.update({ where: { id: claimed.id }, data: { sentAt: new Date() } });
-  return { outcome: 'sent', sentEmailId: claimed.id, templateId: mail.templateId };
 }
 
-/**
- * Takes the (event, kind) claim: a new row, or a row whose earlier claim lapsed unsent. Answers
- * `sent` when the e-mail went out already and `busy` while another attempt holds a live claim.
- */
-async function claimSend(
-  db: Db,
-  row: {
-    accountId: string;
-    mode: 'test' | 'live';
-    storeId: string;
-    eventId: string;
-    kind: EventEmailKind;
-    recipient: string;
-    subject: string;
-  },
-): Promise<{ state: 'claimed' | 'sent' | 'busy'; id: string }> {
-  const id = newId('sentEmail');
-  // The database's clock, in UTC as the engine stores timestamps: claims of several workers compare on one clock.
-  const taken = await db.$queryRaw<{ id: string }[]>`
-    INSERT INTO sent_emails (id, account_id, mode, store_id, event_id, kind, recipient, subject, claimed_at)
-    VALUES (${id}, ${row.accountId}, ${row.mode}::"Mode", ${row.storeId}, ${row.eventId}, ${row.kind},
-            ${row.recipient}, ${row.subject}, (now() AT TIME ZONE 'UTC'))
-    ON CONFLICT (event_id, kind) DO UPDATE
-       SET claimed_at = EXCLUDED.claimed_at, recipient = EXCLUDED.recipient, subject = EXCLUDED.subject
-     WHERE sent_emails.sent_at IS NULL
-       AND sent_emails.claimed_at < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${claimLeaseMs / 1000})
-    RETURNING id`;
-  if (taken[0]) return { state: 'claimed', id: taken[0].id };
-  const existing = await db.sentEmail.findUniqueOrThrow({
-    where: { eventId_kind: { eventId: row.eventId, kind: row.kind } },
-  });
-  return { state: existing.sentAt ? 'sent' : 'busy', id: existing.id };
+/** Deletes a claim whose mail did not leave, so that a retry or the e-mail's workflow can claim it again. */
+async function giveClaimBack(db: Db, sentEmailId: string): Promise<void> {
+  await db.sentEmail.deleteMany({ where: { id: sentEmailId, sentAt: null } });
 }

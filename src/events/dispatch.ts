@@ -9,7 +9,8 @@ import {
   type EventEmailInput,
   type EventEmailKind,
 } from '../email/eventEmails';
-import { sendEventEmail, type SendEventEmailDeps } from '../email/sendEventEmail';
+import { sendEventEmailMarkLater, type SendEventEmailDeps, type SentMark } from '../email/sendEventEmail';
+import { markDispatched, markProcessed } from './markDispatched';
 import { recordEvents, type RecordEventInput } from './recordEvent';
 
 export interface DispatchDeps {
@@ -146,23 +147,33 @@ async function fanOut(
       const target = { eventId: event.id, endpointId, accountId: event.accountId, storeId: event.storeId };
       if (await startDeliveryWorkflow(deps, target)) workflowIds.push(deliveryWorkflowId(event.id, endpointId));
     }
+  }
+  // E-mails after all deliveries: a mail sent here waits for its sent mark (written below with the
+  // events' processed mark) as briefly as it can, since a crash in between could send it twice.
+  const sentMarks: SentMark[] = [];
+  for (const event of events) {
     const kind = event.draft ? null : emailKindOfEvent(event);
-    if (kind && !(deps.emailNow && (await sentNow(deps.emailNow, { eventId: event.id, kind })))) {
+    if (kind && !(deps.emailNow && (await sentNow(deps.emailNow, { eventId: event.id, kind }, sentMarks)))) {
       const target = { eventId: event.id, kind, accountId: event.accountId, storeId: event.storeId };
       if (await startEventEmailWorkflow(deps, target)) workflowIds.push(eventEmailWorkflowId(event.id, kind));
     }
   }
-  await markProcessed(
+  await markDispatched(
     deps.db,
+    sentMarks,
     events.map((event) => event.id),
   );
   return { started: workflowIds.length, workflowIds };
 }
 
-/** Sends an event's e-mail at once; false (logged) when that failed and a workflow has to take it over. */
-async function sentNow(deps: SendEventEmailDeps, input: EventEmailInput): Promise<boolean> {
+/**
+ * Sends an event's e-mail at once, its sent mark added to `sentMarks` for the caller to write;
+ * false (logged) when that failed and a workflow has to take it over.
+ */
+async function sentNow(deps: SendEventEmailDeps, input: EventEmailInput, sentMarks: SentMark[]): Promise<boolean> {
   try {
-    await sendEventEmail(deps, input);
+    const { sentMark } = await sendEventEmailMarkLater(deps, input);
+    if (sentMark) sentMarks.push(sentMark);
     return true;
   } catch (error) {
     deps.logger.warn({ err: error, ...input }, 'event e-mail not sent at dispatch; its workflow retries it');
@@ -265,11 +276,6 @@ function subscribedEndpointIds(event: EventScope, endpoints: Awaited<ReturnType<
         (event.storeId === null || endpoint.storeId === event.storeId),
     )
     .map((endpoint) => endpoint.id);
-}
-
-async function markProcessed(db: Db | Prisma.TransactionClient, eventIds: string[]): Promise<void> {
-  if (eventIds.length === 0) return;
-  await db.event.updateMany({ where: { id: { in: eventIds }, processedAt: null }, data: { processedAt: new Date() } });
 }
 
 function distinctScopes<Scope extends { accountId: string; mode: string }>(

@@ -103,7 +103,7 @@ describe('what the templates get', () => {
 describe('an e-mail from the rows its one read returns', () => {
   const rows = (over: Partial<EventEmailRows>): EventEmailRows => ({
     event: { id: 'evt_1', accountId: 'acc_1', mode: 'test', eventType: 's_order_paid', properties: {}, draft: false },
-    sentEmail: null,
+    claim: null,
     order: null,
     subscription: null,
     lastLocale: null,
