@@ -1,6 +1,7 @@
 import type { Db } from '../db/prisma';
 import type { EventEmailInput } from './eventEmails';
 import type { TemplateSource } from './templates';
+import { rawRows } from '../db/rawRows';
 
 interface CustomerRow {
   email: string;
@@ -74,7 +75,7 @@ export async function readEventEmailRowsAndClaim(
   input: EventEmailInput,
   claimId: string,
 ): Promise<EventEmailRows> {
-  const [row] = await db.$queryRaw<[EventEmailRows]>`
+  const [row] = await rawRows<EventEmailRows>(db)`
     WITH ev AS (
       SELECT id, account_id, mode, event_type, properties, draft FROM events WHERE id = ${input.eventId}
     ), ord AS (

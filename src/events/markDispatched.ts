@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '../db/prisma';
+import { rawRows } from '../db/rawRows';
 import type { SentMark } from '../email/sendEventEmail';
 
 /**
@@ -6,11 +7,12 @@ import type { SentMark } from '../email/sendEventEmail';
  * sent under their rendered subjects: one statement where a mark per e-mail and one for the events
  * were two. The caller writes it only after every mail in `sentMarks` left and every e-mail not
  * sent was handed to its workflow, so nothing is marked sent or processed before that happened.
- * Times are the database's clock in UTC, as the claims are.
+ * Times are the database's clock in UTC, as the claims are. Both statements skip Prisma's query
+ * runtime (src/db/rawRows.ts): one of them runs per dispatch.
  */
 export async function markDispatched(db: Db, sentMarks: SentMark[], eventIds: string[]): Promise<void> {
   if (sentMarks.length === 0) return markProcessed(db, eventIds);
-  await db.$executeRaw`
+  await rawRows(db)`
     WITH sent AS (
       UPDATE sent_emails s SET sent_at = (now() AT TIME ZONE 'UTC'), subject = m.subject
         FROM unnest(${sentMarks.map((mark) => mark.sentEmailId)}::text[],
@@ -23,5 +25,7 @@ export async function markDispatched(db: Db, sentMarks: SentMark[], eventIds: st
 
 export async function markProcessed(db: Db | Prisma.TransactionClient, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await db.event.updateMany({ where: { id: { in: eventIds }, processedAt: null }, data: { processedAt: new Date() } });
+  await rawRows(db)`
+    UPDATE events SET processed_at = (now() AT TIME ZONE 'UTC')
+     WHERE id = ANY(${eventIds}::text[]) AND processed_at IS NULL`;
 }
