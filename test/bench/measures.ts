@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import inspector from 'node:inspector';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import pg from 'pg';
 
 /**
@@ -133,7 +134,9 @@ export async function historyTimeline(client: Client, workflowId: string): Promi
   const ms = (e: (typeof events)[number]) =>
     Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6);
   const start = events[0] ? ms(events[0]) : 0;
-  return events.map((e) => `  +${String(ms(e) - start).padStart(5)}  ${String(e.eventType)}`).join('\n');
+  const name = (type: unknown) =>
+    String(temporal.api.enums.v1.EventType[type as number] ?? type).replace(/^EVENT_TYPE_/, '');
+  return events.map((e) => `  +${String(ms(e) - start).padStart(5)}  ${name(e.eventType)}`).join('\n');
 }
 
 /**

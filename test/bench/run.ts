@@ -157,10 +157,12 @@ async function main(): Promise<void> {
       engine: summary('pay-v2 over HTTP + Temporal (1 client)', await pay(take(single), 1)),
     };
     let statementList: RecordedStatement[] = [];
+    let listedPaymentId: string | undefined;
     if (listStatements) {
       statements.record();
       await pay(take(1), 1);
       statementList = statements.stopRecording();
+      listedPaymentId = lastPaymentId;
     }
 
     const label = (what: string) => `${what} (${clients} clients)`;
@@ -243,6 +245,10 @@ async function main(): Promise<void> {
         statementList,
       }),
     );
+    if (listedPaymentId)
+      process.stdout.write(
+        `history of the listed uncontended payment ${listedPaymentId} (ms after start):\n${await historyTimeline(client, listedPaymentId)}\n`,
+      );
     if (lastPaymentId)
       process.stdout.write(
         `history of ${lastPaymentId} (ms after start):\n${await historyTimeline(client, lastPaymentId)}\n`,
