@@ -37,8 +37,9 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
   };
 
   /**
-   * The payment's events go out (webhook deliveries started, receipt sent) while its answer is on
-   * its way: not awaited, so the workflow answers and completes in the task that finalized it. A
+   * The payment's events go out (webhook deliveries started, receipt sent) once its answer is on
+   * its way (PAYMENT_DISPATCH_DELAY_MS after the commit): not awaited, so the workflow answers and
+   * completes in the task that finalized it. A
    * failure leaves the events unprocessed for the outbox sweep; a repeat dispatches nothing twice.
    */
   function dispatchAfterAnswer(eventIds: string[], recordedEvents: RecordedEvent[] | undefined) {
@@ -59,8 +60,10 @@ export function createPaymentFinalizeActivities(deps: ActivityDeps) {
         (error: unknown) =>
           deps.logger.warn({ err: error, eventIds }, 'payment event dispatch failed; the outbox sweep will deliver'),
       );
-    if (deps.pendingWork) deps.pendingWork.start(work);
-    else void work();
+    // Deferred a few ms: the answer and the dispatch both need this thread, and the answer goes first.
+    const delayMs = deps.config.PAYMENT_DISPATCH_DELAY_MS;
+    if (deps.pendingWork) deps.pendingWork.startAfter(delayMs, work);
+    else setTimeout(() => void work(), delayMs);
   }
 
   /** Counted by the call that closed the payment; a failure to count never fails the payment. */

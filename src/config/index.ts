@@ -82,6 +82,12 @@ export const configSchema = z
     /** The service name spans are exported under (default: the role, payment-engine, -api or -worker). */
     OTEL_SERVICE_NAME: z.string().min(1).optional(),
     PAYMENT_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(100).default(20000),
+    /**
+     * How long after a payment's finalize commit its events are dispatched (webhook deliveries
+     * started, receipt sent): long enough for the payment's answer to leave first, since both need
+     * the worker's main thread. 0: at once.
+     */
+    PAYMENT_DISPATCH_DELAY_MS: z.coerce.number().int().min(0).max(10000).default(30),
     /** How long a capture, void or refund answered `pending` waits for the processor's webhook before asking it. */
     FOLLOW_UP_CONFIRMATION_WAIT_MS: z.coerce.number().int().min(1000).default(86_400_000),
     /** Slow-client limits of the API server: all request headers, the whole request, an idle keep-alive connection. */
