@@ -16,10 +16,13 @@ export { Prisma } from '../generated/prisma/client';
 export function createPrismaClient(databaseUrl: string, poolSize = 20): PrismaClient {
   // The pool is ours, handed to the adapter, so the hottest statements can use it directly (rawRows).
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection that dies (Postgres restarted, a connection killed) is dropped by the pool and
+  // the next statement opens a new one; without a listener the pool's 'error' event would end the process.
+  pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool, { statementNameGenerator: ({ sql }) => statementName(sql) });
   const client = new PrismaClient({ adapter });
   registerRawPool(client, pool);
-  // The adapter leaves a pool it was given open.
+  // The adapter leaves a pool it was given open (and never saw it when only rawRows ran).
   const disconnect = client.$disconnect.bind(client);
   client.$disconnect = async () => {
     await disconnect();

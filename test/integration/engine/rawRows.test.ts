@@ -82,4 +82,19 @@ describe('rawRows: hot statements on the pool, typed as $queryRaw types them', (
       await db.$executeRawUnsafe(`DROP TABLE ${table}`);
     }
   });
+
+  it('an idle connection killed under the pool does not end the process; the next statement reconnects', async () => {
+    const own = createPrismaClient(process.env.TEST_DATABASE_URL!, 2);
+    try {
+      const [before] = await rawRows<{ pid: number }>(own)`SELECT pg_backend_pid() AS pid`;
+      const pid = before!.pid;
+      // As when Postgres restarts: the server ends the pool's idle connection.
+      await db.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const [after] = await rawRows<{ pid: number }>(own)`SELECT pg_backend_pid() AS pid`;
+      expect(after!.pid).not.toBe(pid);
+    } finally {
+      await own.$disconnect();
+    }
+  });
 });
