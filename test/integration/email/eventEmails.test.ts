@@ -72,6 +72,12 @@ describe('e-mails after money moves: receipts and the failed-renewal notice (rea
     expect(mail.html).toBe('<p>Hi &lt;script&gt;alert(1)&lt;/script&gt; Lovelace</p><li>Hemd</li>');
     expect(mail.html).not.toContain('<script>');
     expect(mail.meta).toMatchObject({ kind: 'order/paid', storeId: t.storeId, templateId: template.id });
+    // The row is marked sent by the dispatch's last statement, just after the mail left.
+    await until(() =>
+      harness.db.sentEmail
+        .findFirst({ where: { eventId: event.id, sentAt: { not: null } } })
+        .then((row) => row ?? undefined),
+    );
     const rows = await harness.db.sentEmail.findMany({ where: { eventId: event.id } });
     expect(rows).toEqual([
       expect.objectContaining({
