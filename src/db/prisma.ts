@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
-import { registerRawPool } from './rawRows';
+import { preparedStatementName, registerRawPool } from './rawRows';
 
 export type Db = PrismaClient;
 export { Prisma } from '../generated/prisma/client';
@@ -19,7 +18,7 @@ export function createPrismaClient(databaseUrl: string, poolSize = 20): PrismaCl
   // An idle connection that dies (Postgres restarted, a connection killed) is dropped by the pool and
   // the next statement opens a new one; without a listener the pool's 'error' event would end the process.
   pool.on('error', () => undefined);
-  const adapter = new PrismaPg(pool, { statementNameGenerator: ({ sql }) => statementName(sql) });
+  const adapter = new PrismaPg(pool, { statementNameGenerator: ({ sql }) => preparedStatementName('s', sql) });
   const client = new PrismaClient({ adapter });
   registerRawPool(client, pool);
   // The adapter leaves a pool it was given open (and never saw it when only rawRows ran).
@@ -29,16 +28,4 @@ export function createPrismaClient(databaseUrl: string, poolSize = 20): PrismaCl
     if (!pool.ending) await pool.end();
   };
   return client;
-}
-
-const names = new Map<string, string>();
-
-function statementName(sql: string): string {
-  let name = names.get(sql);
-  if (!name) {
-    name = `s_${createHash('sha1').update(sql).digest('base64url')}`;
-    if (names.size >= 5_000) names.clear();
-    names.set(sql, name);
-  }
-  return name;
 }

@@ -29,7 +29,7 @@ export function rawRows<Row>(db: object) {
     if (!pool) return (db as { $queryRaw<T>(query: Prisma.Sql): Promise<T> }).$queryRaw<Row[]>(statement);
     return pool
       .query<Row & pg.QueryResultRow>({
-        name: statementName(statement.text),
+        name: preparedStatementName('r', statement.text),
         text: statement.text,
         values: statement.values.map(toParameter),
         types,
@@ -69,13 +69,17 @@ const types = {
 
 const names = new Map<string, string>();
 
-/** One prepared statement per SQL text and connection; named apart from Prisma's own (`s_`). */
-function statementName(text: string): string {
-  let name = names.get(text);
+/**
+ * The name of a SQL text's prepared statement: a hash of the text, so one text always maps to one
+ * name; `prefix` keeps Prisma's (`s`) and rawRows' (`r`) apart.
+ */
+export function preparedStatementName(prefix: 'r' | 's', text: string): string {
+  const key = `${prefix}${text}`;
+  let name = names.get(key);
   if (!name) {
-    name = `r_${createHash('sha1').update(text).digest('base64url')}`;
-    if (names.size >= 1_000) names.clear();
-    names.set(text, name);
+    name = `${prefix}_${createHash('sha1').update(text).digest('base64url')}`;
+    if (names.size >= 5_000) names.clear();
+    names.set(key, name);
   }
   return name;
 }
