@@ -2,6 +2,7 @@ import pg from 'pg';
 import { createPrismaClient, Prisma, type Db } from '../../../src/db/prisma';
 import { rawRows } from '../../../src/db/rawRows';
 import { runCommand } from '../../helpers/runCommand';
+import { until } from '../../helpers/until';
 
 /**
  * The hottest statements skip Prisma's runtime (src/db/rawRows.ts): they must answer exactly what
@@ -90,7 +91,12 @@ describe('rawRows: hot statements on the pool, typed as $queryRaw types them', (
       const pid = before!.pid;
       // As when Postgres restarts: the server ends the pool's idle connection.
       await db.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Gone from the server: its goodbye has been sent to the pool's idle connection.
+      await until(async () => {
+        const [left] = await db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ${pid}::int`;
+        return left!.n === 0 ? true : undefined;
+      });
       const [after] = await rawRows<{ pid: number }>(own)`SELECT pg_backend_pid() AS pid`;
       expect(after!.pid).not.toBe(pid);
     } finally {
